@@ -1,0 +1,25 @@
+// The two BLS12-381 groups as parameter structs: y^2 = x^3 + b, a = 0.
+#pragma once
+
+#include "ff/fp.hpp"
+#include "ff/fp2.hpp"
+
+namespace zkpipe::ec {
+
+using ff::Fp;
+using ff::Fp2;
+
+struct G1Curve {
+  using Field = Fp;
+  static constexpr const char* kName = "G1";
+  static constexpr Fp b() { return Fp::from_u64(4); }
+};
+
+// The sextic twist E'(Fp2): y^2 = x^3 + 4(1 + u).
+struct G2Curve {
+  using Field = Fp2;
+  static constexpr const char* kName = "G2";
+  static constexpr Fp2 b() { return {Fp::from_u64(4), Fp::from_u64(4)}; }
+};
+
+}  // namespace zkpipe::ec
