@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages zkpipe builds and tests with. Idempotent and quick
+# when everything is present: apt-get runs only for what is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libtbb-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libxxhash-dev libcli11-dev nlohmann-json3-dev
+  python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "zkpipe: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "zkpipe: need root to install packages (run as root or with sudo)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

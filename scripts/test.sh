@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds, runs every test suite.
+# GPU tests skip themselves when no CUDA device is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 900
