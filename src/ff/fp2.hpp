@@ -15,6 +15,7 @@ struct Fp2 {
   Fp c1;  // coefficient of u
 
   static constexpr std::size_t kBytes = 2 * Fp::kBytes;
+  static constexpr Fp kHalf = Fp::from_u64(2).inverse();
 
   static constexpr Fp2 zero() { return {}; }
   static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
@@ -88,15 +89,16 @@ struct Fp2 {
     }
     auto n = norm().sqrt();
     if (!n) return std::nullopt;
-    Fp half = Fp::from_u64(2).inverse_ct();
-    Fp t = (c0 + *n) * half;
+    Fp t = (c0 + *n) * kHalf;
     auto a = t.sqrt();
     if (!a) {
-      t = (c0 - *n) * half;
+      t = (c0 - *n) * kHalf;
       a = t.sqrt();
       if (!a) return std::nullopt;
     }
-    Fp b = c1 * (a->dbl()).inverse_ct();
+    // The branches above already depend on the value, so a variable-time inverse
+    // costs nothing in secrecy here.
+    Fp b = c1 * (a->dbl()).inverse();
     Fp2 r{*a, b};
     if (!(r.square() == *this)) return std::nullopt;
     return r;

@@ -7,6 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <x86intrin.h>
+#define ZKPIPE_FF_X86_64 1
+#endif
 
 namespace zkpipe::ff {
 
@@ -16,15 +22,31 @@ using u128 = unsigned __int128;
 template <std::size_t N>
 using Limbs = std::array<u64, N>;
 
-// a + b + carry -> (sum, carry out)
+// a + b + carry -> (sum, carry out). carry must be 0 or 1.
+// At run time on x86-64 the intrinsic lets GCC emit one adc chain; its generic
+// 128-bit code spills every partial sum to the stack.
 constexpr u64 add_carry(u64 a, u64 b, u64& carry) {
+#ifdef ZKPIPE_FF_X86_64
+  if (!std::is_constant_evaluated()) {
+    unsigned long long sum = 0;
+    carry = _addcarry_u64(static_cast<unsigned char>(carry), a, b, &sum);
+    return sum;
+  }
+#endif
   u128 t = static_cast<u128>(a) + b + carry;
   carry = static_cast<u64>(t >> 64);
   return static_cast<u64>(t);
 }
 
-// a - b - borrow -> (difference, borrow out as 0 or 1)
+// a - b - borrow -> (difference, borrow out as 0 or 1). borrow must be 0 or 1.
 constexpr u64 sub_borrow(u64 a, u64 b, u64& borrow) {
+#ifdef ZKPIPE_FF_X86_64
+  if (!std::is_constant_evaluated()) {
+    unsigned long long diff = 0;
+    borrow = _subborrow_u64(static_cast<unsigned char>(borrow), a, b, &diff);
+    return diff;
+  }
+#endif
   u128 t = static_cast<u128>(a) - b - borrow;
   borrow = static_cast<u64>(t >> 64) & 1;
   return static_cast<u64>(t);

@@ -11,8 +11,12 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 
+#include "ff/cpu_features.hpp"
 #include "ff/limbs.hpp"
+#include "ff/mont_mul_adx.hpp"
+#include "ff/safegcd.hpp"
 
 namespace zkpipe::ff {
 
@@ -90,6 +94,7 @@ class MontField {
   static constexpr u64 kInv = detail::neg_inverse_mod_2_64(kModulus[0]);
   static constexpr Repr kR = detail::pow2_mod(64 * kLimbs, kModulus);
   static constexpr Repr kR2 = detail::pow2_mod(128 * kLimbs, kModulus);
+  static constexpr Repr kR3 = detail::pow2_mod(192 * kLimbs, kModulus);
   static constexpr std::size_t kBits = limbs_bit_length(kModulus);
   static constexpr std::size_t kTwoAdicity = detail::two_adicity(kModulus);
   // (p - 1) / 2^s: the odd part of the multiplicative group order.
@@ -187,7 +192,31 @@ class MontField {
   constexpr MontField operator-() const { return zero() - *this; }
   constexpr MontField dbl() const { return *this + *this; }
 
+  // Dispatches to the mulx/adcx/adox kernel when the CPU has BMI2 and ADX; the
+  // portable path serves constant evaluation and every other machine.
   constexpr MontField operator*(const MontField& o) const {
+#ifdef ZKPIPE_FF_X86_64
+    if constexpr (detail::kHasAdxMontMul<kLimbs>) {
+      if (!std::is_constant_evaluated() && kCpuHasBmi2Adx) return mul_bmi2_adx(o);
+    }
+#endif
+    return mul_portable(o);
+  }
+
+#ifdef ZKPIPE_FF_X86_64
+  // The assembly product; callable only where kCpuHasBmi2Adx holds (tests use it to
+  // check this path against the portable one).
+  MontField mul_bmi2_adx(const MontField& o) const
+    requires detail::kHasAdxMontMul<kLimbs>
+  {
+    MontField r = from_mont(detail::mont_mul_adx<kLimbs, kModulus, kInv>(v_, o.v_));
+    r.reduce_once();
+    return r;
+  }
+#endif
+
+  // CIOS in portable C++ with 128-bit products.
+  constexpr MontField mul_portable(const MontField& o) const {
     Repr t{};
 #pragma GCC unroll 8
     for (std::size_t i = 0; i < kLimbs; ++i) {
@@ -231,8 +260,14 @@ class MontField {
   // Inverse of zero is zero.
   constexpr MontField inverse_ct() const { return pow(kPMinus2); }
 
-  // Inverse for public values (may take time that depends on the value).
-  constexpr MontField inverse() const { return inverse_ct(); }
+  // Inverse for public values (time depends on the value): safegcd on the
+  // Montgomery representative a·R gives a^{-1}·R^{-1}; a Montgomery product with
+  // R^3 turns that into a^{-1}·R. Inverse of zero is zero.
+  constexpr MontField inverse() const {
+    if (is_zero()) return zero();
+    const Repr inv = detail::inverse_vartime<kLimbs, kModulus, kBits>(v_);
+    return from_mont(inv) * from_mont(kR3);
+  }
 
   // 1 if a square, -1 if not, 0 for zero.
   constexpr int legendre() const {

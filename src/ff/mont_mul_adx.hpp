@@ -1,0 +1,134 @@
+// Montgomery multiplication for 4- and 6-limb moduli in x86-64 assembly, using
+// mulx (BMI2) and the two independent carry chains of adcx / adox (ADX).
+//
+// The algorithm is CIOS: for each limb b_i of b, add a·b_i to the running sum t,
+// then add m·p with m = t_0·(-p^{-1}) mod 2^64, which clears the low word, and
+// shift t down one word. mulx leaves the flags alone, so the low halves of the
+// products ride the OF chain (adox) while the high halves ride the CF chain (adcx),
+// and both chains run interleaved without saving a flag.
+//
+// The shift is free: the word that becomes zero is renamed to be the new top
+// word, so each step below uses the registers rotated by one place.
+//
+// Bounds: with a < p, t < 2p and p < 2^(64N-1), each step keeps
+// t + a·b_i + m·p <= (2p - 1)·2^64 < 2^(64(N+1)), so the N+1 words never carry
+// out, and the result is < 2p; the caller subtracts p once.
+#pragma once
+
+#include "ff/limbs.hpp"
+
+#ifdef ZKPIPE_FF_X86_64
+
+// The running sum starts at zero; the 32-bit xor clears the whole register.
+#define ZKPIPE_ADX_ZERO(T) "xorl %k[" #T "], %k[" #T "]\n\t"
+
+// t[j] += lo(src·rdx) on the OF chain, t[j+1] += hi(src·rdx) on the CF chain.
+#define ZKPIPE_ADX_MAC(SRC, OFF, LO, HI)           \
+  "mulxq " #OFF "(%[" #SRC "]), %[lo], %[hi]\n\t"  \
+  "adoxq %[lo], %[" #LO "]\n\t"                    \
+  "adcxq %[hi], %[" #HI "]\n\t"
+
+// t += a·b_i with the top word TOP zero on entry. The xor clears CF and OF; the
+// zero in TOP then closes the OF chain into the last high half.
+#define ZKPIPE_ADX_PRODUCT_TAIL(OFF, LAST, TOP) \
+  "mulxq " #OFF "(%[a]), %[lo], %[hi]\n\t"      \
+  "adoxq %[lo], %[" #LAST "]\n\t"             \
+  "adoxq %[" #TOP "], %[hi]\n\t"              \
+  "adcxq %[hi], %[" #TOP "]\n\t"
+
+#define ZKPIPE_ADX_PRODUCT4(BOFF, T0, T1, T2, T3, T4)                        \
+  "movq " #BOFF "(%[b]), %%rdx\n\t"                                             \
+  "xorl %k[" #T4 "], %k[" #T4 "]\n\t"                                      \
+  ZKPIPE_ADX_MAC(a, 0, T0, T1) ZKPIPE_ADX_MAC(a, 8, T1, T2)                    \
+  ZKPIPE_ADX_MAC(a, 16, T2, T3) ZKPIPE_ADX_PRODUCT_TAIL(24, T3, T4)
+
+#define ZKPIPE_ADX_PRODUCT6(BOFF, T0, T1, T2, T3, T4, T5, T6)                \
+  "movq " #BOFF "(%[b]), %%rdx\n\t"                                             \
+  "xorl %k[" #T6 "], %k[" #T6 "]\n\t"                                      \
+  ZKPIPE_ADX_MAC(a, 0, T0, T1) ZKPIPE_ADX_MAC(a, 8, T1, T2)                    \
+  ZKPIPE_ADX_MAC(a, 16, T2, T3) ZKPIPE_ADX_MAC(a, 24, T3, T4)                    \
+  ZKPIPE_ADX_MAC(a, 32, T4, T5) ZKPIPE_ADX_PRODUCT_TAIL(40, T5, T6)
+
+// t += m·p with m = t_0·(-p^{-1}) mod 2^64. The low word becomes exactly zero,
+// which then serves as the zero that closes the OF chain; it is renamed to be the
+// next step's (zero) top word.
+#define ZKPIPE_ADX_LOAD_M(T0)  \
+  "movq %[" #T0 "], %%rdx\n\t" \
+  "imulq %[inv], %%rdx\n\t"    \
+  "xorl %k[lo], %k[lo]\n\t"
+
+#define ZKPIPE_ADX_REDUCE4(T0, T1, T2, T3, T4)                             \
+  ZKPIPE_ADX_LOAD_M(T0)                                                    \
+  ZKPIPE_ADX_MAC(p, 0, T0, T1) ZKPIPE_ADX_MAC(p, 8, T1, T2)                    \
+  ZKPIPE_ADX_MAC(p, 16, T2, T3) ZKPIPE_ADX_MAC(p, 24, T3, T4)                    \
+  "adoxq %[" #T0 "], %[" #T4 "]\n\t"
+
+#define ZKPIPE_ADX_REDUCE6(T0, T1, T2, T3, T4, T5, T6)                     \
+  ZKPIPE_ADX_LOAD_M(T0)                                                    \
+  ZKPIPE_ADX_MAC(p, 0, T0, T1) ZKPIPE_ADX_MAC(p, 8, T1, T2)                    \
+  ZKPIPE_ADX_MAC(p, 16, T2, T3) ZKPIPE_ADX_MAC(p, 24, T3, T4)                    \
+  ZKPIPE_ADX_MAC(p, 32, T4, T5) ZKPIPE_ADX_MAC(p, 40, T5, T6)                    \
+  "adoxq %[" #T0 "], %[" #T6 "]\n\t"
+
+#define ZKPIPE_ADX_STEP4(BOFF, T0, T1, T2, T3, T4) \
+  ZKPIPE_ADX_PRODUCT4(BOFF, T0, T1, T2, T3, T4) ZKPIPE_ADX_REDUCE4(T0, T1, T2, T3, T4)
+
+#define ZKPIPE_ADX_STEP6(BOFF, T0, T1, T2, T3, T4, T5, T6) \
+  ZKPIPE_ADX_PRODUCT6(BOFF, T0, T1, T2, T3, T4, T5, T6)    \
+  ZKPIPE_ADX_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
+
+namespace zkpipe::ff::detail {
+
+template <std::size_t N>
+inline constexpr bool kHasAdxMontMul = N == 4 || N == 6;
+
+// a·b·2^(-64N) mod p, returned in [0, 2p). Requires a < p and a CPU with BMI2 and ADX.
+template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
+[[gnu::always_inline]] inline Limbs<N> mont_mul_adx(const Limbs<N>& a, const Limbs<N>& b) {
+  static_assert(kHasAdxMontMul<N>);
+  u64 lo, hi;
+  if constexpr (N == 4) {
+    u64 t0, t1, t2, t3, t4;
+    asm(ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_ZERO(t3)
+        ZKPIPE_ADX_ZERO(t4)
+        ZKPIPE_ADX_STEP4(0, t0, t1, t2, t3, t4)
+        ZKPIPE_ADX_STEP4(8, t1, t2, t3, t4, t0)
+        ZKPIPE_ADX_STEP4(16, t2, t3, t4, t0, t1)
+        ZKPIPE_ADX_STEP4(24, t3, t4, t0, t1, t2)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [a] "r"(a.data()), [b] "r"(b.data()), [p] "r"(kP.data()), [inv] "m"(kInv)
+        : "rdx", "cc", "memory");
+    return {t4, t0, t1, t2};
+  } else {
+    u64 t0, t1, t2, t3, t4, t5, t6;
+    asm(ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_ZERO(t3)
+        ZKPIPE_ADX_ZERO(t4) ZKPIPE_ADX_ZERO(t5) ZKPIPE_ADX_ZERO(t6)
+        ZKPIPE_ADX_STEP6(0, t0, t1, t2, t3, t4, t5, t6)
+        ZKPIPE_ADX_STEP6(8, t1, t2, t3, t4, t5, t6, t0)
+        ZKPIPE_ADX_STEP6(16, t2, t3, t4, t5, t6, t0, t1)
+        ZKPIPE_ADX_STEP6(24, t3, t4, t5, t6, t0, t1, t2)
+        ZKPIPE_ADX_STEP6(32, t4, t5, t6, t0, t1, t2, t3)
+        ZKPIPE_ADX_STEP6(40, t5, t6, t0, t1, t2, t3, t4)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [a] "r"(a.data()), [b] "r"(b.data()), [p] "r"(kP.data()), [inv] "m"(kInv)
+        : "rdx", "cc", "memory");
+    return {t6, t0, t1, t2, t3, t4};
+  }
+}
+
+}  // namespace zkpipe::ff::detail
+
+#undef ZKPIPE_ADX_STEP6
+#undef ZKPIPE_ADX_STEP4
+#undef ZKPIPE_ADX_REDUCE6
+#undef ZKPIPE_ADX_REDUCE4
+#undef ZKPIPE_ADX_LOAD_M
+#undef ZKPIPE_ADX_PRODUCT6
+#undef ZKPIPE_ADX_PRODUCT4
+#undef ZKPIPE_ADX_PRODUCT_TAIL
+#undef ZKPIPE_ADX_MAC
+#undef ZKPIPE_ADX_ZERO
+
+#endif  // ZKPIPE_FF_X86_64

@@ -1,0 +1,139 @@
+#include "groth16/cpu_prover.hpp"
+
+#include <chrono>
+#include <span>
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include "ec/msm.hpp"
+#include "ec/scalar_mul.hpp"
+#include "poly/evaluation_domain.hpp"
+#include "poly/ntt.hpp"
+
+namespace zkpipe::groth16 {
+
+using ff::Fr;
+using G1 = ec::Jacobian<ec::G1Curve>;
+using G2 = ec::Jacobian<ec::G2Curve>;
+
+namespace {
+
+class CpuPending final : public PendingProof {
+ public:
+  const PartitionWitness* witness = nullptr;
+  const ProvingKey* key = nullptr;
+  Blinding blinding;
+  G1 a;       // the proof's A, blinded
+  G1 b_g1;    // B in G1, blinded (needed for C)
+  G1 c_part;  // L and H MSMs
+};
+
+class Stopwatch {
+ public:
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+void gather(const std::vector<Fr>& values, const r1cs::DensityBitmap& density, std::vector<Fr>& out) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (density.test(i)) out.push_back(values[i]);
+  }
+}
+
+}  // namespace
+
+std::vector<Fr> a_query_scalars(const PartitionWitness& w) {
+  std::vector<Fr> s(w.inputs);
+  gather(w.aux, w.a_aux_density, s);
+  return s;
+}
+
+std::vector<Fr> b_query_scalars(const PartitionWitness& w) {
+  std::vector<Fr> s;
+  s.reserve(w.b_input_density.count() + w.b_aux_density.count());
+  gather(w.inputs, w.b_input_density, s);
+  gather(w.aux, w.b_aux_density, s);
+  return s;
+}
+
+void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::size_t domain_size) {
+  poly::EvaluationDomain domain(domain_size);
+  a.resize(domain_size);
+  b.resize(domain_size);
+  c.resize(domain_size);
+  // Evaluations on H → coefficients (bit-reversed) → evaluations on the coset gH,
+  // where Z is the non-zero constant g^N − 1.
+  auto to_coset = [&](std::vector<Fr>& v) {
+    poly::inverse_ntt(domain, v, poly::NttOrder::natural_to_bit_reversed);
+    poly::coset_forward_ntt(domain, v, poly::NttOrder::bit_reversed_to_natural);
+  };
+  to_coset(a);
+  to_coset(b);
+  to_coset(c);
+  const Fr z_inv = domain.vanishing_on_coset_inv();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, domain_size, 1 << 14), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i < range.end(); ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
+  });
+  poly::coset_inverse_ntt(domain, a, poly::NttOrder::natural_to_natural);
+}
+
+std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const ProvingKey& key,
+                                               const Blinding& blinding) {
+  check_witness_matches_key(w, key);
+  check_satisfied(w);
+  auto pending = std::make_unique<CpuPending>();
+  pending->witness = &w;
+  pending->key = &key;
+  pending->blinding = blinding;
+  Stopwatch clock;
+
+  compute_h_in_place(w.a, w.b, w.c, key.domain_size());
+  pending->timings.push_back({"ntt_h", clock.lap()});
+
+  std::span<const Fr> h(w.a.data(), key.h.size());
+  G1 h_sum = ec::msm<ec::G1Curve>(key.h, h);
+  pending->timings.push_back({"msm_h", clock.lap()});
+
+  G1 l_sum = ec::msm<ec::G1Curve>(key.l, w.aux);
+  pending->timings.push_back({"msm_l", clock.lap()});
+
+  std::vector<Fr> a_scalars = a_query_scalars(w);
+  G1 a_sum = ec::msm<ec::G1Curve>(key.a, a_scalars);
+  pending->timings.push_back({"msm_a", clock.lap()});
+
+  std::vector<Fr> b_scalars = b_query_scalars(w);
+  G1 b_sum = ec::msm<ec::G1Curve>(key.b_g1, b_scalars);
+  pending->timings.push_back({"msm_b_g1", clock.lap()});
+
+  const VerifyingKey& vk = key.vk;
+  pending->a = a_sum + vk.alpha_g1 + ec::mul_ct(vk.delta_g1, blinding.r);
+  pending->b_g1 = b_sum + vk.beta_g1 + ec::mul_ct(vk.delta_g1, blinding.s);
+  pending->c_part = h_sum + l_sum;
+  return pending;
+}
+
+Proof CpuProver::finish(std::unique_ptr<PendingProof> base) {
+  auto& p = dynamic_cast<CpuPending&>(*base);
+  const VerifyingKey& vk = p.key->vk;
+  std::vector<Fr> b_scalars = b_query_scalars(*p.witness);
+  G2 b_g2 = ec::msm<ec::G2Curve>(p.key->b_g2, b_scalars) + vk.beta_g2 +
+            ec::mul_ct(vk.delta_g2, p.blinding.s);
+
+  const Fr& r = p.blinding.r;
+  const Fr& s = p.blinding.s;
+  // C = L + H + s·A + r·B₁ − r·s·δ
+  G1 c = p.c_part + ec::mul_ct(p.a, s) + ec::mul_ct(p.b_g1, r) - ec::mul_ct(vk.delta_g1, r * s);
+  return Proof{p.a.to_affine(), b_g2.to_affine(), c.to_affine()};
+}
+
+void CpuProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }
+
+}  // namespace zkpipe::groth16

@@ -1,0 +1,27 @@
+// The CPU backend: h by NTTs on the coset, MSMs by Pippenger, all on oneTBB threads.
+#pragma once
+
+#include "groth16/prover.hpp"
+
+namespace zkpipe::groth16 {
+
+class CpuProver final : public ProverBackend {
+ public:
+  std::string name() const override { return "cpu"; }
+  std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
+                                      const Blinding& blinding) override;
+  Proof finish(std::unique_ptr<PendingProof> pending) override;
+  void abort(std::unique_ptr<PendingProof> pending) override;
+};
+
+// The coefficients h_0 … h_{N−2} of h = (A·B − C)/Z, computed in place in a (which
+// must hold the constraint evaluations; b and c are clobbered). Shared by backends
+// as the reference for their own h computation.
+void compute_h_in_place(std::vector<ff::Fr>& a, std::vector<ff::Fr>& b, std::vector<ff::Fr>& c,
+                        std::size_t domain_size);
+
+// The scalars of the density-pruned A and B queries, in the keys' order.
+std::vector<ff::Fr> a_query_scalars(const PartitionWitness& w);
+std::vector<ff::Fr> b_query_scalars(const PartitionWitness& w);
+
+}  // namespace zkpipe::groth16

@@ -1,0 +1,311 @@
+#include "groth16/parameter_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace zkpipe::groth16 {
+
+namespace {
+
+constexpr std::array<char, 8> kMagic = {'Z', 'K', 'P', 'I', 'P', 'E', 'P', 'K'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kCurveBls12_381 = 1;
+constexpr std::uint64_t kPage = 4096;
+
+enum class Section : std::uint32_t { kVkPoints, kIc, kDensity, kA, kBG1, kBG2, kH, kL, kCount };
+constexpr std::size_t kSectionCount = static_cast<std::size_t>(Section::kCount);
+constexpr std::array<const char*, kSectionCount> kSectionNames = {"vk_points", "ic", "density", "a",
+                                                                  "b_g1",      "b_g2", "h",     "l"};
+
+struct VkPoints {
+  G1Affine alpha_g1;
+  G1Affine beta_g1;
+  G2Affine beta_g2;
+  G2Affine gamma_g2;
+  G1Affine delta_g1;
+  G2Affine delta_g2;
+};
+
+struct Header {
+  std::array<char, 8> magic;
+  std::uint32_t version;
+  std::uint32_t curve;
+  std::uint32_t g1_size;  // sizeof(G1Affine): the in-memory layout the file was written with
+  std::uint32_t g2_size;
+  std::uint64_t num_inputs;
+  std::uint64_t num_aux;
+  std::uint64_t domain_size;
+  std::uint64_t a_count;
+  std::uint64_t b_count;  // b_g1 and b_g2 alike
+  std::uint64_t h_count;
+  std::uint64_t section_count;
+};
+
+struct SectionEntry {
+  std::uint32_t id;
+  std::uint32_t reserved;
+  std::uint64_t offset;
+  std::uint64_t bytes;
+  std::uint64_t xxh64;
+};
+
+constexpr std::uint64_t kTableOffset = sizeof(Header);
+constexpr std::uint64_t kDataStart = kPage;
+static_assert(kTableOffset + kSectionCount * sizeof(SectionEntry) <= kDataStart);
+
+std::uint64_t align_up(std::uint64_t x) { return (x + kPage - 1) / kPage * kPage; }
+
+// Density bitmaps as one byte per variable: a_aux, then b_input, then b_aux.
+std::vector<std::uint8_t> density_bytes(const QueryDensity& d) {
+  std::vector<std::uint8_t> out;
+  for (const auto* bits : {&d.a_aux, &d.b_input, &d.b_aux}) {
+    for (bool b : *bits) out.push_back(b ? 1 : 0);
+  }
+  return out;
+}
+
+template <class T>
+std::span<const std::uint8_t> bytes_of(std::span<const T> s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size_bytes()};
+}
+
+// An mmap'd file, unmapped when the last key referring to it goes away.
+class Mapping {
+ public:
+  Mapping(const std::filesystem::path& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw ParameterFileError(path.string() + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      ::close(fd);
+      throw ParameterFileError(path.string() + ": cannot stat: " + std::strerror(errno));
+    }
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) {
+        ::close(fd);
+        throw ParameterFileError(path.string() + ": cannot map: " + std::strerror(errno));
+      }
+      data_ = static_cast<const std::uint8_t*>(p);
+    }
+    ::close(fd);
+  }
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  ~Mapping() {
+    if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+  }
+
+  const std::uint8_t* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+class Reader {
+ public:
+  Reader(const std::filesystem::path& path, std::shared_ptr<const Mapping> map)
+      : path_(path.string()), map_(std::move(map)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw ParameterFileError(path_ + ": " + what); }
+
+  const Header& header() const {
+    if (map_->size() < kDataStart) {
+      fail("truncated: " + std::to_string(map_->size()) + " bytes, the header and section table need " +
+           std::to_string(kDataStart));
+    }
+    return *reinterpret_cast<const Header*>(map_->data());
+  }
+
+  const SectionEntry& entry(Section s) const {
+    const auto* table = reinterpret_cast<const SectionEntry*>(map_->data() + kTableOffset);
+    return table[static_cast<std::size_t>(s)];
+  }
+
+  // The section's bytes after checking its place, size and checksum.
+  std::span<const std::uint8_t> section(Section s, std::uint64_t expected_bytes, bool verify) const {
+    const SectionEntry& e = entry(s);
+    const std::string name = kSectionNames[static_cast<std::size_t>(s)];
+    const std::uint64_t entry_offset = kTableOffset + static_cast<std::uint64_t>(s) * sizeof(SectionEntry);
+    if (e.id != static_cast<std::uint32_t>(s)) {
+      fail("section table entry at offset " + std::to_string(entry_offset) + ": expected section '" + name +
+           "' (id " + std::to_string(static_cast<std::uint32_t>(s)) + "), found id " + std::to_string(e.id));
+    }
+    if (e.bytes != expected_bytes) {
+      fail("section '" + name + "' holds " + std::to_string(e.bytes) + " bytes, the header's counts require " +
+           std::to_string(expected_bytes));
+    }
+    if (e.offset % kPage != 0 || e.offset < kDataStart) {
+      fail("section '" + name + "' starts at offset " + std::to_string(e.offset) +
+           ", not a page-aligned offset after the header");
+    }
+    if (e.offset > map_->size() || e.bytes > map_->size() - e.offset) {
+      fail("truncated: section '" + name + "' spans offsets " + std::to_string(e.offset) + ".." +
+           std::to_string(e.offset + e.bytes) + " but the file has " + std::to_string(map_->size()) + " bytes");
+    }
+    std::span<const std::uint8_t> bytes(map_->data() + e.offset, e.bytes);
+    if (verify && XXH64(bytes.data(), bytes.size(), 0) != e.xxh64) {
+      fail("checksum mismatch in section '" + name + "' at offset " + std::to_string(e.offset) +
+           " (the file is corrupt)");
+    }
+    return bytes;
+  }
+
+  template <class T>
+  PointArray<T> points(Section s, std::uint64_t count, bool verify) const {
+    auto bytes = section(s, count * sizeof(T), verify);
+    return PointArray<T>(std::span<const T>(reinterpret_cast<const T*>(bytes.data()), count), map_);
+  }
+
+ private:
+  std::string path_;
+  std::shared_ptr<const Mapping> map_;
+};
+
+}  // namespace
+
+void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key) {
+  const VerifyingKey& vk = key.vk;
+  const VkPoints vk_points{vk.alpha_g1, vk.beta_g1, vk.beta_g2, vk.gamma_g2, vk.delta_g1, vk.delta_g2};
+  const std::vector<std::uint8_t> density = density_bytes(key.density);
+
+  const std::array<std::span<const std::uint8_t>, kSectionCount> payloads = {
+      bytes_of(std::span<const VkPoints>(&vk_points, 1)),
+      bytes_of(std::span<const G1Affine>(vk.ic)),
+      std::span<const std::uint8_t>(density),
+      bytes_of(key.a.span()),
+      bytes_of(key.b_g1.span()),
+      bytes_of(key.b_g2.span()),
+      bytes_of(key.h.span()),
+      bytes_of(key.l.span()),
+  };
+
+  Header header{};
+  header.magic = kMagic;
+  header.version = kVersion;
+  header.curve = kCurveBls12_381;
+  header.g1_size = sizeof(G1Affine);
+  header.g2_size = sizeof(G2Affine);
+  header.num_inputs = key.num_inputs();
+  header.num_aux = key.num_aux();
+  header.domain_size = key.domain_size();
+  header.a_count = key.a.size();
+  header.b_count = key.b_g1.size();
+  header.h_count = key.h.size();
+  header.section_count = kSectionCount;
+
+  std::array<SectionEntry, kSectionCount> table{};
+  std::uint64_t offset = kDataStart;
+  for (std::size_t i = 0; i < kSectionCount; ++i) {
+    table[i] = {static_cast<std::uint32_t>(i), 0, offset, payloads[i].size(),
+                XXH64(payloads[i].data(), payloads[i].size(), 0)};
+    offset = align_up(offset + payloads[i].size());
+  }
+
+  const std::filesystem::path tmp = path.string() + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw ParameterFileError(tmp.string() + ": cannot create");
+    std::vector<char> head(kDataStart, 0);
+    std::memcpy(head.data(), &header, sizeof header);
+    std::memcpy(head.data() + kTableOffset, table.data(), sizeof table);
+    out.write(head.data(), static_cast<std::streamsize>(head.size()));
+    const std::vector<char> padding(kPage, 0);
+    for (std::size_t i = 0; i < kSectionCount; ++i) {
+      out.write(reinterpret_cast<const char*>(payloads[i].data()), static_cast<std::streamsize>(payloads[i].size()));
+      std::uint64_t end = table[i].offset + payloads[i].size();
+      out.write(padding.data(), static_cast<std::streamsize>(align_up(end) - end));
+    }
+    if (!out.flush()) throw ParameterFileError(tmp.string() + ": write failed (disk full?)");
+  }
+  // Readers never see a half-written file under the final name.
+  std::filesystem::rename(tmp, path);
+}
+
+ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options) {
+  auto map = std::make_shared<const Mapping>(path);
+  Reader r(path, map);
+  const Header& h = r.header();
+  if (h.magic != kMagic) r.fail("bad magic at offset 0: not a zkpipe parameter file");
+  if (h.version != kVersion) {
+    r.fail("unsupported version " + std::to_string(h.version) + " at offset 8 (this build reads version " +
+           std::to_string(kVersion) + ")");
+  }
+  if (h.curve != kCurveBls12_381) r.fail("curve id " + std::to_string(h.curve) + " at offset 12 is not BLS12-381");
+  if (h.g1_size != sizeof(G1Affine) || h.g2_size != sizeof(G2Affine)) {
+    r.fail("point layout (G1 " + std::to_string(h.g1_size) + " bytes, G2 " + std::to_string(h.g2_size) +
+           ") differs from this build's (" + std::to_string(sizeof(G1Affine)) + ", " +
+           std::to_string(sizeof(G2Affine)) + ")");
+  }
+  if (h.section_count != kSectionCount) {
+    r.fail("header declares " + std::to_string(h.section_count) + " sections, expected " +
+           std::to_string(kSectionCount));
+  }
+  if (h.domain_size == 0 || (h.domain_size & (h.domain_size - 1)) != 0 || h.h_count + 1 != h.domain_size) {
+    r.fail("inconsistent counts: domain size " + std::to_string(h.domain_size) + " with " +
+           std::to_string(h.h_count) + " H points (expected a power of two and N − 1 points)");
+  }
+  // Each variable owns at least one byte of the file (its density byte), each H
+  // point a G1 point: bounds that keep every size computation below from overflowing.
+  const std::uint64_t file_size = map->size();
+  if (h.num_inputs > file_size || h.num_aux > file_size || h.domain_size > file_size / sizeof(G1Affine) + 1) {
+    r.fail("absurd counts in the header (" + std::to_string(h.num_inputs) + " inputs, " +
+           std::to_string(h.num_aux) + " aux, domain " + std::to_string(h.domain_size) + ") for a file of " +
+           std::to_string(file_size) + " bytes");
+  }
+  if (h.num_inputs == 0 || h.a_count < h.num_inputs || h.a_count > h.num_inputs + h.num_aux ||
+      h.b_count > h.num_inputs + h.num_aux) {
+    r.fail("inconsistent counts: " + std::to_string(h.a_count) + " A points and " + std::to_string(h.b_count) +
+           " B points for " + std::to_string(h.num_inputs) + " inputs and " + std::to_string(h.num_aux) +
+           " aux variables");
+  }
+  // Every count is now bounded by the file's own size through the section checks,
+  // so nothing below allocates from an unchecked number.
+  const bool verify = options.verify_checksums;
+  ProvingKey key;
+  auto vk_bytes = r.section(Section::kVkPoints, sizeof(VkPoints), verify);
+  VkPoints vk_points;
+  std::memcpy(&vk_points, vk_bytes.data(), sizeof vk_points);
+  key.vk.alpha_g1 = vk_points.alpha_g1;
+  key.vk.beta_g1 = vk_points.beta_g1;
+  key.vk.beta_g2 = vk_points.beta_g2;
+  key.vk.gamma_g2 = vk_points.gamma_g2;
+  key.vk.delta_g1 = vk_points.delta_g1;
+  key.vk.delta_g2 = vk_points.delta_g2;
+  auto ic = r.points<G1Affine>(Section::kIc, h.num_inputs, verify);
+  key.vk.ic.assign(ic.begin(), ic.end());
+
+  auto density = r.section(Section::kDensity, h.num_aux + h.num_inputs + h.num_aux, verify);
+  auto to_bits = [](std::span<const std::uint8_t> bytes) { return std::vector<bool>(bytes.begin(), bytes.end()); };
+  key.density.a_aux = to_bits(density.subspan(0, h.num_aux));
+  key.density.b_input = to_bits(density.subspan(h.num_aux, h.num_inputs));
+  key.density.b_aux = to_bits(density.subspan(h.num_aux + h.num_inputs, h.num_aux));
+  auto popcount = [](const std::vector<bool>& bits) { return static_cast<std::uint64_t>(std::count(bits.begin(), bits.end(), true)); };
+  if (h.a_count != h.num_inputs + popcount(key.density.a_aux) ||
+      h.b_count != popcount(key.density.b_input) + popcount(key.density.b_aux)) {
+    r.fail("inconsistent counts: the density section does not match the A/B point counts");
+  }
+
+  key.a = r.points<G1Affine>(Section::kA, h.a_count, verify);
+  key.b_g1 = r.points<G1Affine>(Section::kBG1, h.b_count, verify);
+  key.b_g2 = r.points<G2Affine>(Section::kBG2, h.b_count, verify);
+  key.h = r.points<G1Affine>(Section::kH, h.h_count, verify);
+  key.l = r.points<G1Affine>(Section::kL, h.num_aux, verify);
+  return key;
+}
+
+}  // namespace zkpipe::groth16

@@ -1,0 +1,39 @@
+// zkpipe's native parameter (proving key) file, built to be memory-mapped and used
+// in place: a fixed header, a section table, then page-aligned sections holding the
+// points exactly as they lie in memory (Montgomery-form limbs, little-endian,
+// x86-64), each with an xxHash64 checksum.
+//
+//   offset 0    Header        magic "ZKPIPEPK", version, curve, point sizes, counts
+//   …           SectionEntry  × kSectionCount: id, offset, bytes, xxh64
+//   4096·k      sections      vk_points, ic, density, a, b_g1, b_g2, h, l
+//
+// Loading maps the file read-only and hands out spans into the mapping; nothing is
+// copied. Every check names the section and offset it failed at.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "groth16/keys.hpp"
+
+namespace zkpipe::groth16 {
+
+class ParameterFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadOptions {
+  // Hashing a 2^27-constraint key reads ~70 GiB; callers that just wrote or
+  // already checked the file may skip it.
+  bool verify_checksums = true;
+};
+
+void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);
+
+// Throws ParameterFileError naming the file, section and offset of the first problem.
+ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options = {});
+
+}  // namespace zkpipe::groth16

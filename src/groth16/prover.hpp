@@ -1,0 +1,81 @@
+// The split prover interface every backend (CPU, CUDA) implements.
+//
+//   start(witness, key, blinding) -> pending   everything that needs a, b, c: the h
+//                                              polynomial (NTTs) and the G1 MSMs for
+//                                              A, B, L and H. a, b, c are used as
+//                                              scratch and may be freed on return.
+//   finish(pending) -> proof                   the G2 MSM for B, r/s blinding, assembly
+//   abort(pending)                             drops everything on the error path
+//
+// Between start and finish the witness's assignment and densities must stay alive.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ff/fr.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/witness.hpp"
+
+namespace zkpipe::groth16 {
+
+// The r and s of a proof. Fresh from the system CSPRNG in production; tests fix them.
+struct Blinding {
+  ff::Fr r;
+  ff::Fr s;
+
+  static Blinding random();
+  static Blinding zero() { return {}; }
+};
+
+struct StageTime {
+  std::string stage;
+  double seconds = 0;
+};
+
+class PendingProof {
+ public:
+  PendingProof() = default;
+  PendingProof(const PendingProof&) = delete;
+  PendingProof& operator=(const PendingProof&) = delete;
+  virtual ~PendingProof() = default;
+
+  // Wall time of each step so far, in order.
+  std::vector<StageTime> timings;
+};
+
+class ProverBackend {
+ public:
+  virtual ~ProverBackend() = default;
+
+  virtual std::string name() const = 0;
+  virtual std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
+                                              const Blinding& blinding) = 0;
+  virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
+  virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
+};
+
+// Checks that a witness has the shape the key was made for; throws
+// std::invalid_argument naming the first mismatch.
+void check_witness_matches_key(const PartitionWitness& witness, const ProvingKey& key);
+
+// Throws UnsatisfiedConstraint for the first constraint i with a_i·b_i ≠ c_i: a
+// prover must refuse such a witness rather than emit a proof that fails later.
+class UnsatisfiedConstraint : public std::runtime_error {
+ public:
+  explicit UnsatisfiedConstraint(std::size_t index);
+  std::size_t index() const { return index_; }
+
+ private:
+  std::size_t index_;
+};
+void check_satisfied(const PartitionWitness& witness);
+
+// One-shot convenience: start, free a/b/c, finish.
+Proof prove(ProverBackend& backend, PartitionWitness& witness, const ProvingKey& key,
+            const Blinding& blinding);
+
+}  // namespace zkpipe::groth16

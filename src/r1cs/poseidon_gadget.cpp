@@ -1,0 +1,72 @@
+#include "r1cs/poseidon_gadget.hpp"
+
+#include <stdexcept>
+
+#include "r1cs/poseidon_native.hpp"
+
+namespace zkpipe::r1cs::poseidon {
+
+namespace {
+
+Num pow5(ConstraintSystem& cs, const Num& x) {
+  const Fr x2_value = x.value.square();
+  const Fr x4_value = x2_value.square();
+  const Fr x5_value = x4_value * x.value;
+  const AllocatedNum x2 = AllocatedNum::alloc(cs, x2_value);
+  cs.enforce(x.lc, x.lc, x2.lc());
+  const AllocatedNum x4 = AllocatedNum::alloc(cs, x4_value);
+  cs.enforce(x2.lc(), x2.lc(), x4.lc());
+  const AllocatedNum x5 = AllocatedNum::alloc(cs, x5_value);
+  cs.enforce(x4.lc(), x.lc, x5.lc());
+  return Num::of(x5);
+}
+
+std::vector<Num> mix(const Params& p, const std::vector<Num>& state) {
+  std::vector<Num> out;
+  out.reserve(p.t);
+  for (std::size_t i = 0; i < p.t; ++i) {
+    Num acc{LC(), Fr::zero()};
+    for (std::size_t j = 0; j < p.t; ++j) {
+      Num term = state[j];
+      term *= p.mds_at(i, j);
+      acc += term;
+    }
+    acc.lc.compact();
+    out.push_back(std::move(acc));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Num> permute(ConstraintSystem& cs, const Params& p, std::vector<Num> state) {
+  if (state.size() != p.t) throw std::invalid_argument("poseidon::permute: state size is not t");
+  auto s = cs.scope("poseidon");
+  const std::size_t half_full = p.full_rounds / 2;
+  const std::size_t rounds = p.full_rounds + p.partial_rounds;
+  const Fr* rc = p.round_constants.data();
+  for (std::size_t r = 0; r < rounds; ++r) {
+    auto sr = cs.scope("round", r);
+    const bool full = r < half_full || r >= half_full + p.partial_rounds;
+    for (Num& x : state) x += Num::constant(*rc++);
+    if (full) {
+      for (Num& x : state) x = pow5(cs, x);
+    } else {
+      state[0].lc.compact();
+      state[0] = pow5(cs, state[0]);
+    }
+    state = mix(p, state);
+  }
+  return state;
+}
+
+Num hash(ConstraintSystem& cs, const Params& p, std::span<const Num> inputs) {
+  if (inputs.size() != p.arity()) throw std::invalid_argument("poseidon::hash: input count is not the arity");
+  std::vector<Num> state;
+  state.reserve(p.t);
+  state.push_back(Num::constant(merkle_domain_tag(p.arity())));
+  state.insert(state.end(), inputs.begin(), inputs.end());
+  return permute(cs, p, std::move(state))[1];
+}
+
+}  // namespace zkpipe::r1cs::poseidon
