@@ -227,6 +227,7 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
     const std::vector<char> padding(kPage, 0);
     for (std::size_t i = 0; i < kSectionCount; ++i) {
       out.write(reinterpret_cast<const char*>(payloads[i].data()), static_cast<std::streamsize>(payloads[i].size()));
+      if (i + 1 == kSectionCount) break;  // no padding after the last section
       std::uint64_t end = table[i].offset + payloads[i].size();
       out.write(padding.data(), static_cast<std::streamsize>(align_up(end) - end));
     }
