@@ -1,5 +1,7 @@
 // CPU MSM benchmarks. Arguments: log2 of the size and the thread cap (0 = all threads,
 // 1 = one thread). Run one family with e.g. --benchmark_filter=G1Msm/16/1.
+#include "ec/msm.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -8,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "ec/msm.hpp"
 #include "ec/msm_precomputed.hpp"
 #include "ec/msm_testing.hpp"
 
@@ -17,6 +18,7 @@ namespace {
 using zkpipe::ec::Affine;
 using zkpipe::ec::G1Curve;
 using zkpipe::ec::G2Curve;
+using zkpipe::ec::MsmBuckets;
 using zkpipe::ec::MsmOptions;
 using zkpipe::ec::PrecomputedBases;
 using zkpipe::ff::Fr;
@@ -46,10 +48,11 @@ const std::vector<Fr>& witness_scalars() {
 
 template <class Curve>
 void run(benchmark::State& state, std::size_t log_max, const std::vector<Fr>& all_scalars,
-         unsigned window_bits = 0) {
+         unsigned window_bits = 0, MsmBuckets buckets = MsmBuckets::automatic) {
   const std::size_t n = std::size_t{1} << state.range(0);
   const MsmOptions options{.max_threads = static_cast<std::size_t>(state.range(1)),
-                           .window_bits = window_bits};
+                           .window_bits = window_bits,
+                           .buckets = buckets};
   const std::span<const Affine<Curve>> b(bases<Curve>(log_max).data(), n);
   const std::span<const Fr> s(all_scalars.data(), n);
   for (auto _ : state) benchmark::DoNotOptimize(zkpipe::ec::msm<Curve>(b, s, options));
@@ -60,9 +63,11 @@ void G1Msm(benchmark::State& state) { run<G1Curve>(state, kMaxLogG1, random_scal
 void G2Msm(benchmark::State& state) { run<G2Curve>(state, kMaxLogG2, random_scalars()); }
 void G1MsmWitness(benchmark::State& state) { run<G1Curve>(state, kMaxLogG1, witness_scalars()); }
 
-// Tuning: a fixed window size (third argument) instead of the automatic choice.
+// Tuning: a fixed window size (third argument) and bucket kind (fourth: 0 = XYZZ,
+// 1 = batch-affine) instead of the automatic choices.
 void G1MsmWindow(benchmark::State& state) {
-  run<G1Curve>(state, kMaxLogG1, random_scalars(), static_cast<unsigned>(state.range(2)));
+  run<G1Curve>(state, kMaxLogG1, random_scalars(), static_cast<unsigned>(state.range(2)),
+               state.range(3) == 0 ? MsmBuckets::xyzz : MsmBuckets::batch_affine);
 }
 
 // Precomputed bases (fourth argument: copies per base, 0 = one per window). The
@@ -91,7 +96,7 @@ BENCHMARK(G1Msm)->Apply([](auto* b) { sizes(b, {12, 14, 16, 18, 20}); });
 BENCHMARK(G2Msm)->Apply([](auto* b) { sizes(b, {12, 14, 16}); });
 BENCHMARK(G1MsmWitness)->Apply([](auto* b) { sizes(b, {20}); });
 BENCHMARK(G1MsmWindow)
-    ->ArgsProduct({{12, 16, 20}, {1}, {8, 9, 10, 11, 12, 13, 14, 15, 16, 17}})
+    ->ArgsProduct({{12, 16, 20}, {1}, {8, 9, 10, 11, 12, 13, 14, 15, 16, 17}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(G1MsmPrecomputed)

@@ -19,7 +19,8 @@ Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const ff::Fr
       return forced_layout.value_or(detail::choose_window_layout(terms, 1, threads));
     };
     const auto passes = [](const WindowLayout& layout) { return layout.windows(); };
-    return detail::msm_over_table<Curve>(bases, 1, scalars, choose_layout, passes, options.buckets, threads);
+    return detail::msm_over_table<Curve>(bases, 1, scalars, choose_layout, passes, options.buckets,
+                                         threads);
   });
 }
 

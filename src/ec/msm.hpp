@@ -22,9 +22,9 @@ template <class Curve>
 Jacobian<Curve> msm(std::span<const Affine<Curve>> bases, std::span<const ff::Fr> scalars,
                     const MsmOptions& options = {});
 
-extern template Jacobian<G1Curve> msm<G1Curve>(std::span<const Affine<G1Curve>>, std::span<const ff::Fr>,
-                                               const MsmOptions&);
-extern template Jacobian<G2Curve> msm<G2Curve>(std::span<const Affine<G2Curve>>, std::span<const ff::Fr>,
-                                               const MsmOptions&);
+extern template Jacobian<G1Curve> msm<G1Curve>(std::span<const Affine<G1Curve>>,
+                                               std::span<const ff::Fr>, const MsmOptions&);
+extern template Jacobian<G2Curve> msm<G2Curve>(std::span<const Affine<G2Curve>>,
+                                               std::span<const ff::Fr>, const MsmOptions&);
 
 }  // namespace zkpipe::ec

@@ -12,13 +12,13 @@
 // only q·c doublings. Plain MSMs are the case copies = 1.
 #pragma once
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include <tbb/parallel_for.h>
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
@@ -79,8 +79,8 @@ inline bool use_batch_affine(MsmBuckets kind, const WindowLayout& layout) {
 
 // One task: the points [begin, end) of the input, sorted into buckets for pass `pass`.
 template <class Curve, class Buckets>
-Xyzz<Curve> accumulate_chunk(const BucketInput<Curve>& in, const WindowLayout& layout, unsigned pass,
-                             std::size_t begin, std::size_t end, Buckets buckets) {
+Xyzz<Curve> accumulate_chunk(const BucketInput<Curve>& in, const WindowLayout& layout,
+                             unsigned pass, std::size_t begin, std::size_t end, Buckets buckets) {
   for (std::size_t e = begin; e < end; ++e) {
     const Affine<Curve>* copies = in.table.data() + std::size_t{in.indices[e]} * in.copies;
     unsigned window = pass;
@@ -98,8 +98,8 @@ Xyzz<Curve> accumulate_chunk(const BucketInput<Curve>& in, const WindowLayout& l
 
 // sum of scalar·base over the input's terms.
 template <class Curve>
-Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& layout, MsmBuckets kind,
-                           std::size_t threads) {
+Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& layout,
+                           MsmBuckets kind, std::size_t threads) {
   const std::size_t points = in.indices.size();
   if (points == 0) return Jacobian<Curve>::identity();
   const unsigned passes = in.passes;
@@ -113,8 +113,9 @@ Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& lay
     const std::size_t end = points * (chunk + 1) / chunks;
     task_sums[task] =
         use_batch_affine(kind, layout)
-            ? accumulate_chunk(in, layout, pass, begin, end,
-                               BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout)))
+            ? accumulate_chunk(
+                  in, layout, pass, begin, end,
+                  BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout)))
             : accumulate_chunk(in, layout, pass, begin, end, XyzzBuckets<Curve>(layout.buckets()));
   });
 
@@ -122,7 +123,8 @@ Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& lay
   for (unsigned pass = passes; pass-- > 0;) {
     for (unsigned d = 0; d < layout.bits(); ++d) result = result.dbl();
     Xyzz<Curve> pass_sum = Xyzz<Curve>::identity();
-    for (std::size_t chunk = 0; chunk < chunks; ++chunk) pass_sum += task_sums[pass * chunks + chunk];
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+      pass_sum += task_sums[pass * chunks + chunk];
     result += pass_sum.to_jacobian();
   }
   return result;

@@ -56,7 +56,8 @@ class WindowLayout {
     const unsigned limb = shift / 64;
     const unsigned offset = shift % 64;
     ff::u64 field = recoded[limb] >> offset;
-    if (offset + bits_ > 64 && limb + 1 < recoded.size()) field |= recoded[limb + 1] << (64 - offset);
+    if (offset + bits_ > 64 && limb + 1 < recoded.size())
+      field |= recoded[limb + 1] << (64 - offset);
     field &= (ff::u64{1} << bits_) - 1;
     return static_cast<std::int32_t>(field) - static_cast<std::int32_t>((1u << (bits_ - 1)) - 1);
   }

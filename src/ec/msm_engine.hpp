@@ -38,15 +38,16 @@ inline void check_msm_sizes(std::size_t bases, std::size_t scalars) {
 // bucket-method terms and passes(layout) the q that goes with it.
 template <class Curve, class ChooseLayout, class Passes>
 Jacobian<Curve> msm_over_table(std::span<const Affine<Curve>> table, unsigned copies,
-                               std::span<const ff::Fr> scalars, const ChooseLayout& choose_layout, const Passes& passes,
-                               MsmBuckets kind, std::size_t threads) {
+                               std::span<const ff::Fr> scalars, const ChooseLayout& choose_layout,
+                               const Passes& passes, MsmBuckets kind, std::size_t threads) {
   SplitScalars terms =
       split_scalars(scalars, [&](std::size_t i) { return table[i * copies].is_identity(); });
   const Xyzz<Curve> ones = sum_indexed_bases<Curve>(table, copies, terms.one_indices);
 
   const WindowLayout layout = choose_layout(terms.other_indices.size());
   recode_all(terms.other_values, layout);
-  const BucketInput<Curve> input{table, copies, passes(layout), terms.other_indices, terms.other_values};
+  const BucketInput<Curve> input{table, copies, passes(layout), terms.other_indices,
+                                 terms.other_values};
   return bucket_msm(input, layout, kind, threads) + ones.to_jacobian();
 }
 

@@ -3,12 +3,12 @@
 // once per window).
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
 
 #include "ec/affine.hpp"
 #include "ec/xyzz.hpp"
@@ -23,7 +23,8 @@ Xyzz<Curve> sum_indexed_bases(std::span<const Affine<Curve>> table, std::size_t 
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, indices.size(), kGrain), Xyzz<Curve>::identity(),
       [&](const tbb::blocked_range<std::size_t>& range, Xyzz<Curve> acc) {
-        for (std::size_t i = range.begin(); i < range.end(); ++i) acc += table[std::size_t{indices[i]} * stride];
+        for (std::size_t i = range.begin(); i < range.end(); ++i)
+          acc += table[std::size_t{indices[i]} * stride];
         return acc;
       },
       [](const Xyzz<Curve>& a, const Xyzz<Curve>& b) { return a + b; });

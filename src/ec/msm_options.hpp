@@ -1,9 +1,9 @@
 // Knobs shared by the MSM entry points, and the thread cap that applies them.
 #pragma once
 
-#include <cstddef>
-
 #include <tbb/task_arena.h>
+
+#include <cstddef>
 
 namespace zkpipe::ec {
 

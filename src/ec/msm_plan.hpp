@@ -23,7 +23,7 @@ inline constexpr double kFullAddCost = 14.0;
 inline constexpr std::size_t kTasksPerThread = 2;
 // From this window size on, batch-affine buckets beat XYZZ ones (measured,
 // bench/msm.cpp G1MsmBuckets); below it the buckets are too few for large batches.
-inline constexpr unsigned kBatchAffineMinBits = 10;
+inline constexpr unsigned kBatchAffineMinBits = 9;
 // Past this the bucket arrays (2^(c-1) points per task) fall far out of cache.
 inline constexpr unsigned kMaxAutoWindowBits = 18;
 
@@ -34,7 +34,8 @@ inline unsigned virtual_windows(const WindowLayout& layout, unsigned copies) {
   return (layout.windows() + copies - 1) / copies;
 }
 
-inline std::size_t choose_chunks(unsigned virtual_windows, std::size_t points, std::size_t threads) {
+inline std::size_t choose_chunks(unsigned virtual_windows, std::size_t points,
+                                 std::size_t threads) {
   if (threads <= 1 || points == 0) return 1;
   const std::size_t wanted = kTasksPerThread * threads;
   const std::size_t chunks = (wanted + virtual_windows - 1) / virtual_windows;
@@ -46,8 +47,8 @@ inline double estimated_cost(const WindowLayout& layout, unsigned copies, std::s
   const unsigned passes = virtual_windows(layout, copies);
   const std::size_t chunks = choose_chunks(passes, points, threads);
   const double accumulate = static_cast<double>(points) * layout.windows() * kMixedAddCost;
-  const double reduce = static_cast<double>(passes * chunks) * static_cast<double>(2 * layout.buckets()) *
-                        kFullAddCost;
+  const double reduce = static_cast<double>(passes * chunks) *
+                        static_cast<double>(2 * layout.buckets()) * kFullAddCost;
   return accumulate + reduce;
 }
 

@@ -1,9 +1,9 @@
 #include "ec/msm_precomputed.hpp"
 
-#include <algorithm>
-
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include <algorithm>
 
 #include "ec/batch_normalize.hpp"
 #include "ec/msm_engine.hpp"

@@ -4,14 +4,14 @@
 // through the bucket method. Each scalar leaves Montgomery form exactly once, here.
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "ec/msm_digits.hpp"
 #include "ff/fr.hpp"
@@ -48,7 +48,8 @@ inline void classify_block(std::span<const ff::Fr> scalars, std::size_t begin, s
 template <class T>
 std::vector<T> concatenate(std::vector<SplitScalars>& blocks, std::vector<T> SplitScalars::*list) {
   std::vector<std::size_t> offsets(blocks.size() + 1, 0);
-  for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + (blocks[b].*list).size();
+  for (std::size_t b = 0; b < blocks.size(); ++b)
+    offsets[b + 1] = offsets[b] + (blocks[b].*list).size();
   std::vector<T> out(offsets.back());
   tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
     std::vector<T>& part = blocks[b].*list;
@@ -82,7 +83,8 @@ SplitScalars split_scalars(std::span<const ff::Fr> scalars, const SkipBase& skip
 inline void recode_all(std::span<RecodedScalar> values, const WindowLayout& layout) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, values.size(), 1 << 14),
                     [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i) layout.recode(values[i]);
+                      for (std::size_t i = range.begin(); i < range.end(); ++i)
+                        layout.recode(values[i]);
                     });
 }
 

@@ -3,6 +3,8 @@
 // vectors shaped like random data or like a Filecoin witness.
 #pragma once
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -10,8 +12,6 @@
 #include <span>
 #include <type_traits>
 #include <vector>
-
-#include <tbb/parallel_for.h>
 
 #include "ec/affine.hpp"
 #include "ec/batch_normalize.hpp"

@@ -43,8 +43,9 @@ inline bool is_in_subgroup(const Affine<G2Curve>& p) {
   return Jacobian<G2Curve>::from_affine(psi(p)) == mul_by_seed(jp);
 }
 
-// Maps any point of E(Fp) into G1: [1 - u]P, the effective cofactor of the IETF
-// hash-to-curve suites (a multiple of h1's part prime to r is all that is needed).
+// Maps any point of E(Fp) into G1: [1 - u]P, the IETF hash-to-curve effective
+// cofactor for G1 (the cofactor part of E(Fp) has exponent dividing 1 - u, so this
+// is cheaper than multiplying by h1).
 inline Jacobian<G1Curve> clear_cofactor(const Jacobian<G1Curve>& p) {
   return p + mul_by_seed_abs(p);  // 1 - u = 1 + |u|
 }

@@ -193,8 +193,10 @@ class MontField {
   constexpr MontField dbl() const { return *this + *this; }
 
   // Dispatches to the mulx/adcx/adox kernel when the CPU has BMI2 and ADX; the
-  // portable path serves constant evaluation and every other machine.
-  constexpr MontField operator*(const MontField& o) const {
+  // portable path serves constant evaluation and every other machine. Always
+  // inlined: a 48-byte result returned through memory and copied with wider loads
+  // than the stores that wrote it would stall store-to-load forwarding.
+  [[gnu::always_inline]] constexpr MontField operator*(const MontField& o) const {
 #ifdef ZKPIPE_FF_X86_64
     if constexpr (detail::kHasAdxMontMul<kLimbs>) {
       if (!std::is_constant_evaluated() && kCpuHasBmi2Adx) return mul_bmi2_adx(o);
@@ -206,12 +208,10 @@ class MontField {
 #ifdef ZKPIPE_FF_X86_64
   // The assembly product; callable only where kCpuHasBmi2Adx holds (tests use it to
   // check this path against the portable one).
-  MontField mul_bmi2_adx(const MontField& o) const
+  [[gnu::always_inline]] MontField mul_bmi2_adx(const MontField& o) const
     requires detail::kHasAdxMontMul<kLimbs>
   {
-    MontField r = from_mont(detail::mont_mul_adx<kLimbs, kModulus, kInv>(v_, o.v_));
-    r.reduce_once();
-    return r;
+    return from_mont(detail::mont_mul_adx<kLimbs, kModulus, kInv>(v_, o.v_));
   }
 #endif
 

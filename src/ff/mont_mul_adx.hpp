@@ -12,7 +12,7 @@
 //
 // Bounds: with a < p, t < 2p and p < 2^(64N-1), each step keeps
 // t + a·b_i + m·p <= (2p - 1)·2^64 < 2^(64(N+1)), so the N+1 words never carry
-// out, and the result is < 2p; the caller subtracts p once.
+// out, and the result is < 2p; one conditional subtraction of p finishes it.
 #pragma once
 
 #include "ff/limbs.hpp"
@@ -37,13 +37,13 @@
   "adcxq %[hi], %[" #TOP "]\n\t"
 
 #define ZKPIPE_ADX_PRODUCT4(BOFF, T0, T1, T2, T3, T4)                        \
-  "movq " #BOFF "(%[b]), %%rdx\n\t"                                             \
+  "movq " #BOFF "(%[b]), %[d]\n\t"                                             \
   "xorl %k[" #T4 "], %k[" #T4 "]\n\t"                                      \
   ZKPIPE_ADX_MAC(a, 0, T0, T1) ZKPIPE_ADX_MAC(a, 8, T1, T2)                    \
   ZKPIPE_ADX_MAC(a, 16, T2, T3) ZKPIPE_ADX_PRODUCT_TAIL(24, T3, T4)
 
 #define ZKPIPE_ADX_PRODUCT6(BOFF, T0, T1, T2, T3, T4, T5, T6)                \
-  "movq " #BOFF "(%[b]), %%rdx\n\t"                                             \
+  "movq " #BOFF "(%[b]), %[d]\n\t"                                             \
   "xorl %k[" #T6 "], %k[" #T6 "]\n\t"                                      \
   ZKPIPE_ADX_MAC(a, 0, T0, T1) ZKPIPE_ADX_MAC(a, 8, T1, T2)                    \
   ZKPIPE_ADX_MAC(a, 16, T2, T3) ZKPIPE_ADX_MAC(a, 24, T3, T4)                    \
@@ -53,8 +53,8 @@
 // which then serves as the zero that closes the OF chain; it is renamed to be the
 // next step's (zero) top word.
 #define ZKPIPE_ADX_LOAD_M(T0)  \
-  "movq %[" #T0 "], %%rdx\n\t" \
-  "imulq %[inv], %%rdx\n\t"    \
+  "movq %[" #T0 "], %[d]\n\t" \
+  "imulq %[inv], %[d]\n\t"    \
   "xorl %k[lo], %k[lo]\n\t"
 
 #define ZKPIPE_ADX_REDUCE4(T0, T1, T2, T3, T4)                             \
@@ -70,6 +70,26 @@
   ZKPIPE_ADX_MAC(p, 32, T4, T5) ZKPIPE_ADX_MAC(p, 40, T5, T6)                    \
   "adoxq %[" #T0 "], %[" #T6 "]\n\t"
 
+// Final conditional subtraction: S = R - p; keep S unless it borrowed. cmov
+// keeps it branch-free and the result in registers.
+#define ZKPIPE_ADX_SUB_P(OFF, OP, R, S) \
+  "movq %[" #R "], %[" #S "]\n\t"       \
+  OP " " #OFF "(%[p]), %[" #S "]\n\t"
+#define ZKPIPE_ADX_TAKE(R, S) "cmovncq %[" #S "], %[" #R "]\n\t"
+
+#define ZKPIPE_ADX_REDUCE_ONCE4(R0, R1, R2, R3, S0, S1, S2, S3)                     \
+  ZKPIPE_ADX_SUB_P(0, "subq", R0, S0) ZKPIPE_ADX_SUB_P(8, "sbbq", R1, S1)           \
+  ZKPIPE_ADX_SUB_P(16, "sbbq", R2, S2) ZKPIPE_ADX_SUB_P(24, "sbbq", R3, S3)         \
+  ZKPIPE_ADX_TAKE(R0, S0) ZKPIPE_ADX_TAKE(R1, S1) ZKPIPE_ADX_TAKE(R2, S2)           \
+  ZKPIPE_ADX_TAKE(R3, S3)
+
+#define ZKPIPE_ADX_REDUCE_ONCE6(R0, R1, R2, R3, R4, R5, S0, S1, S2, S3, S4, S5)     \
+  ZKPIPE_ADX_SUB_P(0, "subq", R0, S0) ZKPIPE_ADX_SUB_P(8, "sbbq", R1, S1)           \
+  ZKPIPE_ADX_SUB_P(16, "sbbq", R2, S2) ZKPIPE_ADX_SUB_P(24, "sbbq", R3, S3)         \
+  ZKPIPE_ADX_SUB_P(32, "sbbq", R4, S4) ZKPIPE_ADX_SUB_P(40, "sbbq", R5, S5)         \
+  ZKPIPE_ADX_TAKE(R0, S0) ZKPIPE_ADX_TAKE(R1, S1) ZKPIPE_ADX_TAKE(R2, S2)           \
+  ZKPIPE_ADX_TAKE(R3, S3) ZKPIPE_ADX_TAKE(R4, S4) ZKPIPE_ADX_TAKE(R5, S5)
+
 #define ZKPIPE_ADX_STEP4(BOFF, T0, T1, T2, T3, T4) \
   ZKPIPE_ADX_PRODUCT4(BOFF, T0, T1, T2, T3, T4) ZKPIPE_ADX_REDUCE4(T0, T1, T2, T3, T4)
 
@@ -82,11 +102,15 @@ namespace zkpipe::ff::detail {
 template <std::size_t N>
 inline constexpr bool kHasAdxMontMul = N == 4 || N == 6;
 
-// a·b·2^(-64N) mod p, returned in [0, 2p). Requires a < p and a CPU with BMI2 and ADX.
+// a·b·2^(-64N) mod p, fully reduced. Requires a < p and a CPU with BMI2 and ADX.
+// The result never leaves registers until the caller stores it: a memory round
+// trip with mixed store and load widths would stall store-to-load forwarding.
 template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
 [[gnu::always_inline]] inline Limbs<N> mont_mul_adx(const Limbs<N>& a, const Limbs<N>& b) {
   static_assert(kHasAdxMontMul<N>);
-  u64 lo, hi;
+  u64 lo, hi, d;
+  const u64* a_ptr = a.data();
+  const u64* b_ptr = b.data();
   if constexpr (N == 4) {
     u64 t0, t1, t2, t3, t4;
     asm(ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_ZERO(t3)
@@ -95,12 +119,14 @@ template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
         ZKPIPE_ADX_STEP4(8, t1, t2, t3, t4, t0)
         ZKPIPE_ADX_STEP4(16, t2, t3, t4, t0, t1)
         ZKPIPE_ADX_STEP4(24, t3, t4, t0, t1, t2)
+        ZKPIPE_ADX_REDUCE_ONCE4(t4, t0, t1, t2, lo, hi, d, t3)
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-          [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [a] "r"(a.data()), [b] "r"(b.data()), [p] "r"(kP.data()), [inv] "m"(kInv)
-        : "rdx", "cc", "memory");
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
+        : [a] "r"(a_ptr), [b] "r"(b_ptr), [p] "r"(kP.data()), [inv] "m"(kInv)
+        : "cc", "memory");
     return {t4, t0, t1, t2};
   } else {
+    // The pointers to a and b double as scratch for the final subtraction.
     u64 t0, t1, t2, t3, t4, t5, t6;
     asm(ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_ZERO(t3)
         ZKPIPE_ADX_ZERO(t4) ZKPIPE_ADX_ZERO(t5) ZKPIPE_ADX_ZERO(t6)
@@ -110,16 +136,22 @@ template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
         ZKPIPE_ADX_STEP6(24, t3, t4, t5, t6, t0, t1, t2)
         ZKPIPE_ADX_STEP6(32, t4, t5, t6, t0, t1, t2, t3)
         ZKPIPE_ADX_STEP6(40, t5, t6, t0, t1, t2, t3, t4)
+        ZKPIPE_ADX_REDUCE_ONCE6(t6, t0, t1, t2, t3, t4, lo, hi, d, a, b, t5)
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [a] "r"(a.data()), [b] "r"(b.data()), [p] "r"(kP.data()), [inv] "m"(kInv)
-        : "rdx", "cc", "memory");
+          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
+          [a] "+&r"(a_ptr), [b] "+&r"(b_ptr)
+        : [p] "r"(kP.data()), [inv] "m"(kInv)
+        : "cc", "memory");
     return {t6, t0, t1, t2, t3, t4};
   }
 }
 
 }  // namespace zkpipe::ff::detail
 
+#undef ZKPIPE_ADX_REDUCE_ONCE6
+#undef ZKPIPE_ADX_REDUCE_ONCE4
+#undef ZKPIPE_ADX_TAKE
+#undef ZKPIPE_ADX_SUB_P
 #undef ZKPIPE_ADX_STEP6
 #undef ZKPIPE_ADX_STEP4
 #undef ZKPIPE_ADX_REDUCE6

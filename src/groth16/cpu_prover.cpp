@@ -64,8 +64,9 @@ std::vector<Fr> b_query_scalars(const PartitionWitness& w) {
   return s;
 }
 
-void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::size_t domain_size) {
-  poly::EvaluationDomain domain(domain_size);
+void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>& c, std::size_t domain_size,
+                        HQuery query) {
+  const poly::EvaluationDomain domain = h_query_domain(query, domain_size);
   a.resize(domain_size);
   b.resize(domain_size);
   c.resize(domain_size);
@@ -78,6 +79,12 @@ void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>&
   to_coset(a);
   to_coset(b);
   to_coset(c);
+  if (query == HQuery::kSnarkjsOddCoset) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, domain_size, 1 << 14), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i < range.end(); ++i) a[i] = a[i] * b[i] - c[i];
+    });
+    return;
+  }
   const Fr z_inv = domain.vanishing_on_coset_inv();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, domain_size, 1 << 14), [&](const auto& range) {
     for (std::size_t i = range.begin(); i < range.end(); ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
@@ -95,7 +102,7 @@ std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const Provin
   pending->blinding = blinding;
   Stopwatch clock;
 
-  compute_h_in_place(w.a, w.b, w.c, key.domain_size());
+  compute_h_in_place(w.a, w.b, w.c, key.domain_size(), key.h_query);
   pending->timings.push_back({"ntt_h", clock.lap()});
 
   std::span<const Fr> h(w.a.data(), key.h.size());

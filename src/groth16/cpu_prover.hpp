@@ -14,11 +14,12 @@ class CpuProver final : public ProverBackend {
   void abort(std::unique_ptr<PendingProof> pending) override;
 };
 
-// The coefficients h_0 … h_{N−2} of h = (A·B − C)/Z, computed in place in a (which
-// must hold the constraint evaluations; b and c are clobbered). Shared by backends
-// as the reference for their own h computation.
+// The H MSM's scalars, computed in place in a (which must hold the constraint
+// evaluations; b and c are clobbered): for kMonomial the coefficients h_0 … h_{N−2}
+// of h = (A·B − C)/Z, for kSnarkjsOddCoset the N values of A·B − C on the coset
+// ω_2N·H. Shared by backends as the reference for their own h computation.
 void compute_h_in_place(std::vector<ff::Fr>& a, std::vector<ff::Fr>& b, std::vector<ff::Fr>& c,
-                        std::size_t domain_size);
+                        std::size_t domain_size, HQuery query = HQuery::kMonomial);
 
 // The scalars of the density-pruned A and B queries, in the keys' order.
 std::vector<ff::Fr> a_query_scalars(const PartitionWitness& w);

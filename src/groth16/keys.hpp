@@ -9,6 +9,7 @@
 
 #include "ec/affine.hpp"
 #include "ff/fp12.hpp"
+#include "groth16/h_query.hpp"
 #include "groth16/point_array.hpp"
 #include "pairing/g2_prepared.hpp"
 
@@ -49,15 +50,17 @@ struct ProvingKey {
   // v_i(τ)·G1 and v_i(τ)·G2 for inputs with b_input set, then aux with b_aux set.
   PointArray<G1Affine> b_g1;
   PointArray<G2Affine> b_g2;
-  // τ^j·Z(τ)/δ for j < N − 1: the h polynomial's basis.
+  // The h polynomial's basis, laid out as h_query says: τ^j·Z(τ)/δ for j < N − 1
+  // (kMonomial) or snarkjs's odd-coset Lagrange points, N of them.
   PointArray<G1Affine> h;
+  HQuery h_query = HQuery::kMonomial;
   // (β·u_i(τ) + α·v_i(τ) + w_i(τ)) / δ for every aux variable.
   PointArray<G1Affine> l;
 
   std::size_t num_inputs() const { return vk.num_inputs(); }
   std::size_t num_aux() const { return l.size(); }
-  // The evaluation domain's size N (H has N − 1 points).
-  std::size_t domain_size() const { return h.size() + 1; }
+  // The evaluation domain's size N (H has N − 1 or N points, by h_query).
+  std::size_t domain_size() const { return h_query == HQuery::kMonomial ? h.size() + 1 : h.size(); }
   bool operator==(const ProvingKey&) const = default;
 };
 

@@ -54,7 +54,9 @@ struct Header {
 
 struct SectionEntry {
   std::uint32_t id;
-  std::uint32_t reserved;
+  // How the section's contents are laid out where there is a choice: the H section's
+  // HQuery; 0 for every other section (and for H in files that predate the choice).
+  std::uint32_t variant;
   std::uint64_t offset;
   std::uint64_t bytes;
   std::uint64_t xxh64;
@@ -211,7 +213,9 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
   std::array<SectionEntry, kSectionCount> table{};
   std::uint64_t offset = kDataStart;
   for (std::size_t i = 0; i < kSectionCount; ++i) {
-    table[i] = {static_cast<std::uint32_t>(i), 0, offset, payloads[i].size(),
+    const std::uint32_t variant =
+        i == static_cast<std::size_t>(Section::kH) ? static_cast<std::uint32_t>(key.h_query) : 0;
+    table[i] = {static_cast<std::uint32_t>(i), variant, offset, payloads[i].size(),
                 XXH64(payloads[i].data(), payloads[i].size(), 0)};
     offset = align_up(offset + payloads[i].size());
   }
@@ -256,17 +260,26 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
     r.fail("header declares " + std::to_string(h.section_count) + " sections, expected " +
            std::to_string(kSectionCount));
   }
-  if (h.domain_size == 0 || (h.domain_size & (h.domain_size - 1)) != 0 || h.h_count + 1 != h.domain_size) {
-    r.fail("inconsistent counts: domain size " + std::to_string(h.domain_size) + " with " +
-           std::to_string(h.h_count) + " H points (expected a power of two and N − 1 points)");
+  const std::uint32_t h_variant = r.entry(Section::kH).variant;
+  if (h_variant != static_cast<std::uint32_t>(HQuery::kMonomial) &&
+      h_variant != static_cast<std::uint32_t>(HQuery::kSnarkjsOddCoset)) {
+    r.fail("section table entry of 'h' at offset " +
+           std::to_string(kTableOffset + static_cast<std::uint64_t>(Section::kH) * sizeof(SectionEntry)) +
+           ": unknown H query layout " + std::to_string(h_variant));
   }
-  // Each variable owns at least one byte of the file (its density byte), each H
-  // point a G1 point: bounds that keep every size computation below from overflowing.
-  const std::uint64_t file_size = map->size();
-  if (h.num_inputs > file_size || h.num_aux > file_size || h.domain_size > file_size / sizeof(G1Affine) + 1) {
+  const auto h_query = static_cast<HQuery>(h_variant);
+  if (h.domain_size == 0 || (h.domain_size & (h.domain_size - 1)) != 0 ||
+      h.h_count != h_query_size(h_query, h.domain_size)) {
+    r.fail("inconsistent counts: domain size " + std::to_string(h.domain_size) + " with " +
+           std::to_string(h.h_count) + " H points (expected a power of two and " +
+           (h_query == HQuery::kMonomial ? "N − 1" : "N") + " points)");
+  }
+  // 2^40 points would be a 100 TiB file: larger counts are corruption, and bounding
+  // them keeps every size computed below far from overflow.
+  constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 40;
+  if (h.num_inputs > kMaxCount || h.num_aux > kMaxCount || h.domain_size > kMaxCount) {
     r.fail("absurd counts in the header (" + std::to_string(h.num_inputs) + " inputs, " +
-           std::to_string(h.num_aux) + " aux, domain " + std::to_string(h.domain_size) + ") for a file of " +
-           std::to_string(file_size) + " bytes");
+           std::to_string(h.num_aux) + " aux, domain " + std::to_string(h.domain_size) + ")");
   }
   if (h.num_inputs == 0 || h.a_count < h.num_inputs || h.a_count > h.num_inputs + h.num_aux ||
       h.b_count > h.num_inputs + h.num_aux) {
@@ -305,6 +318,7 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   key.b_g1 = r.points<G1Affine>(Section::kBG1, h.b_count, verify);
   key.b_g2 = r.points<G2Affine>(Section::kBG2, h.b_count, verify);
   key.h = r.points<G1Affine>(Section::kH, h.h_count, verify);
+  key.h_query = h_query;
   key.l = r.points<G1Affine>(Section::kL, h.num_aux, verify);
   return key;
 }

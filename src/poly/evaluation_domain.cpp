@@ -27,11 +27,23 @@ unsigned checked_log_size(std::size_t min_size) {
 }  // namespace
 
 EvaluationDomain::EvaluationDomain(std::size_t min_size)
-    : log_size_(checked_log_size(min_size)),
-      omega_(ff::root_of_unity(log_size_)),
+    : EvaluationDomain(checked_log_size(min_size), ff::root_of_unity(checked_log_size(min_size)),
+                       ff::multiplicative_generator()) {}
+
+EvaluationDomain::EvaluationDomain(std::size_t min_size, const Fr& root_generator, const Fr& coset_shift)
+    : EvaluationDomain(checked_log_size(min_size),
+                       root_of_unity_from(root_generator, checked_log_size(min_size)), coset_shift) {
+  if (vanishing_on_coset_.is_zero()) {
+    throw std::invalid_argument("EvaluationDomain: the coset shift lies in the domain (Z(shift) = 0)");
+  }
+}
+
+EvaluationDomain::EvaluationDomain(unsigned log_size, const Fr& omega, const Fr& coset_shift)
+    : log_size_(log_size),
+      omega_(omega),
       omega_inv_(omega_.inverse()),
       size_inv_(Fr::from_u64(size()).inverse()),
-      shift_(ff::multiplicative_generator()),
+      shift_(coset_shift),
       shift_inv_(shift_.inverse()),
       vanishing_on_coset_(vanishing_at(shift_)),
       vanishing_on_coset_inv_(vanishing_on_coset_.inverse()),
@@ -43,6 +55,20 @@ Fr EvaluationDomain::vanishing_at(const Fr& x) const {
   Fr power = x;
   for (unsigned i = 0; i < log_size_; ++i) power = power.square();
   return power - Fr::one();
+}
+
+Fr root_of_unity_from(const Fr& nonresidue, unsigned log_n) {
+  if (log_n > Fr::kTwoAdicity) {
+    throw std::invalid_argument("root_of_unity_from: 2^" + std::to_string(log_n) +
+                                " exceeds Fr's two-adicity of 32");
+  }
+  if (nonresidue.legendre() != -1) {
+    throw std::invalid_argument("root_of_unity_from: the generator is not a quadratic non-residue");
+  }
+  // A non-residue's odd-part power has order exactly 2^32; squaring halves it.
+  Fr w = nonresidue.pow(Fr::kOddPart);
+  for (unsigned i = log_n; i < Fr::kTwoAdicity; ++i) w = w.square();
+  return w;
 }
 
 }  // namespace zkpipe::poly

@@ -23,6 +23,12 @@ class EvaluationDomain {
   // std::invalid_argument for 0 or for more than 2^kMaxLogSize points.
   explicit EvaluationDomain(std::size_t min_size);
 
+  // The same size rule with another choice of roots: ω = root_generator^((r−1)/N)
+  // and the given coset shift (snarkjs, for one, takes 5 and ω_2N). Throws
+  // std::invalid_argument unless ω has order exactly N (root_generator must be a
+  // quadratic non-residue) and the shift lies outside the domain (Z(shift) ≠ 0).
+  EvaluationDomain(std::size_t min_size, const ff::Fr& root_generator, const ff::Fr& coset_shift);
+
   std::size_t size() const { return std::size_t{1} << log_size_; }
   unsigned log_size() const { return log_size_; }
 
@@ -43,6 +49,8 @@ class EvaluationDomain {
   const FourStepTwiddles& inverse_twiddles() const { return inverse_; }
 
  private:
+  EvaluationDomain(unsigned log_size, const ff::Fr& omega, const ff::Fr& coset_shift);
+
   unsigned log_size_;
   ff::Fr omega_;
   ff::Fr omega_inv_;
@@ -55,5 +63,9 @@ class EvaluationDomain {
   FourStepTwiddles forward_;
   FourStepTwiddles inverse_;
 };
+
+// A primitive 2^log_n-th root of unity taken from a quadratic non-residue g:
+// g^((r−1)/2^log_n). Throws std::invalid_argument for log_n > 32 or a residue g.
+ff::Fr root_of_unity_from(const ff::Fr& nonresidue, unsigned log_n);
 
 }  // namespace zkpipe::poly

@@ -85,12 +85,12 @@ Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, cons
 }
 
 Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
-  // maj is symmetric: fold a constant argument, whichever it is.
-  if (b.is_constant()) return sha256_maj(cs, b, a, c);
-  if (c.is_constant()) return sha256_maj(cs, c, a, b);
   if (a.is_constant()) {
     return a.value() ? !and_of(cs, !b, !c) : and_of(cs, b, c);
   }
+  // maj is symmetric: move a constant argument to the front.
+  if (b.is_constant()) return sha256_maj(cs, b, a, c);
+  if (c.is_constant()) return sha256_maj(cs, c, a, b);
   // maj = a·(b + c − 2bc) + bc
   Boolean bc = and_of(cs, b, c);
   const bool value = (a.value() + b.value() + c.value()) >= 2;

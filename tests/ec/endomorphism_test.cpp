@@ -35,10 +35,8 @@ TEST(Endomorphism, PsiIsMultiplicationBySeedOnG2) {
   }
 }
 
-// psi is an endomorphism of the whole twist group: it keeps points on the curve and
-// satisfies psi^2 - t psi + p = 0 with t = u + 1, i.e. psi^2(P) - [u+1]psi(P) + [p]P = O.
-// Checked in the weaker, cheaper form that psi maps curve points to curve points and
-// commutes with addition.
+// psi is an endomorphism of the whole twist group, not only of G2 (cofactor clearing
+// relies on that): it maps curve points to curve points and commutes with addition.
 TEST(Endomorphism, PsiIsAGroupHomomorphismOnTheWholeTwist) {
   test::Rng rng(43);
   auto p = test::random_curve_point<G2Curve>(rng);

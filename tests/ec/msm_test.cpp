@@ -1,5 +1,7 @@
 // MSM checked against the naive sum of double-and-add products, plus consistency
 // checks (threads, precomputed tables, linearity) on sizes too large for the naive sum.
+#include "ec/msm.hpp"
+
 #include <gmp.h>
 #include <gtest/gtest.h>
 
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "ec/generators.hpp"
-#include "ec/msm.hpp"
 #include "ec/msm_digits.hpp"
 #include "ec/msm_plan.hpp"
 #include "ec/msm_precomputed.hpp"
@@ -126,7 +127,8 @@ TEST(Msm, EveryWindowSizeAndBucketKindMatchesNaive) {
   scalars[0] = -Fr::one();
   for (MsmBuckets kind : kBucketKinds) {
     for (unsigned bits = 1; bits <= 14; ++bits) {
-      expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = bits, .buckets = kind});
+      expect_matches_naive(bases, scalars,
+                           {.max_threads = 1, .window_bits = bits, .buckets = kind});
     }
   }
 }
@@ -143,8 +145,9 @@ TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
     scalars.push_back(values[i % 5]);
   }
   for (unsigned bits : {4u, 10u, 12u}) {
-    expect_matches_naive(bases, scalars,
-                         {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
+    expect_matches_naive(
+        bases, scalars,
+        {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
   }
 }
 
@@ -161,7 +164,8 @@ TEST(Msm, SizesAroundAutomaticWindowThresholdsMatchNaive) {
   const auto bases = msm_testing::random_points<G1Curve>(161, 6);
   const auto scalars = msm_testing::random_scalars(161, 7);
   for (std::size_t n : sizes) {
-    const std::vector<Affine<G1Curve>> b(bases.begin(), bases.begin() + static_cast<std::ptrdiff_t>(n));
+    const std::vector<Affine<G1Curve>> b(bases.begin(),
+                                         bases.begin() + static_cast<std::ptrdiff_t>(n));
     const std::vector<Fr> s(scalars.begin(), scalars.begin() + static_cast<std::ptrdiff_t>(n));
     expect_matches_naive(b, s, {.max_threads = 1});
   }

@@ -89,7 +89,11 @@ TEST_P(PoseidonGadget, MatchesNativeAndHasTheExpectedConstraintCount) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, PoseidonGadget, ::testing::Values(&params_t3(), &params_t9(), &params_t12()),
-                         [](const auto& info) { return "t" + std::to_string(info.param->t); });
+                         [](const auto& info) {
+                           std::string name = "t";
+                           name += std::to_string(info.param->t);
+                           return name;
+                         });
 
 TEST(PoseidonGadgetProving, PermutationSatisfiesAbc) {
   ProvingAssignment cs;

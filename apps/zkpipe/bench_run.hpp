@@ -1,0 +1,73 @@
+// The engine benchmark behind `zkpipe bench`: prepares a workload (a PoRep-like
+// preset and its parameters, set up once and cached), runs a batch of
+// multi-partition proofs through the engine, and reports what the issue asks for:
+// s/proof, per-stage times, device busy, peak RSS, the ledger's peaks, untracked.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/run_recorder.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/keys.hpp"
+#include "workloads.hpp"
+
+namespace zkpipe::cli {
+
+struct BenchOptions {
+  WorkloadSpec workload;
+  std::size_t count = 4;        // proofs
+  std::size_t concurrency = 2;  // proofs in flight
+  engine::EngineConfig engine;
+  std::string budget = "auto";
+  std::string key_path;                 // empty: <params_dir>/<circuit>-<preset>.zkpk, set up if missing
+  std::string params_dir = "out/params";
+  bool verify = true;
+  bool quiet = false;
+  std::string trace_path;
+  std::string plot_path;
+  std::string log_level = "info";
+  std::string buffers_log_level = "debug";
+  double buffers_log_interval = 0;
+};
+
+struct PreparedWorkload {
+  std::shared_ptr<const groth16::ProvingKey> key;
+  groth16::CircuitShape shape;
+  groth16::PartitionFootprint footprint;
+  std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
+  std::string key_path;
+  std::size_t baseline_rss = 0;  // before the parameters were loaded
+};
+
+struct BenchReport {
+  engine::PermitPolicy policy = engine::PermitPolicy::budget;
+  std::size_t pw = 0;
+  std::size_t budget = 0;
+  std::size_t proofs = 0;
+  std::size_t verified = 0;
+  double wall_seconds = 0;
+  double seconds_per_proof = 0;
+  std::vector<std::pair<std::string, engine::StageStats>> stages;  // per-partition stages, then proof latency
+  double device_busy = 0;  // fraction of the wall time
+  std::size_t peak_rss = 0;
+  std::size_t baseline_rss = 0;
+  engine::LedgerSnapshot ledger;  // peaks of this run
+  double untracked_max = 0;
+  double untracked_final = 0;
+};
+
+// Parses "auto", a byte count with an optional K/M/G/T(iB) suffix, or "Nx" (the
+// parameters plus N partition working sets). 0 means auto.
+std::size_t parse_budget(const std::string& text, const PreparedWorkload& workload);
+
+PreparedWorkload prepare_workload(const BenchOptions& options);
+BenchReport run_batch(const BenchOptions& options, const PreparedWorkload& workload);
+void print_summary(std::ostream& out, const BenchOptions& options, const PreparedWorkload& workload,
+                   const BenchReport& report);
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,43 @@
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/synthesis.hpp"
+#include "progress.hpp"
+#include "workloads.hpp"
+
+namespace zkpipe::cli {
+
+namespace {
+
+void run_info(const WorkloadSpec& spec) {
+  auto circuit = make_circuit(spec);
+  groth16::CircuitShape s = groth16::CircuitShape::of(groth16::record_matrices(*circuit));
+  groth16::PartitionFootprint f = groth16::PartitionFootprint::of(s);
+  auto pct = [&](std::size_t n, std::size_t of) { return of == 0 ? 0.0 : 100.0 * double(n) / double(of); };
+  std::cout << "circuit          " << circuit->name() << "\n"
+            << "constraints      " << s.constraints << " (input constraints included)\n"
+            << "public inputs    " << s.inputs << " (ONE included)\n"
+            << "aux variables    " << s.aux << "\n"
+            << "domain size      " << s.domain_size << " (2^" << std::countr_zero(s.domain_size) << ")\n"
+            << "A density (aux)  " << s.a_aux_density << " (" << pct(s.a_aux_density, s.aux) << "%)\n"
+            << "B density        " << s.b_input_density << " inputs, " << s.b_aux_density << " aux ("
+            << pct(s.b_aux_density, s.aux) << "%)\n"
+            << "working set      " << format_bytes(double(f.total())) << " per partition: a/b/c "
+            << format_bytes(double(f.abc)) << ", assignment " << format_bytes(double(f.assignment)) << ", density "
+            << format_bytes(double(f.density)) << ", scratch " << format_bytes(double(f.scratch)) << "\n";
+}
+
+}  // namespace
+
+void register_circuit(CLI::App& app) {
+  auto spec = std::make_shared<WorkloadSpec>();
+  CLI::App* circuit = app.add_subcommand("circuit", "Circuit inspection");
+  circuit->require_subcommand(1);
+  CLI::App* info = circuit->add_subcommand("info", "Constraints, inputs, densities and working set of a preset");
+  add_circuit_options(*info, *spec);
+  info->callback([spec] { run_info(*spec); });
+}
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,68 @@
+// zkpipe zkey import|export-vk: snarkjs .zkey files to zkpipe's native parameter file
+// and to verifying keys (snarkjs JSON or bellperson binary).
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "formats/bellperson_vk.hpp"
+#include "formats/format_error.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/zkey_file.hpp"
+#include "groth16/parameter_file.hpp"
+
+namespace zkpipe::cli {
+
+namespace {
+
+struct ZkeyImportOptions {
+  std::string zkey;
+  std::string out;
+};
+
+struct ZkeyExportVkOptions {
+  std::string zkey;
+  std::string out;
+  std::string format = "json";
+};
+
+void run_import(const ZkeyImportOptions& o) {
+  // Full validation once, so that the mapped parameter file can be trusted afterwards.
+  const formats::Zkey zkey = formats::read_zkey(o.zkey, {.check_subgroup = true});
+  groth16::write_parameter_file(o.out, zkey.key);
+  std::cout << o.out << ": " << zkey.header.n_vars << " wires, " << zkey.header.n_public
+            << " public signals, domain " << zkey.header.domain_size << "\n";
+}
+
+void run_export_vk(const ZkeyExportVkOptions& o) {
+  const formats::Zkey zkey = formats::read_zkey(o.zkey, {.check_subgroup = true});
+  if (o.format == "json") {
+    formats::write_text_file(o.out, formats::verifying_key_to_json(zkey.key.vk));
+    return;
+  }
+  const std::vector<std::uint8_t> bytes = formats::encode_bellperson_vk(zkey.key.vk);
+  formats::write_text_file(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+}  // namespace
+
+void register_zkey(CLI::App& app) {
+  CLI::App* group = app.add_subcommand("zkey", "snarkjs .zkey files");
+  group->require_subcommand(1);
+
+  auto import = std::make_shared<ZkeyImportOptions>();
+  CLI::App* i = group->add_subcommand("import", "Convert a Groth16 .zkey to zkpipe's memory-mappable parameter file");
+  i->add_option("zkey", import->zkey, "snarkjs .zkey (BLS12-381)")->required()->check(CLI::ExistingFile);
+  i->add_option("out", import->out, "parameter file to write")->required();
+  i->callback([import] { run_import(*import); });
+
+  auto vk = std::make_shared<ZkeyExportVkOptions>();
+  CLI::App* e = group->add_subcommand("export-vk", "Write the verifying key of a .zkey");
+  e->add_option("zkey", vk->zkey, "snarkjs .zkey (BLS12-381)")->required()->check(CLI::ExistingFile);
+  e->add_option("out", vk->out, "file to write")->required();
+  e->add_option("--format", vk->format, "json (snarkjs verification_key.json) or bellperson (binary)")
+      ->check(CLI::IsMember({"json", "bellperson"}));
+  e->callback([vk] { run_export_vk(*vk); });
+}
+
+}  // namespace zkpipe::cli

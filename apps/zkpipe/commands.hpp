@@ -1,0 +1,16 @@
+// The zkpipe command line: each command family registers its subcommands on the
+// top-level CLI11 app from its own file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace zkpipe::cli {
+
+void register_setup(CLI::App& app);    // zkpipe setup
+void register_prove(CLI::App& app);    // zkpipe prove
+void register_verify(CLI::App& app);   // zkpipe verify
+void register_circuit(CLI::App& app);  // zkpipe circuit info
+void register_groth16(CLI::App& app);  // zkpipe groth16 prove|verify (snarkjs files)
+void register_zkey(CLI::App& app);     // zkpipe zkey import|export-vk
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,127 @@
+// The buffer ledger: at every moment, how many large buffers sit in each stage,
+// how many bytes they hold, the high-water marks, and how long buffers stayed in
+// each stage. Every large allocation is represented by one Charge (RAII): made when
+// the memory exists, moved as the buffer changes stage, resized when part of it is
+// freed, released when it is gone. TrackedBuffer owns one; the engine holds one per
+// partition for the witness vectors, which live in the groth16 layer (see
+// DESIGN.md, "Buffer ledger and tracing").
+//
+// There is one process-wide ledger, BufferLedger::process(), so that every engine
+// and backend in the process reports into the same numbers that are reconciled with
+// RSS; tests that need isolation make their own instance and hand it to the engine.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "engine/stage.hpp"
+
+namespace zkpipe::engine {
+
+struct StageTotals {
+  std::size_t count = 0;
+  std::size_t bytes = 0;
+  std::size_t peak_count = 0;
+  std::size_t peak_bytes = 0;
+  // Time buffers spent in the stage, summed over the buffers that left it.
+  double seconds = 0;
+  std::size_t exits = 0;
+
+  double mean_seconds() const { return exits == 0 ? 0.0 : seconds / static_cast<double>(exits); }
+};
+
+struct LedgerSnapshot {
+  std::array<StageTotals, kStageCount> stages{};
+  std::size_t tracked = 0;       // bytes over all stages
+  std::size_t peak_tracked = 0;
+  std::size_t count = 0;         // buffers over all stages
+
+  const StageTotals& operator[](Stage s) const { return stages[index_of(s)]; }
+  StageTotals& operator[](Stage s) { return stages[index_of(s)]; }
+};
+
+enum class LedgerChange : std::uint8_t { add, move, resize, remove };
+
+// What an observer sees: the change and the ledger right after it.
+struct LedgerEvent {
+  LedgerChange change;
+  Stage stage;  // the stage the buffer is in after the change (before it, for remove)
+  std::size_t bytes;
+  const LedgerSnapshot& after;
+};
+
+class BufferLedger {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Called under the ledger's lock at every change, so that a check sees every
+  // intermediate state; it must be quick and must not touch the ledger.
+  using Observer = std::function<void(const LedgerEvent&)>;
+
+  class Charge;
+
+  BufferLedger() = default;
+  BufferLedger(const BufferLedger&) = delete;
+  BufferLedger& operator=(const BufferLedger&) = delete;
+
+  static BufferLedger& process();
+
+  Charge charge(Stage stage, std::size_t bytes);
+
+  LedgerSnapshot snapshot() const;
+  // Peaks restart from the current values (a benchmark does this per run).
+  void reset_peaks();
+
+  std::size_t add_observer(Observer observer);
+  void remove_observer(std::size_t id);
+
+ private:
+  void add(Stage stage, std::size_t bytes);
+  void move(Stage from, Stage to, std::size_t bytes, double seconds_in_from);
+  void resize(Stage stage, std::size_t old_bytes, std::size_t new_bytes);
+  void remove(Stage stage, std::size_t bytes, double seconds_in_stage);
+  void raise_peaks(Stage stage);
+  void notify(LedgerChange change, Stage stage, std::size_t bytes);
+
+  mutable std::mutex mutex_;
+  LedgerSnapshot state_;
+  std::vector<std::pair<std::size_t, Observer>> observers_;
+  std::size_t next_observer_ = 0;
+};
+
+// One buffer's entry in the ledger. Move-only; releases itself on destruction.
+class BufferLedger::Charge {
+ public:
+  Charge() = default;
+  Charge(Charge&& other) noexcept { *this = std::move(other); }
+  Charge& operator=(Charge&& other) noexcept;
+  Charge(const Charge&) = delete;
+  Charge& operator=(const Charge&) = delete;
+  ~Charge() { release(); }
+
+  void move_to(Stage stage);
+  void resize(std::size_t bytes);
+  void release();
+
+  bool active() const { return ledger_ != nullptr; }
+  Stage stage() const { return stage_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  friend class BufferLedger;
+  Charge(BufferLedger* ledger, Stage stage, std::size_t bytes)
+      : ledger_(ledger), stage_(stage), bytes_(bytes), since_(Clock::now()) {}
+  double lap();
+
+  BufferLedger* ledger_ = nullptr;
+  Stage stage_ = Stage::scratch;
+  std::size_t bytes_ = 0;
+  Clock::time_point since_{};
+};
+
+}  // namespace zkpipe::engine

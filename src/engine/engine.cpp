@@ -1,0 +1,412 @@
+#include "engine/engine.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "engine/process_memory.hpp"
+
+namespace zkpipe::engine {
+
+struct Engine::Request {
+  std::uint64_t id = 0;
+  ProofRequest spec;
+  double submitted = 0;
+  std::promise<ProofResult> promise;
+  std::shared_future<ProofResult> future = promise.get_future().share();
+  std::atomic<bool> aborted{false};
+
+  std::mutex mutex;
+  std::exception_ptr error;
+  std::vector<std::optional<groth16::Proof>> proofs;
+  std::vector<PartitionTimeline> timelines;
+  std::size_t retired = 0;
+};
+
+// Everything one partition owns on its way through the pipeline. The charge is
+// declared after the reservation so that it is released first.
+struct Engine::Partition {
+  std::shared_ptr<Request> request;
+  std::size_t index = 0;
+  std::size_t device = 0;
+  Admission::Reservation reservation;
+  BufferLedger::Charge charge;
+  groth16::PartitionWitness witness;
+  std::unique_ptr<groth16::PendingProof> pending;
+  std::optional<groth16::Proof> proof;
+  PartitionTimeline timeline;
+
+  Partition(std::shared_ptr<Request> r, std::size_t i, Admission::Reservation res)
+      : request(std::move(r)), index(i), reservation(std::move(res)) {
+    timeline.request = request->id;
+    timeline.partition = index;
+    timeline.partitions = request->spec.partitions;
+  }
+  const groth16::PartitionFootprint& footprint() const { return request->spec.footprint; }
+};
+
+namespace {
+
+std::size_t vector_bytes(const std::vector<ff::Fr>& v) { return v.capacity() * sizeof(ff::Fr); }
+std::size_t bitmap_bytes(const r1cs::DensityBitmap& d) { return d.words().capacity() * sizeof(std::uint64_t); }
+
+std::size_t abc_bytes(const groth16::PartitionWitness& w) {
+  return vector_bytes(w.a) + vector_bytes(w.b) + vector_bytes(w.c);
+}
+
+std::size_t rest_bytes(const groth16::PartitionWitness& w) {
+  return vector_bytes(w.inputs) + vector_bytes(w.aux) + bitmap_bytes(w.a_aux_density) +
+         bitmap_bytes(w.b_input_density) + bitmap_bytes(w.b_aux_density);
+}
+
+// The exception in flight, as a RequestFailed that names the partition and step.
+std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::size_t partitions,
+                           std::string_view step) {
+  std::string what;
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+    what = "unknown exception";
+  }
+  return std::make_exception_ptr(RequestFailed("request " + std::to_string(request) + ": partition " +
+                                               std::to_string(partition + 1) + "/" + std::to_string(partitions) +
+                                               " failed in " + std::string(step) + ": " + what));
+}
+
+std::size_t default_budget() {
+  std::size_t available = available_memory_bytes();
+  return available == 0 ? std::numeric_limits<std::size_t>::max() : available;
+}
+
+}  // namespace
+
+std::string_view policy_name(PermitPolicy policy) {
+  switch (policy) {
+    case PermitPolicy::early: return "early";
+    case PermitPolicy::after_send: return "after-send";
+    case PermitPolicy::budget: return "budget";
+  }
+  return "?";
+}
+
+std::optional<PermitPolicy> parse_policy(std::string_view text) {
+  for (PermitPolicy p : {PermitPolicy::early, PermitPolicy::after_send, PermitPolicy::budget}) {
+    if (policy_name(p) == text) return p;
+  }
+  return std::nullopt;
+}
+
+void ProofTicket::cancel() const { engine_->cancel(id_); }
+
+Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::ProverBackend>> devices)
+    : config_(config),
+      ledger_(config.ledger != nullptr ? *config.ledger : BufferLedger::process()),
+      backends_(std::move(devices)),
+      epoch_(std::chrono::steady_clock::now()),
+      admission_(Admission::create(config.budget_bytes != 0 ? config.budget_bytes : default_budget())),
+      channel_(config.channel_capacity) {
+  if (backends_.empty() || std::ranges::any_of(backends_, [](const auto& b) { return b == nullptr; })) {
+    throw std::invalid_argument("the engine needs one prover backend per device");
+  }
+  if (config.synthesis_workers == 0 || config.workers_per_device == 0 || config.finalizers == 0) {
+    throw std::invalid_argument("the engine needs at least one synthesis, device and finalizer worker");
+  }
+  if (config.start_paused) admission_->pause();
+  for (std::size_t d = 0; d < backends_.size(); ++d) {
+    device_mutex_.push_back(std::make_unique<std::mutex>());
+    device_busy_ns_.push_back(std::make_unique<std::atomic<std::uint64_t>>(0));
+  }
+  for (std::size_t i = 0; i < config.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
+  for (std::size_t d = 0; d < backends_.size(); ++d) {
+    for (std::size_t i = 0; i < config.workers_per_device; ++i) {
+      threads_.emplace_back([this, d] { device_loop(d); });
+    }
+  }
+  for (std::size_t i = 0; i < config.finalizers; ++i) threads_.emplace_back([this] { finalize_loop(); });
+  threads_.emplace_back([this] { dealloc_loop(); });
+  threads_.emplace_back([this] { completion_loop(); });
+}
+
+Engine::~Engine() { shutdown(ShutdownMode::cancel); }
+
+double Engine::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+}
+
+std::vector<double> Engine::device_busy_seconds() const {
+  std::vector<double> busy;
+  for (const auto& ns : device_busy_ns_) busy.push_back(static_cast<double>(ns->load()) * 1e-9);
+  return busy;
+}
+
+void Engine::add_listener(std::shared_ptr<EngineListener> listener) {
+  std::lock_guard lock(listeners_mutex_);
+  listeners_.push_back(std::move(listener));
+}
+
+std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<const groth16::ProvingKey> key) {
+  const std::size_t bytes = parameter_bytes(*key);
+  Admission::Reservation reservation = admission_->reserve_pinned(bytes);
+  BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes);
+  return std::shared_ptr<const ResidentParameters>(
+      new ResidentParameters(std::move(key), std::move(reservation), std::move(charge)));
+}
+
+ProofTicket Engine::submit(ProofRequest spec) {
+  if (spec.partitions == 0) throw std::invalid_argument("a proof request needs at least one partition");
+  if (!spec.synthesize) throw std::invalid_argument("a proof request needs a synthesizer");
+  if (spec.parameters == nullptr) throw std::invalid_argument("a proof request needs resident parameters");
+  const std::size_t bytes = config_.policy == PermitPolicy::budget ? spec.footprint.total() : 0;
+  if (bytes > admission_->largest_admissible()) {
+    throw std::invalid_argument("a partition needs " + std::to_string(bytes) + " bytes but the memory budget (" +
+                                std::to_string(admission_->capacity()) + " bytes, less resident parameters) admits " +
+                                std::to_string(admission_->largest_admissible()));
+  }
+  auto request = std::make_shared<Request>();
+  request->spec = std::move(spec);
+  request->submitted = now();
+  request->proofs.resize(request->spec.partitions);
+  request->timelines.resize(request->spec.partitions);
+  {
+    std::lock_guard lock(requests_mutex_);
+    if (!accepting_) throw std::logic_error("the engine is shutting down");
+    request->id = next_id_++;
+    active_.emplace(request->id, request);
+  }
+  for (std::size_t i = 0; i < request->spec.partitions; ++i) {
+    admission_->push({request->spec.priority, request->id, i, bytes});
+  }
+  return ProofTicket(this, request->id, request->future);
+}
+
+void Engine::cancel(std::uint64_t id) {
+  if (auto request = find(id)) abort(request, std::make_exception_ptr(RequestCancelled(
+                                                  "request " + std::to_string(id) + " was cancelled")));
+}
+
+void Engine::pause() { admission_->pause(); }
+void Engine::resume() { admission_->resume(); }
+
+void Engine::shutdown(ShutdownMode mode) {
+  std::vector<std::shared_ptr<Request>> running;
+  {
+    std::lock_guard lock(requests_mutex_);
+    if (!accepting_) return;
+    accepting_ = false;
+    for (const auto& [id, request] : active_) running.push_back(request);
+  }
+  admission_->resume();
+  if (mode == ShutdownMode::cancel) {
+    for (const auto& request : running) {
+      abort(request, std::make_exception_ptr(RequestCancelled("the engine shut down")));
+    }
+  }
+  {
+    std::unique_lock lock(requests_mutex_);
+    requests_done_.wait(lock, [&] { return active_.empty(); });
+  }
+  admission_->stop();
+  channel_.close();
+  finalize_queue_.close();
+  dealloc_queue_.close();
+  completion_queue_.close();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+std::shared_ptr<Engine::Request> Engine::find(std::uint64_t id) const {
+  std::lock_guard lock(requests_mutex_);
+  auto it = active_.find(id);
+  return it == active_.end() ? nullptr : it->second;
+}
+
+void Engine::hook(Hook h, Partition& p) {
+  const double t = now();
+  p.timeline.at[static_cast<std::size_t>(h)] = t;
+  std::lock_guard lock(listeners_mutex_);
+  if (listeners_.empty()) return;
+  const LedgerSnapshot snapshot = ledger_.snapshot();
+  const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, resident_bytes(), snapshot};
+  for (const auto& listener : listeners_) listener->on_hook(event);
+}
+
+BufferLedger::Charge Engine::charge_scratch(const Partition& p) {
+  if (config_.scratch != ScratchAccounting::by_footprint) return {};
+  return ledger_.charge(Stage::scratch, p.footprint().scratch);
+}
+
+void Engine::synthesis_loop() {
+  while (auto admitted = admission_->take()) {
+    std::shared_ptr<Request> request = find(admitted->task.request);
+    auto p = std::make_unique<Partition>(request, admitted->task.partition, std::move(admitted->reservation));
+    if (request->aborted) {
+      retire(std::move(p));
+      continue;
+    }
+    synthesize(*p);
+    if (request->aborted) {
+      dealloc_queue_.push(std::move(p));
+    } else if (config_.policy == PermitPolicy::early) {
+      channel_.send_detached(std::move(p));
+    } else {
+      channel_.send(std::move(p));
+    }
+  }
+}
+
+void Engine::synthesize(Partition& p) {
+  p.charge = ledger_.charge(Stage::synthesizing, p.footprint().total());
+  hook(Hook::synth_start, p);
+  try {
+    p.witness = p.request->spec.synthesize(p.index);
+  } catch (...) {
+    abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "synthesis"));
+    return;
+  }
+  p.charge.resize(abc_bytes(p.witness) + rest_bytes(p.witness));
+  p.charge.move_to(Stage::queued);
+  hook(Hook::synth_done, p);
+}
+
+void Engine::device_loop(std::size_t device) {
+  while (auto item = channel_.receive()) {
+    PartitionPtr p = std::move(*item);
+    p->device = device;
+    p->timeline.device = device;
+    if (!p->request->aborted) start_on_device(*p, device);
+    if (p->pending != nullptr && !p->request->aborted) {
+      finalize_queue_.push(std::move(p));
+    } else {
+      dealloc_queue_.push(std::move(p));
+    }
+  }
+}
+
+void Engine::start_on_device(Partition& p, std::size_t device) {
+  const groth16::PartitionFootprint& footprint = p.footprint();
+  {
+    std::lock_guard kernel_region(*device_mutex_[device]);
+    const auto t0 = std::chrono::steady_clock::now();
+    // The backend grows a, b, c to the domain size N in place.
+    p.charge.resize(std::max(footprint.abc, abc_bytes(p.witness)) + rest_bytes(p.witness));
+    p.charge.move_to(Stage::on_device);
+    hook(Hook::gpu_start, p);
+    {
+      BufferLedger::Charge scratch = charge_scratch(p);
+      try {
+        p.pending = backends_[device]->start(p.witness, p.request->spec.parameters->key(),
+                                             groth16::Blinding::random());
+      } catch (...) {
+        abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "start"));
+      }
+    }
+    const auto busy = std::chrono::steady_clock::now() - t0;
+    *device_busy_ns_[device] += static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count());
+  }
+  if (p.pending == nullptr) return;
+  p.witness.release_abc();
+  p.charge.resize(rest_bytes(p.witness));
+  p.charge.move_to(Stage::pending_finalize);
+  p.reservation.release(footprint.abc);
+  hook(Hook::abc_freed, p);
+}
+
+void Engine::finalize_loop() {
+  while (auto item = finalize_queue_.pop()) {
+    PartitionPtr p = std::move(*item);
+    if (!p->request->aborted) finish(*p);
+    dealloc_queue_.push(std::move(p));
+  }
+}
+
+void Engine::finish(Partition& p) {
+  BufferLedger::Charge scratch = charge_scratch(p);
+  try {
+    p.proof = backends_[p.device]->finish(std::move(p.pending));
+  } catch (...) {
+    abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "finish"));
+    return;
+  }
+  scratch.release();
+  p.charge.move_to(Stage::awaiting_dealloc);
+  hook(Hook::finalize_done, p);
+}
+
+void Engine::dealloc_loop() {
+  while (auto item = dealloc_queue_.pop()) {
+    PartitionPtr p = std::move(*item);
+    if (p->pending != nullptr) backends_[p->device]->abort(std::move(p->pending));
+    p->witness = groth16::PartitionWitness{};
+    p->charge.release();
+    p->reservation.release_all();
+    hook(Hook::dealloc_done, *p);
+    retire(std::move(p));
+  }
+}
+
+void Engine::retire(PartitionPtr p) {
+  {
+    std::lock_guard lock(listeners_mutex_);
+    for (const auto& listener : listeners_) listener->on_partition_retired(p->timeline);
+  }
+  Request& r = *p->request;
+  bool last = false;
+  {
+    std::lock_guard lock(r.mutex);
+    r.timelines[p->index] = p->timeline;
+    if (p->proof) r.proofs[p->index] = *p->proof;
+    last = ++r.retired == r.spec.partitions;
+  }
+  if (last) completion_queue_.push(p->request);
+}
+
+void Engine::abort(const std::shared_ptr<Request>& request, std::exception_ptr error) {
+  {
+    std::lock_guard lock(request->mutex);
+    if (request->aborted) return;
+    request->error = std::move(error);
+    request->aborted = true;
+  }
+  for (const AdmissionTask& task : admission_->remove_request(request->id)) {
+    retire(std::make_unique<Partition>(request, task.partition, Admission::Reservation{}));
+  }
+}
+
+void Engine::completion_loop() {
+  while (auto request = completion_queue_.pop()) complete(*request);
+}
+
+void Engine::complete(const std::shared_ptr<Request>& r) {
+  if (r->aborted) {
+    r->promise.set_exception(r->error);
+  } else {
+    try {
+      ProofResult result;
+      result.id = r->id;
+      result.label = r->spec.label;
+      for (const auto& proof : r->proofs) result.proofs.push_back(*proof);
+      result.timelines = r->timelines;
+      if (r->spec.verify) {
+        if (!r->spec.verify(result.proofs)) {
+          throw RequestFailed("request " + std::to_string(r->id) + ": the assembled proof does not verify");
+        }
+        result.verified = true;
+      }
+      result.seconds = now() - r->submitted;
+      r->promise.set_value(std::move(result));
+    } catch (...) {
+      r->promise.set_exception(std::current_exception());
+    }
+  }
+  if (r->spec.on_complete) r->spec.on_complete(r->future);
+  {
+    std::lock_guard lock(requests_mutex_);
+    active_.erase(r->id);
+  }
+  requests_done_.notify_all();
+}
+
+}  // namespace zkpipe::engine

@@ -1,0 +1,196 @@
+// The proving engine: proof requests in, assembled and verified proofs out.
+//
+//   submit → P partition tasks → admission (priority, budget) → synthesis workers (pw)
+//     → bounded channel → device workers (gw per device, device mutex) → finalizer pool
+//     → dealloc thread (frees, serialized) → assembly in partition order
+//     → verification → completion (future and callback)
+//
+// Memory: under the budget policy a partition reserves its working set
+// (PartitionFootprint) before synthesis; a/b/c's bytes are given back at abc_freed,
+// the rest at dealloc_done. The ledger is charged in the same parts, always after
+// reserving and before giving back, so tracked bytes never exceed the budget.
+// Resident parameters are reserved and charged for as long as they are held.
+//
+// The device mutex covers a device's kernel region. The prover interface has no
+// separate kernel region, so the engine holds the mutex for the whole of start();
+// for the CPU backend that is exact (start() is all "device" work, on every core),
+// and gw > 1 then only overlaps one worker's bookkeeping (a/b/c free, hand-off to
+// the finalizers) with the next one's start(). A backend with CPU-side preparation
+// around its kernels (the CUDA one) takes its own per-device lock around the
+// kernels instead and runs with one engine device mutex per worker.
+//
+// Failure: a partition that throws fails its request with RequestFailed; the
+// request's waiting tasks leave the queue, its in-flight partitions are dropped at
+// the next stage boundary (abort() on a pending proof), every buffer is freed, and
+// other requests go on. cancel() does the same with RequestCancelled.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/admission.hpp"
+#include "engine/bounded_channel.hpp"
+#include "engine/buffer_ledger.hpp"
+#include "engine/request.hpp"
+#include "engine/work_queue.hpp"
+#include "groth16/prover.hpp"
+
+namespace zkpipe::engine {
+
+enum class PermitPolicy : std::uint8_t {
+  early,       // synthesis slot released at synth_done, before the channel send; no bytes reserved
+  after_send,  // slot released once the channel accepts the partition; no bytes reserved
+  budget,      // after_send, and the working set's bytes are reserved until freed
+};
+
+std::string_view policy_name(PermitPolicy policy);
+std::optional<PermitPolicy> parse_policy(std::string_view text);
+
+enum class ShutdownMode : std::uint8_t { drain, cancel };
+
+// Who accounts for the backend's working memory during start() and finish().
+enum class ScratchAccounting : std::uint8_t {
+  by_footprint,  // the engine charges PartitionFootprint::scratch (the CPU backend's std::vectors)
+  by_backend,    // the backend allocates it as TrackedBuffer (charged exactly, by itself)
+};
+
+struct EngineConfig {
+  std::size_t synthesis_workers = 2;   // pw
+  std::size_t workers_per_device = 1;  // gw
+  std::size_t finalizers = 1;
+  std::size_t channel_capacity = 1;
+  std::size_t budget_bytes = 0;  // 0: everything MemAvailable reports
+  PermitPolicy policy = PermitPolicy::budget;
+  ScratchAccounting scratch = ScratchAccounting::by_footprint;
+  BufferLedger* ledger = nullptr;  // null: BufferLedger::process()
+  bool start_paused = false;       // admit nothing until resume()
+};
+
+struct HookEvent {
+  Hook hook;
+  std::uint64_t request;
+  std::size_t partition;
+  std::size_t partitions;
+  double time;  // seconds since the engine started
+  std::size_t rss;
+  const LedgerSnapshot& ledger;
+};
+
+// Observes the engine. Calls are serialized (one at a time, in event order), from
+// the engine's threads; they should be quick.
+class EngineListener {
+ public:
+  virtual ~EngineListener() = default;
+  virtual void on_hook(const HookEvent&) {}
+  virtual void on_partition_retired(const PartitionTimeline&) {}
+};
+
+class Engine;
+
+class ProofTicket {
+ public:
+  std::uint64_t id() const { return id_; }
+  const std::shared_future<ProofResult>& result() const { return result_; }
+  ProofResult get() const { return result_.get(); }
+  void cancel() const;
+
+ private:
+  friend class Engine;
+  ProofTicket(Engine* engine, std::uint64_t id, std::shared_future<ProofResult> result)
+      : engine_(engine), id_(id), result_(std::move(result)) {}
+
+  Engine* engine_;
+  std::uint64_t id_;
+  std::shared_future<ProofResult> result_;
+};
+
+class Engine {
+ public:
+  // One backend per device.
+  Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::ProverBackend>> devices);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  // Cancels what is still running (shutdown(cancel)).
+  ~Engine();
+
+  // Reserves the key's bytes from the budget; throws std::runtime_error if they do not fit.
+  std::shared_ptr<const ResidentParameters> make_resident(std::shared_ptr<const groth16::ProvingKey> key);
+
+  // Throws std::invalid_argument for a malformed request or one whose partition can
+  // never fit in the budget, std::logic_error after shutdown.
+  ProofTicket submit(ProofRequest request);
+  // No effect on a request that already completed.
+  void cancel(std::uint64_t request);
+
+  void pause();
+  void resume();
+  // Stops accepting requests; drains (finishes) or cancels the rest; joins the threads.
+  void shutdown(ShutdownMode mode);
+
+  void add_listener(std::shared_ptr<EngineListener> listener);
+
+  const EngineConfig& config() const { return config_; }
+  BufferLedger& ledger() { return ledger_; }
+  std::size_t budget_bytes() const { return admission_->capacity(); }
+  std::size_t devices() const { return backends_.size(); }
+  // Time each device's mutex has been held (the device busy), in seconds.
+  std::vector<double> device_busy_seconds() const;
+  // Seconds since the engine started (the time base of hooks and timelines).
+  double now() const;
+
+ private:
+  struct Request;
+  struct Partition;
+  using PartitionPtr = std::unique_ptr<Partition>;
+
+  void synthesis_loop();
+  void device_loop(std::size_t device);
+  void finalize_loop();
+  void dealloc_loop();
+  void completion_loop();
+
+  void synthesize(Partition& p);
+  void start_on_device(Partition& p, std::size_t device);
+  void finish(Partition& p);
+  void retire(PartitionPtr p);
+  void abort(const std::shared_ptr<Request>& request, std::exception_ptr error);
+  void complete(const std::shared_ptr<Request>& request);
+  std::shared_ptr<Request> find(std::uint64_t id) const;
+  void hook(Hook h, Partition& p);
+  BufferLedger::Charge charge_scratch(const Partition& p);
+
+  const EngineConfig config_;
+  BufferLedger& ledger_;
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends_;
+  const std::chrono::steady_clock::time_point epoch_;
+
+  std::shared_ptr<Admission> admission_;
+  BoundedChannel<PartitionPtr> channel_;
+  WorkQueue<PartitionPtr> finalize_queue_;
+  WorkQueue<PartitionPtr> dealloc_queue_;
+  WorkQueue<std::shared_ptr<Request>> completion_queue_;
+
+  std::vector<std::unique_ptr<std::mutex>> device_mutex_;
+  std::vector<std::unique_ptr<std::atomic<std::uint64_t>>> device_busy_ns_;
+
+  mutable std::mutex requests_mutex_;
+  std::condition_variable requests_done_;
+  std::map<std::uint64_t, std::shared_ptr<Request>> active_;
+  std::uint64_t next_id_ = 1;
+  bool accepting_ = true;
+  bool stopped_ = false;
+
+  std::mutex listeners_mutex_;
+  std::vector<std::shared_ptr<EngineListener>> listeners_;
+
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace zkpipe::engine

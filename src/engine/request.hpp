@@ -1,0 +1,110 @@
+// What a client hands the engine (a proof request) and what it gets back.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/buffer_ledger.hpp"
+#include "engine/admission.hpp"
+#include "engine/priority.hpp"
+#include "engine/stage.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/witness.hpp"
+
+namespace zkpipe::engine {
+
+// A proving key made resident for the engine: its bytes are reserved from the
+// memory budget and charged to the ledger under "parameters" for as long as any
+// request (or the caller) holds it.
+class ResidentParameters {
+ public:
+  const groth16::ProvingKey& key() const { return *key_; }
+  std::size_t bytes() const { return charge_.bytes(); }
+
+ private:
+  friend class Engine;
+  ResidentParameters(std::shared_ptr<const groth16::ProvingKey> key, Admission::Reservation reservation,
+                     BufferLedger::Charge charge)
+      : key_(std::move(key)), reservation_(std::move(reservation)), charge_(std::move(charge)) {}
+
+  std::shared_ptr<const groth16::ProvingKey> key_;
+  Admission::Reservation reservation_;
+  BufferLedger::Charge charge_;
+};
+
+// The bytes of every point of the key (what residency costs).
+std::size_t parameter_bytes(const groth16::ProvingKey& key);
+
+// Builds the witness of one partition; called on a synthesis worker.
+using Synthesizer = std::function<groth16::PartitionWitness(std::size_t partition)>;
+// Checks the assembled proof (partition proofs in order); false fails the request.
+using ProofCheck = std::function<bool(std::span<const groth16::Proof> proofs)>;
+
+struct ProofResult;
+
+struct ProofRequest {
+  std::string label;
+  std::shared_ptr<const ResidentParameters> parameters;
+  std::size_t partitions = 1;
+  // Per partition, from the circuit's real dimensions (groth16::PartitionFootprint::of).
+  groth16::PartitionFootprint footprint;
+  Synthesizer synthesize;
+  ProofCheck verify;  // optional
+  Priority priority = Priority::normal;
+  // Optional; called on the completion thread once the result (or error) is set.
+  std::function<void(const std::shared_future<ProofResult>&)> on_complete;
+};
+
+// When each hook fired for one partition, in seconds since the engine started
+// (NaN for hooks never reached: a cancelled or failed partition).
+struct PartitionTimeline {
+  std::uint64_t request = 0;
+  std::size_t partition = 0;
+  std::size_t partitions = 0;
+  std::size_t device = 0;
+  std::array<double, kHookCount> at;
+
+  PartitionTimeline() { at.fill(std::numeric_limits<double>::quiet_NaN()); }
+
+  double when(Hook h) const { return at[static_cast<std::size_t>(h)]; }
+  bool reached(Hook h) const { return !std::isnan(when(h)); }
+  bool complete() const { return reached(Hook::dealloc_done) && reached(Hook::finalize_done); }
+  // Time spent in a partition stage (synthesizing … awaiting dealloc); NaN if the
+  // partition never went through it.
+  double seconds_in(Stage stage) const;
+};
+
+struct ProofResult {
+  std::uint64_t id = 0;
+  std::string label;
+  std::vector<groth16::Proof> proofs;  // in partition order
+  bool verified = false;               // the request's check ran and passed
+  double seconds = 0;                  // submission to completion
+  std::vector<PartitionTimeline> timelines;
+};
+
+class RequestCancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A partition failed (synthesis, start, finish) or the assembled proof did not verify.
+class RequestFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace zkpipe::engine

@@ -1,0 +1,43 @@
+// The stages a partition's buffers pass through in the engine, plus the two kinds
+// of memory that belong to no partition stage (parameters and backend scratch), and
+// the lifecycle hooks at which a partition moves from one stage to the next.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace zkpipe::engine {
+
+enum class Stage : std::uint8_t {
+  synthesizing,      // a synthesis worker is building the witness
+  queued,            // synthesized, in (or waiting to enter) the device channel
+  on_device,         // the prover's start(): a, b, c in use
+  pending_finalize,  // start() returned, a/b/c freed; waiting for / inside finish()
+  awaiting_dealloc,  // proof done; the dealloc thread has yet to free the witness
+  parameters,        // proving keys resident for the engine
+  scratch,           // backend working memory during start() / finish()
+};
+
+inline constexpr std::size_t kStageCount = 7;
+
+inline constexpr std::array<Stage, kStageCount> kAllStages = {
+    Stage::synthesizing, Stage::queued,     Stage::on_device, Stage::pending_finalize,
+    Stage::awaiting_dealloc, Stage::parameters, Stage::scratch};
+
+// Long names for tables and traces: "synthesizing", "on device", …
+std::string_view stage_name(Stage stage);
+// The short keys of the log_buffers line: synth, queued, gpu, finalize, dealloc, params, scratch.
+std::string_view stage_key(Stage stage);
+
+inline constexpr std::size_t index_of(Stage stage) { return static_cast<std::size_t>(stage); }
+
+// The lifecycle events of one partition, in the order they happen.
+enum class Hook : std::uint8_t { synth_start, synth_done, gpu_start, abc_freed, finalize_done, dealloc_done };
+
+inline constexpr std::size_t kHookCount = 6;
+
+std::string_view hook_name(Hook hook);
+
+}  // namespace zkpipe::engine

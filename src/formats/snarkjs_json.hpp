@@ -1,0 +1,44 @@
+// snarkjs's JSON files for Groth16 on BLS12-381, read and written byte for byte as
+// snarkjs writes them (JSON.stringify with a one-space indent, no final newline):
+//
+//   proof.json               {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]],
+//                             "pi_c": [x, y, "1"], "protocol": "groth16", "curve": "bls12381"}
+//   public.json              ["w1", …, "w_nPublic"]  (outputs first, then public inputs)
+//   verification_key.json    protocol, curve, nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2,
+//                            vk_delta_2, vk_alphabeta_12 (= e(α, β)), IC
+//
+// Numbers are canonical decimal strings ("0x…" hex is accepted on input). Points are
+// read as snarkjs reads them: a third coordinate other than 1 makes them Jacobian,
+// z = 0 is the point at infinity. Every point read is checked to be on the curve and
+// in the prime-order subgroup (snarkjs checks only the former).
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ff/fr.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/proof.hpp"
+
+namespace zkpipe::formats {
+
+// `name` is the file name used in error messages; all readers throw FormatError.
+std::string proof_to_json(const groth16::Proof& proof);
+groth16::Proof proof_from_json(std::string_view text, const std::string& name);
+
+std::string public_to_json(std::span<const ff::Fr> public_signals);
+std::vector<ff::Fr> public_from_json(std::string_view text, const std::string& name);
+
+// vk.beta_g1 and vk.delta_g1 are not part of the file; the reader leaves them at infinity.
+std::string verifying_key_to_json(const groth16::VerifyingKey& vk);
+groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name);
+
+// Whole-file helpers with FormatError on I/O failure; writes go through a temporary
+// file renamed into place.
+std::string read_text_file(const std::filesystem::path& path);
+void write_text_file(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace zkpipe::formats

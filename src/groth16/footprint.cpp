@@ -1,0 +1,55 @@
+#include "groth16/footprint.hpp"
+
+#include <algorithm>
+
+#include "ff/fr.hpp"
+#include "groth16/qap.hpp"
+#include "poly/evaluation_domain.hpp"
+
+namespace zkpipe::groth16 {
+
+namespace {
+
+std::size_t popcount(const std::vector<bool>& bits) {
+  return static_cast<std::size_t>(std::count(bits.begin(), bits.end(), true));
+}
+
+}  // namespace
+
+CircuitShape CircuitShape::of(const ProvingKey& key) {
+  CircuitShape s;
+  s.inputs = key.num_inputs();
+  s.aux = key.num_aux();
+  s.domain_size = key.domain_size();
+  s.a_aux_density = popcount(key.density.a_aux);
+  s.b_input_density = popcount(key.density.b_input);
+  s.b_aux_density = popcount(key.density.b_aux);
+  return s;
+}
+
+CircuitShape CircuitShape::of(const r1cs::R1csMatrices& m) {
+  QueryDensity d = query_density(m);
+  CircuitShape s;
+  s.constraints = m.num_constraints();
+  s.inputs = m.num_inputs;
+  s.aux = m.num_aux;
+  s.domain_size = poly::EvaluationDomain(m.num_constraints()).size();
+  s.a_aux_density = popcount(d.a_aux);
+  s.b_input_density = popcount(d.b_input);
+  s.b_aux_density = popcount(d.b_aux);
+  return s;
+}
+
+PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
+  constexpr std::size_t kFr = sizeof(ff::Fr);
+  PartitionFootprint f;
+  f.abc = 3 * kFr * s.domain_size;
+  f.assignment = kFr * (s.inputs + s.aux);
+  f.density = 3 * ((s.aux + s.inputs + 63) / 64) * 8;
+  std::size_t a_scalars = s.inputs + s.a_aux_density;
+  std::size_t b_scalars = s.b_input_density + s.b_aux_density;
+  f.scratch = kFr * std::max(a_scalars, b_scalars);
+  return f;
+}
+
+}  // namespace zkpipe::groth16

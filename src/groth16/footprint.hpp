@@ -1,0 +1,36 @@
+// The host memory one partition needs while it is proved, from the circuit's real
+// dimensions. The engine reserves these bytes from its budget before synthesis
+// starts and releases them in the same parts as the buffers are freed.
+#pragma once
+
+#include <cstddef>
+
+#include "groth16/keys.hpp"
+#include "r1cs/recording_system.hpp"
+
+namespace zkpipe::groth16 {
+
+struct CircuitShape {
+  std::size_t constraints = 0;  // including the input constraints
+  std::size_t inputs = 0;       // including ONE
+  std::size_t aux = 0;
+  std::size_t domain_size = 0;  // N
+  std::size_t a_aux_density = 0;
+  std::size_t b_input_density = 0;
+  std::size_t b_aux_density = 0;
+
+  static CircuitShape of(const ProvingKey& key);
+  static CircuitShape of(const r1cs::R1csMatrices& m);
+};
+
+struct PartitionFootprint {
+  std::size_t abc = 0;         // a, b, c grown to N elements each: freed after start()
+  std::size_t assignment = 0;  // inputs and aux: kept until finish()
+  std::size_t density = 0;     // three bitmaps
+  std::size_t scratch = 0;     // gathered A/B MSM scalars, at most one set at a time
+
+  std::size_t total() const { return abc + assignment + density + scratch; }
+  static PartitionFootprint of(const CircuitShape& shape);
+};
+
+}  // namespace zkpipe::groth16

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# End to end through the command line: setup, a 3-partition proof, verification,
+# and rejection of a tampered proof, a wrong seed and a truncated key.
+set -euo pipefail
+zkpipe=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+"$zkpipe" setup --preset tiny --out "$dir/key.zkp" --quiet
+"$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --out "$dir/proof.bin" --quiet
+test "$(stat -c %s "$dir/proof.bin")" -eq $((3 * 192))
+"$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --proof "$dir/proof.bin" | grep -q "^OK"
+
+if "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 8 --partitions 3 --proof "$dir/proof.bin"; then
+  echo "FAIL: proof verified against the wrong seed" >&2; exit 1
+fi
+
+cp "$dir/proof.bin" "$dir/tampered.bin"
+# Swap partition 0's and partition 1's proofs: each stays a valid encoding.
+dd if="$dir/proof.bin" of="$dir/tampered.bin" bs=192 skip=1 seek=0 count=1 conv=notrunc status=none
+dd if="$dir/proof.bin" of="$dir/tampered.bin" bs=192 skip=0 seek=1 count=1 conv=notrunc status=none
+if "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --proof "$dir/tampered.bin"; then
+  echo "FAIL: swapped partition proofs verified" >&2; exit 1
+fi
+
+head -c 5000 "$dir/key.zkp" > "$dir/short.zkp"
+if "$zkpipe" prove --preset tiny --key "$dir/short.zkp" --seed 7 --out "$dir/x.bin" 2> "$dir/err.txt"; then
+  echo "FAIL: truncated key accepted" >&2; exit 1
+fi
+grep -q "truncated" "$dir/err.txt"
+echo "cli setup/prove/verify: OK"

@@ -1,0 +1,33 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "ec/fixed_base.hpp"
+#include "ec/generators.hpp"
+#include "ec/scalar_mul.hpp"
+
+namespace zkpipe::ec {
+namespace {
+
+template <class Curve>
+void check_fixed_base(const Affine<Curve>& base) {
+  FixedBaseTable<Curve> table(base);
+  std::mt19937_64 rng(3);
+  std::vector<ff::Fr> scalars = {ff::Fr::zero(), ff::Fr::one(), -ff::Fr::one(), ff::Fr::from_u64(255),
+                                 ff::Fr::from_u64(256)};
+  for (int i = 0; i < 40; ++i) scalars.push_back(ff::Fr::random(rng));
+  std::vector<Affine<Curve>> many = table.mul_many(scalars);
+  ASSERT_EQ(many.size(), scalars.size());
+  for (std::size_t i = 0; i < scalars.size(); ++i) {
+    Jacobian<Curve> expected = mul_double_and_add(Jacobian<Curve>::from_affine(base), scalars[i].to_canonical());
+    EXPECT_EQ(table.mul(scalars[i]), expected) << "scalar " << i;
+    EXPECT_EQ(many[i], expected.to_affine()) << "scalar " << i;
+  }
+}
+
+TEST(FixedBase, G1MatchesDoubleAndAdd) { check_fixed_base<G1Curve>(kG1Generator); }
+TEST(FixedBase, G2MatchesDoubleAndAdd) { check_fixed_base<G2Curve>(kG2Generator); }
+
+}  // namespace
+}  // namespace zkpipe::ec

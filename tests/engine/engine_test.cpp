@@ -1,0 +1,333 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <future>
+#include <sstream>
+
+#include "engine/engine.hpp"
+#include "engine/run_recorder.hpp"
+#include "fake_backend.hpp"
+
+namespace zkpipe::engine {
+namespace {
+
+using testing::FakeBackend;
+using testing::FakeShape;
+using testing::fake_synthesizer;
+using testing::milliseconds;
+
+void expect_ledger_empty(const BufferLedger& ledger) {
+  const LedgerSnapshot s = ledger.snapshot();
+  for (Stage stage : kAllStages) {
+    EXPECT_EQ(s[stage].count, 0u) << stage_name(stage);
+    EXPECT_EQ(s[stage].bytes, 0u) << stage_name(stage);
+  }
+  EXPECT_EQ(s.tracked, 0u);
+}
+
+// One engine over a fake backend, with its own ledger.
+struct Harness {
+  BufferLedger ledger;
+  FakeShape shape;
+  std::shared_ptr<FakeBackend> backend;
+  std::unique_ptr<Engine> engine;
+  std::shared_ptr<RunRecorder> recorder = std::make_shared<RunRecorder>();
+  std::shared_ptr<const ResidentParameters> parameters;
+
+  Harness(EngineConfig config, FakeBackend::Options options, FakeShape s = {}) : shape(s) {
+    options.scratch = shape.scratch;
+    backend = std::make_shared<FakeBackend>(ledger, options);
+    config.ledger = &ledger;
+    config.scratch = ScratchAccounting::by_backend;
+    engine = std::make_unique<Engine>(config, std::vector<std::shared_ptr<groth16::ProverBackend>>{backend});
+    engine->add_listener(recorder);
+    parameters = engine->make_resident(std::make_shared<groth16::ProvingKey>());
+  }
+
+  ProofRequest request(std::size_t partitions, milliseconds synth, std::uint64_t tag = 0,
+                       Priority priority = Priority::normal) {
+    ProofRequest r;
+    r.label = "fake";
+    r.parameters = parameters;
+    r.partitions = partitions;
+    r.footprint = shape.footprint();
+    r.synthesize = fake_synthesizer(shape, synth, tag);
+    r.priority = priority;
+    return r;
+  }
+
+  void finish() {
+    engine->shutdown(ShutdownMode::drain);
+    parameters.reset();
+    expect_ledger_empty(ledger);
+  }
+};
+
+TEST(Engine, NormalRunAssemblesEveryPartitionAndLeavesTheLedgerEmpty) {
+  Harness h({.synthesis_workers = 2, .channel_capacity = 1}, {.start = milliseconds(3), .finish = milliseconds(1)});
+  std::vector<ProofTicket> tickets;
+  for (int i = 0; i < 3; ++i) tickets.push_back(h.engine->submit(h.request(4, milliseconds(1))));
+  for (const auto& t : tickets) {
+    ProofResult r = t.get();
+    EXPECT_EQ(r.proofs.size(), 4u);
+    for (const PartitionTimeline& tl : r.timelines) {
+      EXPECT_TRUE(tl.complete());
+      for (std::size_t k = 1; k < kHookCount; ++k) EXPECT_LE(tl.at[k - 1], tl.at[k]);
+    }
+  }
+  EXPECT_EQ(h.backend->finished(), 12);
+  EXPECT_EQ(h.recorder->timelines().size(), 12u);
+  h.finish();
+}
+
+// Under the budget policy tracked bytes never exceed the budget, checked at every
+// ledger event, while the budget is actually used (several partitions in flight).
+TEST(Engine, BudgetBoundsTrackedBytesAtEveryEvent) {
+  FakeShape shape;
+  const std::size_t budget = 3 * shape.footprint().total() + shape.footprint().total() / 2;
+  BufferLedger* ledger_seen = nullptr;
+  Harness h({.synthesis_workers = 4, .channel_capacity = 2, .budget_bytes = budget},
+            {.start = milliseconds(8), .finish = milliseconds(1)}, shape);
+  std::atomic<std::size_t> worst{0};
+  ledger_seen = &h.ledger;
+  ledger_seen->add_observer([&](const LedgerEvent& e) {
+    std::size_t seen = worst.load();
+    while (e.after.tracked > seen && !worst.compare_exchange_weak(seen, e.after.tracked)) {
+    }
+  });
+  std::vector<ProofTicket> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(h.engine->submit(h.request(5, milliseconds(1))));
+  for (const auto& t : tickets) t.get();
+  EXPECT_LE(worst.load(), budget);
+  EXPECT_GE(worst.load(), 2 * shape.footprint().abc);
+  h.finish();
+}
+
+TEST(Engine, EarlyPolicyPilesUpQueuedPartitions) {
+  const std::size_t pw = 2;
+  Harness h({.synthesis_workers = pw, .channel_capacity = 1, .policy = PermitPolicy::early},
+            {.start = milliseconds(25), .finish = milliseconds(1)});
+  h.engine->submit(h.request(12, milliseconds(1))).get();
+  EXPECT_GT(h.ledger.snapshot()[Stage::queued].peak_count, pw + 1);
+  h.finish();
+}
+
+TEST(Engine, AfterSendAndBudgetPoliciesBoundQueuedPartitions) {
+  for (PermitPolicy policy : {PermitPolicy::after_send, PermitPolicy::budget}) {
+    const std::size_t pw = 2;
+    const std::size_t capacity = 1;
+    Harness h({.synthesis_workers = pw, .channel_capacity = capacity, .policy = policy},
+              {.start = milliseconds(15), .finish = milliseconds(1)});
+    h.engine->submit(h.request(10, milliseconds(1))).get();
+    // The channel's slot plus one blocked sender per synthesis worker.
+    EXPECT_LE(h.ledger.snapshot()[Stage::queued].peak_count, pw + capacity) << policy_name(policy);
+    h.finish();
+  }
+}
+
+// With synthesis faster than the device, the device never waits once the pipeline
+// is full.
+TEST(Engine, DeviceStaysBusyWhenSynthesisOutpacesIt) {
+  Harness h({.synthesis_workers = 3, .channel_capacity = 2}, {.start = milliseconds(20), .finish = milliseconds(1)});
+  h.engine->submit(h.request(30, milliseconds(5))).get();
+  double first_start = 1e9;
+  double last_end = 0;
+  double busy = 0;
+  for (const PartitionTimeline& t : h.recorder->timelines()) {
+    first_start = std::min(first_start, t.when(Hook::gpu_start));
+    last_end = std::max(last_end, t.when(Hook::abc_freed));
+    busy += t.seconds_in(Stage::on_device);
+  }
+  EXPECT_GE(busy / (last_end - first_start), 0.95);
+  const double mutex_busy = h.engine->device_busy_seconds()[0];
+  EXPECT_NEAR(mutex_busy, busy, 0.05 * busy);
+  h.finish();
+}
+
+TEST(Engine, CriticalRequestOvertakesQueuedNormalOnes) {
+  Harness h({.synthesis_workers = 1, .channel_capacity = 1, .start_paused = true},
+            {.start = milliseconds(2), .finish = milliseconds(1)});
+  std::mutex mutex;
+  std::vector<std::uint64_t> completed;
+  auto record = [&](const std::shared_future<ProofResult>& f) {
+    std::lock_guard lock(mutex);
+    completed.push_back(f.get().id);
+  };
+  std::vector<ProofTicket> tickets;
+  for (int i = 0; i < 8; ++i) {
+    ProofRequest r = h.request(2, milliseconds(1));
+    r.on_complete = record;
+    tickets.push_back(h.engine->submit(std::move(r)));
+  }
+  ProofRequest critical = h.request(2, milliseconds(1), 0, Priority::critical);
+  critical.on_complete = record;
+  ProofTicket urgent = h.engine->submit(std::move(critical));
+  h.engine->resume();
+  for (const auto& t : tickets) t.get();
+  urgent.get();
+  h.engine->shutdown(ShutdownMode::drain);
+  ASSERT_EQ(completed.size(), 9u);
+  EXPECT_EQ(completed.front(), urgent.id());
+  h.finish();
+}
+
+struct FailureCase {
+  const char* step;
+  bool synthesis;
+  bool start;
+  bool finish;
+};
+
+class EngineFailure : public ::testing::TestWithParam<FailureCase> {};
+
+// A failing partition fails its request (naming the partition and step); the other
+// partitions are dropped and every buffer is freed; other requests go on.
+TEST_P(EngineFailure, FailsOnlyItsRequestAndFreesEverything) {
+  const FailureCase c = GetParam();
+  constexpr std::uint64_t kBadTag = 7;
+  auto bad = [&](std::uint64_t tag) { return tag == testing::tag_of(kBadTag, 2); };
+  FakeBackend::Options options{.start = milliseconds(3), .finish = milliseconds(1)};
+  if (c.start) options.fail_start = bad;
+  if (c.finish) options.fail_finish = bad;
+  Harness h({.synthesis_workers = 2, .channel_capacity = 1}, options);
+  ProofRequest failing = h.request(6, milliseconds(1), kBadTag);
+  if (c.synthesis) {
+    failing.synthesize = fake_synthesizer(h.shape, milliseconds(1), kBadTag, [](std::size_t p) { return p == 2; });
+  }
+  ProofTicket good_before = h.engine->submit(h.request(3, milliseconds(1), 1));
+  ProofTicket doomed = h.engine->submit(std::move(failing));
+  ProofTicket good_after = h.engine->submit(h.request(3, milliseconds(1), 2));
+  try {
+    doomed.get();
+    FAIL() << "the request should have failed";
+  } catch (const RequestFailed& e) {
+    EXPECT_NE(std::string(e.what()).find("partition 3/6"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.step), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(good_before.get().proofs.size(), 3u);
+  EXPECT_EQ(good_after.get().proofs.size(), 3u);
+  h.finish();
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, EngineFailure,
+                         ::testing::Values(FailureCase{"synthesis", true, false, false},
+                                           FailureCase{"start", false, true, false},
+                                           FailureCase{"finish", false, false, true}));
+
+// Waits for the first time a hook fires for a request.
+class HookLatch final : public EngineListener {
+ public:
+  HookLatch(Hook hook, std::uint64_t request) : hook_(hook), request_(request) {}
+  void on_hook(const HookEvent& e) override {
+    if (e.hook == hook_ && e.request == request_ && !fired_) {
+      fired_ = true;
+      promise_.set_value();
+    }
+  }
+  void wait() { future_.wait(); }
+
+ private:
+  Hook hook_;
+  std::uint64_t request_;
+  bool fired_ = false;
+  std::promise<void> promise_;
+  std::future<void> future_ = promise_.get_future();
+};
+
+struct CancelCase {
+  const char* where;
+  std::optional<Hook> after;  // none: while still waiting for admission
+};
+
+class EngineCancel : public ::testing::TestWithParam<CancelCase> {};
+
+TEST_P(EngineCancel, CancelledRequestReleasesEverything) {
+  const CancelCase c = GetParam();
+  Harness h({.synthesis_workers = 1, .channel_capacity = 1, .start_paused = !c.after.has_value()},
+            {.start = milliseconds(60), .finish = milliseconds(60)});
+  ProofRequest r = h.request(4, milliseconds(60));
+  // Requests are numbered from 1 in submission order.
+  std::shared_ptr<HookLatch> latch;
+  if (c.after) {
+    latch = std::make_shared<HookLatch>(*c.after, 1);
+    h.engine->add_listener(latch);
+  }
+  ProofTicket ticket = h.engine->submit(std::move(r));
+  if (latch) latch->wait();
+  ticket.cancel();
+  h.engine->resume();
+  EXPECT_THROW(ticket.get(), RequestCancelled);
+  ProofTicket next = h.engine->submit(h.request(1, milliseconds(1)));
+  EXPECT_EQ(next.get().proofs.size(), 1u);
+  if (c.after == Hook::abc_freed) {
+    EXPECT_GE(h.backend->aborted(), 1);
+  }
+  h.finish();
+}
+
+INSTANTIATE_TEST_SUITE_P(Stages, EngineCancel,
+                         ::testing::Values(CancelCase{"admission", std::nullopt},
+                                           CancelCase{"synthesis", Hook::synth_start},
+                                           CancelCase{"device", Hook::gpu_start},
+                                           CancelCase{"finalize", Hook::abc_freed}),
+                         [](const auto& info) { return std::string(info.param.where); });
+
+TEST(Engine, ShutdownDrainFinishesEverything) {
+  Harness h({.synthesis_workers = 2, .channel_capacity = 1}, {.start = milliseconds(3), .finish = milliseconds(1)});
+  std::vector<ProofTicket> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(h.engine->submit(h.request(3, milliseconds(1))));
+  h.engine->shutdown(ShutdownMode::drain);
+  for (const auto& t : tickets) EXPECT_EQ(t.get().proofs.size(), 3u);
+  EXPECT_THROW(h.engine->submit(h.request(1, milliseconds(1))), std::logic_error);
+  h.finish();
+}
+
+TEST(Engine, ShutdownCancelStopsEverything) {
+  Harness h({.synthesis_workers = 2, .channel_capacity = 1}, {.start = milliseconds(20), .finish = milliseconds(5)});
+  std::vector<ProofTicket> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(h.engine->submit(h.request(5, milliseconds(5))));
+  std::this_thread::sleep_for(milliseconds(30));
+  h.engine->shutdown(ShutdownMode::cancel);
+  int cancelled = 0;
+  for (const auto& t : tickets) {
+    try {
+      t.get();
+    } catch (const RequestCancelled&) {
+      ++cancelled;
+    }
+  }
+  EXPECT_GE(cancelled, 3);
+  h.finish();
+}
+
+TEST(Engine, RequestLargerThanTheBudgetIsRefused) {
+  FakeShape shape;
+  Harness h({.budget_bytes = shape.footprint().total() - 1}, {}, shape);
+  EXPECT_THROW(h.engine->submit(h.request(1, milliseconds(1))), std::invalid_argument);
+  h.finish();
+}
+
+TEST(Engine, TraceHasASpanPerPartitionPerStageAndCounterTracks) {
+  Harness h({.synthesis_workers = 2}, {.start = milliseconds(2), .finish = milliseconds(1)});
+  h.engine->submit(h.request(3, milliseconds(1))).get();
+  std::ostringstream json;
+  h.recorder->write_chrome_trace(json);
+  const std::string text = json.str();
+  auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(R"("ph":"X")"), 3u * 5u);
+  EXPECT_EQ(count(R"("name":"on device")"), 3u);
+  EXPECT_EQ(count(R"("ph":"C")"), 3u * h.recorder->samples().size());
+  EXPECT_EQ(h.recorder->samples().size(), 3u * kHookCount);
+  EXPECT_EQ(text.front(), '{');
+  EXPECT_EQ(count("{"), count("}"));
+  EXPECT_EQ(h.recorder->stage_stats(Stage::on_device).samples, 3u);
+  h.finish();
+}
+
+}  // namespace
+}  // namespace zkpipe::engine

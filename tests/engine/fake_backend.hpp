@@ -1,0 +1,129 @@
+// A prover backend and synthesizer that only sleep and allocate, so that the
+// engine's timing and memory properties can be tested deterministically: start()
+// and finish() take fixed durations, their scratch is a TrackedBuffer of the
+// footprint's scratch size (ScratchAccounting::by_backend), and any partition can
+// be made to fail in synthesis, start or finish.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/tracked_buffer.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/prover.hpp"
+
+namespace zkpipe::engine::testing {
+
+using std::chrono::milliseconds;
+
+// A partition's identity, written into its witness so the backend can tell them apart.
+inline std::uint64_t tag_of(std::uint64_t request_tag, std::size_t partition) {
+  return request_tag * 1000 + partition;
+}
+
+struct FakeShape {
+  std::size_t domain = 1 << 12;  // elements in each of a, b, c
+  std::size_t aux = 1 << 10;
+  std::size_t scratch = 1 << 16;  // bytes
+
+  groth16::PartitionFootprint footprint() const {
+    groth16::PartitionFootprint f;
+    f.abc = 3 * sizeof(ff::Fr) * domain;
+    f.assignment = sizeof(ff::Fr) * (1 + aux);
+    f.density = 8 * (2 * ((aux + 63) / 64) + 1);
+    f.scratch = scratch;
+    return f;
+  }
+};
+
+inline groth16::PartitionWitness fake_witness(const FakeShape& shape, std::uint64_t tag) {
+  groth16::PartitionWitness w;
+  w.a.assign(shape.domain, ff::Fr::zero());
+  w.b.assign(shape.domain, ff::Fr::zero());
+  w.c.assign(shape.domain, ff::Fr::zero());
+  w.inputs.assign(1, ff::Fr::one());
+  w.aux.assign(shape.aux, ff::Fr::zero());
+  w.aux[0] = ff::Fr::from_u64(tag);
+  w.a_aux_density.resize(shape.aux);
+  w.b_input_density.resize(1);
+  w.b_aux_density.resize(shape.aux);
+  return w;
+}
+
+// Synthesizer for one request: sleeps, then builds the witness (or throws).
+inline std::function<groth16::PartitionWitness(std::size_t)> fake_synthesizer(
+    FakeShape shape, milliseconds duration, std::uint64_t request_tag,
+    std::function<bool(std::size_t)> fail = {}) {
+  return [=](std::size_t partition) {
+    std::this_thread::sleep_for(duration);
+    if (fail && fail(partition)) throw std::runtime_error("injected synthesis failure");
+    return fake_witness(shape, tag_of(request_tag, partition));
+  };
+}
+
+class FakeBackend final : public groth16::ProverBackend {
+ public:
+  struct Options {
+    milliseconds start{10};
+    milliseconds finish{2};
+    std::size_t scratch = 1 << 16;
+    std::function<bool(std::uint64_t tag)> fail_start = {};
+    std::function<bool(std::uint64_t tag)> fail_finish = {};
+  };
+
+  FakeBackend(BufferLedger& ledger, Options options) : ledger_(ledger), options_(std::move(options)) {}
+
+  std::string name() const override { return "fake"; }
+
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey&,
+                                               const groth16::Blinding&) override {
+    const std::uint64_t tag = w.aux.at(0).to_canonical()[0];
+    TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
+    scratch.touch();
+    std::this_thread::sleep_for(options_.start);
+    if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");
+    ++started_;
+    auto pending = std::make_unique<Pending>();
+    pending->tag = tag;
+    return pending;
+  }
+
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> base) override {
+    const auto& pending = dynamic_cast<const Pending&>(*base);
+    TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
+    scratch.touch();
+    std::this_thread::sleep_for(options_.finish);
+    if (options_.fail_finish && options_.fail_finish(pending.tag)) {
+      throw std::runtime_error("injected finish failure");
+    }
+    ++finished_;
+    return groth16::Proof{};
+  }
+
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override {
+    pending.reset();
+    ++aborted_;
+  }
+
+  int started() const { return started_; }
+  int finished() const { return finished_; }
+  int aborted() const { return aborted_; }
+
+ private:
+  struct Pending final : groth16::PendingProof {
+    std::uint64_t tag = 0;
+  };
+
+  BufferLedger& ledger_;
+  Options options_;
+  std::atomic<int> started_{0};
+  std::atomic<int> finished_{0};
+  std::atomic<int> aborted_{0};
+};
+
+}  // namespace zkpipe::engine::testing

@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "engine/engine.hpp"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
+
+namespace zkpipe::engine {
+namespace {
+
+constexpr std::size_t kPartitions = 10;
+
+// The tiny PoRep-like preset with ten partitions, its key made once for the suite.
+class RealProofs : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    circuit_ = new r1cs::porep::PorepLikeCircuit(r1cs::porep::find_preset("tiny"), 42, kPartitions);
+    const r1cs::R1csMatrices m = groth16::record_matrices(*circuit_);
+    shape_ = groth16::CircuitShape::of(m);
+    key_ = std::make_shared<const groth16::ProvingKey>(groth16::setup(m, groth16::ToxicWaste::from_seed(5)));
+  }
+  static void TearDownTestSuite() {
+    delete circuit_;
+    key_.reset();
+  }
+
+  static r1cs::porep::PorepLikeCircuit* circuit_;
+  static groth16::CircuitShape shape_;
+  static std::shared_ptr<const groth16::ProvingKey> key_;
+};
+
+r1cs::porep::PorepLikeCircuit* RealProofs::circuit_ = nullptr;
+groth16::CircuitShape RealProofs::shape_;
+std::shared_ptr<const groth16::ProvingKey> RealProofs::key_;
+
+TEST_F(RealProofs, TenPartitionsVerifyAssembledInOrderWithinTheBudget) {
+  BufferLedger ledger;
+  const groth16::PartitionFootprint footprint = groth16::PartitionFootprint::of(shape_);
+  const std::size_t budget = parameter_bytes(*key_) + 3 * footprint.total();
+  std::atomic<std::size_t> worst{0};
+  ledger.add_observer([&](const LedgerEvent& e) {
+    std::size_t seen = worst.load();
+    while (e.after.tracked > seen && !worst.compare_exchange_weak(seen, e.after.tracked)) {
+    }
+  });
+  const groth16::PreparedVerifyingKey pvk(key_->vk);
+  {
+    Engine engine({.synthesis_workers = 2, .channel_capacity = 1, .budget_bytes = budget, .ledger = &ledger},
+                  {std::make_shared<groth16::CpuProver>()});
+    ProofRequest request;
+    request.label = "tiny";
+    request.parameters = engine.make_resident(key_);
+    request.partitions = kPartitions;
+    request.footprint = footprint;
+    request.synthesize = [](std::size_t p) { return groth16::synthesize_witness(*circuit_, p); };
+    request.verify = [&](std::span<const groth16::Proof> proofs) {
+      for (std::size_t p = 0; p < proofs.size(); ++p) {
+        if (!groth16::verify(pvk, proofs[p], circuit_->public_inputs(p))) return false;
+      }
+      return true;
+    };
+    ProofResult result = engine.submit(std::move(request)).get();
+    EXPECT_TRUE(result.verified);
+    ASSERT_EQ(result.proofs.size(), kPartitions);
+    // In order: each partition's proof is for its own public inputs only.
+    EXPECT_FALSE(groth16::verify(pvk, result.proofs[0], circuit_->public_inputs(1)));
+    EXPECT_FALSE(groth16::verify(pvk, result.proofs[kPartitions - 1], circuit_->public_inputs(0)));
+    engine.shutdown(ShutdownMode::drain);
+  }
+  EXPECT_LE(worst.load(), budget);
+  EXPECT_GT(worst.load(), parameter_bytes(*key_) + footprint.total());
+  const LedgerSnapshot s = ledger.snapshot();
+  EXPECT_EQ(s.tracked, 0u);
+  EXPECT_EQ(s.count, 0u);
+}
+
+TEST_F(RealProofs, AProofThatDoesNotVerifyFailsTheRequest) {
+  BufferLedger ledger;
+  {
+    Engine engine({.synthesis_workers = 1, .ledger = &ledger}, {std::make_shared<groth16::CpuProver>()});
+    ProofRequest request;
+    request.parameters = engine.make_resident(key_);
+    request.partitions = 2;
+    request.footprint = groth16::PartitionFootprint::of(shape_);
+    request.synthesize = [](std::size_t p) { return groth16::synthesize_witness(*circuit_, p); };
+    request.verify = [](std::span<const groth16::Proof>) { return false; };
+    EXPECT_THROW(engine.submit(std::move(request)).get(), RequestFailed);
+  }
+  EXPECT_EQ(ledger.snapshot().tracked, 0u);
+}
+
+}  // namespace
+}  // namespace zkpipe::engine
