@@ -77,7 +77,7 @@ void G1MsmPrecomputed(benchmark::State& state) {
   const MsmOptions options{.max_threads = static_cast<std::size_t>(state.range(1))};
   const PrecomputedBases<G1Curve> table(
       std::span<const Affine<G1Curve>>(bases<G1Curve>(kMaxLogG1).data(), n),
-      static_cast<unsigned>(state.range(2)));
+      static_cast<unsigned>(state.range(2)), options);
   const std::span<const Fr> s(random_scalars().data(), n);
   for (auto _ : state) benchmark::DoNotOptimize(zkpipe::ec::msm(table, s, options));
   state.counters["window_bits"] = table.layout().bits();

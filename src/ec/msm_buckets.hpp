@@ -1,4 +1,5 @@
-// Pippenger's bucket method over signed-digit windows, in XYZZ coordinates.
+// Pippenger's bucket method over signed-digit windows, with XYZZ or batch-affine
+// buckets (msm_batch_affine.hpp).
 //
 // The work is split into (pass, chunk) tasks: each task sorts one chunk of points
 // into its own 2^(c-1) buckets by their digit for the pass's windows, then reduces the

@@ -4,8 +4,9 @@
 // XYZZ addition into a bucket; every (window, chunk) task then reduces its 2^(c-1)
 // buckets with running sums, two full XYZZ additions per bucket. Larger c means fewer
 // windows but more buckets to reduce; more chunks means more parallel tasks but more
-// reductions. The window size minimizing the total wins (cross-checked by measuring,
-// bench/msm.cpp).
+// reductions. The window size minimizing the total wins. The weights are XYZZ's, but
+// the choices agree with measurement for batch-affine buckets too (bench/msm.cpp
+// G1MsmWindow: best c = 9..10 at 2^12 points, 13 at 2^16, as chosen).
 #pragma once
 
 #include <algorithm>
@@ -22,7 +23,7 @@ inline constexpr double kFullAddCost = 14.0;
 // Tasks per thread: enough to even out the last round without many more reductions.
 inline constexpr std::size_t kTasksPerThread = 2;
 // From this window size on, batch-affine buckets beat XYZZ ones (measured,
-// bench/msm.cpp G1MsmBuckets); below it the buckets are too few for large batches.
+// bench/msm.cpp G1MsmWindow, fourth argument); below it the buckets are too few for large batches.
 inline constexpr unsigned kBatchAffineMinBits = 9;
 // Past this the bucket arrays (2^(c-1) points per task) fall far out of cache.
 inline constexpr unsigned kMaxAutoWindowBits = 18;

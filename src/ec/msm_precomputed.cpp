@@ -1,7 +1,6 @@
 #include "ec/msm_precomputed.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 
@@ -13,10 +12,11 @@ namespace zkpipe::ec {
 
 namespace {
 
-WindowLayout precomputed_layout(std::size_t points, unsigned copies, unsigned window_bits) {
-  if (window_bits != 0) return WindowLayout(window_bits);
-  const auto threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
-  return detail::choose_window_layout(points, copies, threads);
+WindowLayout precomputed_layout(std::size_t points, unsigned copies, const MsmOptions& options) {
+  if (options.window_bits != 0) return WindowLayout(options.window_bits);
+  return detail::run_with_thread_cap(options, [&](std::size_t threads) {
+    return detail::choose_window_layout(points, copies, threads);
+  });
 }
 
 // Writes the copies of bases [begin, end) into table: for each base, repeated
@@ -42,9 +42,9 @@ void fill_copies(std::span<const Affine<Curve>> bases, std::size_t begin, std::s
 
 template <class Curve>
 PrecomputedBases<Curve>::PrecomputedBases(std::span<const Affine<Curve>> bases, unsigned copies,
-                                          unsigned window_bits)
+                                          const MsmOptions& options)
     : size_(bases.size()),
-      layout_(precomputed_layout(bases.size(), copies, window_bits)),
+      layout_(precomputed_layout(bases.size(), copies, options)),
       passes_(detail::virtual_windows(layout_, copies)),
       // Only as many copies as the passes need (e.g. W = 16 with 5 asked: q = 4, 4 copies).
       copies_((layout_.windows() + passes_ - 1) / passes_) {
@@ -52,9 +52,11 @@ PrecomputedBases<Curve>::PrecomputedBases(std::span<const Affine<Curve>> bases, 
   table_.resize(size_ * copies_);
   constexpr std::size_t kBlock = 256;
   const std::size_t blocks = (size_ + kBlock - 1) / kBlock;
-  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
-    fill_copies<Curve>(bases, b * kBlock, std::min(size_, (b + 1) * kBlock), copies_,
-                       passes_ * layout_.bits(), table_);
+  detail::run_with_thread_cap(options, [&](std::size_t) {
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      fill_copies<Curve>(bases, b * kBlock, std::min(size_, (b + 1) * kBlock), copies_,
+                         passes_ * layout_.bits(), table_);
+    });
   });
 }
 

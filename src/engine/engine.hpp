@@ -84,7 +84,8 @@ struct HookEvent {
 };
 
 // Observes the engine. Calls are serialized (one at a time, in event order), from
-// the engine's threads; they should be quick.
+// the engine's threads; they should be quick and must not call into the engine
+// (cancel, submit, shutdown), which would deadlock on the serializing lock.
 class EngineListener {
  public:
   virtual ~EngineListener() = default;

@@ -65,6 +65,7 @@ struct ProofRequest {
   ProofCheck verify;  // optional
   Priority priority = Priority::normal;
   // Optional; called on the completion thread once the result (or error) is set.
+  // It may submit or cancel requests but must not shut the engine down.
   std::function<void(const std::shared_future<ProofResult>&)> on_complete;
 };
 

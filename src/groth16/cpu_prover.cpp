@@ -112,12 +112,11 @@ std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const Provin
   G1 l_sum = ec::msm<ec::G1Curve>(key.l, w.aux);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  std::vector<Fr> a_scalars = a_query_scalars(w);
-  G1 a_sum = ec::msm<ec::G1Curve>(key.a, a_scalars);
+  // One gathered scalar set at a time: the footprint's scratch assumes it.
+  G1 a_sum = ec::msm<ec::G1Curve>(key.a, a_query_scalars(w));
   pending->timings.push_back({"msm_a", clock.lap()});
 
-  std::vector<Fr> b_scalars = b_query_scalars(w);
-  G1 b_sum = ec::msm<ec::G1Curve>(key.b_g1, b_scalars);
+  G1 b_sum = ec::msm<ec::G1Curve>(key.b_g1, b_query_scalars(w));
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   const VerifyingKey& vk = key.vk;
@@ -130,8 +129,7 @@ std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const Provin
 Proof CpuProver::finish(std::unique_ptr<PendingProof> base) {
   auto& p = dynamic_cast<CpuPending&>(*base);
   const VerifyingKey& vk = p.key->vk;
-  std::vector<Fr> b_scalars = b_query_scalars(*p.witness);
-  G2 b_g2 = ec::msm<ec::G2Curve>(p.key->b_g2, b_scalars) + vk.beta_g2 +
+  G2 b_g2 = ec::msm<ec::G2Curve>(p.key->b_g2, b_query_scalars(*p.witness)) + vk.beta_g2 +
             ec::mul_ct(vk.delta_g2, p.blinding.s);
 
   const Fr& r = p.blinding.r;

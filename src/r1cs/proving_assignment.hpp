@@ -25,11 +25,17 @@ class ProvingAssignment final : public ConstraintSystem {
   std::size_t num_aux() const override { return aux_.size(); }
   std::size_t num_constraints() const override { return a_.size(); }
 
-  const std::vector<Fr>& a() const { return a_; }
-  const std::vector<Fr>& b() const { return b_; }
-  const std::vector<Fr>& c() const { return c_; }
-  const std::vector<Fr>& inputs() const { return inputs_; }
-  const std::vector<Fr>& aux() const { return aux_; }
+  const std::vector<Fr>& a() const& { return a_; }
+  const std::vector<Fr>& b() const& { return b_; }
+  const std::vector<Fr>& c() const& { return c_; }
+  const std::vector<Fr>& inputs() const& { return inputs_; }
+  const std::vector<Fr>& aux() const& { return aux_; }
+  // Moving accessors, so a prover takes the vectors without copying them.
+  std::vector<Fr> a() && { return std::move(a_); }
+  std::vector<Fr> b() && { return std::move(b_); }
+  std::vector<Fr> c() && { return std::move(c_); }
+  std::vector<Fr> inputs() && { return std::move(inputs_); }
+  std::vector<Fr> aux() && { return std::move(aux_); }
   Assignment assignment() const { return Assignment{inputs_, aux_}; }
 
   const DensityBitmap& a_input_density() const { return a_input_density_; }

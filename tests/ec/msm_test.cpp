@@ -275,7 +275,7 @@ void expect_precomputed_equals_plain(std::size_t n, unsigned copies, unsigned bi
   auto bases = msm_testing::random_points<Curve>(n, 50 + copies);
   bases[n / 2] = Affine<Curve>::identity();
   const auto scalars = msm_testing::witness_like_scalars(n, 30, 30, 60 + copies);
-  const PrecomputedBases<Curve> table(bases, copies, bits);
+  const PrecomputedBases<Curve> table(bases, copies, {.window_bits = bits});
   EXPECT_EQ(msm(table, scalars), run_msm(bases, scalars))
       << Curve::kName << " copies=" << copies << " c=" << bits;
   EXPECT_EQ(msm(table, scalars, {.max_threads = 1}), run_msm(bases, scalars));
@@ -294,7 +294,7 @@ TEST(MsmPrecomputed, MatchesNaiveAndReportsItsShape) {
   const auto scalars = msm_testing::random_scalars(37, 71);
   const auto expected = naive_msm<G1Curve>(bases, scalars);
   for (unsigned copies : {0u, 1u, 2u, 7u}) {
-    const PrecomputedBases<G1Curve> table(bases, copies, 6);
+    const PrecomputedBases<G1Curve> table(bases, copies, {.window_bits = 6});
     EXPECT_EQ(msm(table, scalars, {.buckets = MsmBuckets::batch_affine}), expected);
     // c = 6: 43 windows.
     EXPECT_GE(table.copies() * table.passes(), 43u);

@@ -129,8 +129,8 @@ TEST(Engine, AfterSendAndBudgetPoliciesBoundQueuedPartitions) {
 // With synthesis faster than the device, the device never waits once the pipeline
 // is full.
 TEST(Engine, DeviceStaysBusyWhenSynthesisOutpacesIt) {
-  Harness h({.synthesis_workers = 3, .channel_capacity = 2}, {.start = milliseconds(20), .finish = milliseconds(1)});
-  h.engine->submit(h.request(30, milliseconds(5))).get();
+  Harness h({.synthesis_workers = 3, .channel_capacity = 2}, {.start = milliseconds(30), .finish = milliseconds(1)});
+  h.engine->submit(h.request(25, milliseconds(5))).get();
   double first_start = 1e9;
   double last_end = 0;
   double busy = 0;

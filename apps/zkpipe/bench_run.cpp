@@ -1,0 +1,263 @@
+#include "bench_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "bench_plot.hpp"
+#include "engine/buffer_log.hpp"
+#include "engine/process_memory.hpp"
+#include "engine/work_queue.hpp"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "progress.hpp"
+
+namespace zkpipe::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kSetupSeed = 0x7a6b70697065;  // the same test-only toxic waste as `zkpipe setup`
+
+std::filesystem::path default_key_path(const BenchOptions& o) {
+  return std::filesystem::path(o.params_dir) / (o.workload.circuit + "-" + o.workload.preset + ".zkpk");
+}
+
+// Runs the test-only setup once and caches the key (written under a temporary
+// name, then renamed, so an interrupted setup never leaves a truncated cache).
+void set_up_key(const BenchOptions& o, const std::filesystem::path& path) {
+  WorkloadSpec one = o.workload;
+  one.partitions = 1;
+  auto circuit = make_circuit(one);
+  std::cerr << "setting up parameters for " << circuit->name() << " (cached in " << path.string() << ")\n";
+  const r1cs::R1csMatrices m = groth16::record_matrices(*circuit);
+  groth16::ProvingKey key;
+  {
+    ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
+    key = groth16::setup(m, groth16::ToxicWaste::from_seed(kSetupSeed),
+                         [&](std::string_view q, std::size_t done, std::size_t total) { bar.update(q, done, total); });
+  }
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  std::filesystem::path tmp = path;
+  tmp += ".partial";
+  groth16::write_parameter_file(tmp, key);
+  std::filesystem::rename(tmp, path);
+}
+
+double untracked(const engine::LedgerSample& s, std::size_t baseline) {
+  return static_cast<double>(s.rss) - static_cast<double>(baseline) - static_cast<double>(s.tracked);
+}
+
+std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_t count) {
+  double synth = 0;
+  double device = 0;
+  for (const auto& t : r.timelines) {
+    synth += t.seconds_in(engine::Stage::synthesizing);
+    device += t.seconds_in(engine::Stage::on_device);
+  }
+  const auto n = static_cast<double>(std::max<std::size_t>(r.timelines.size(), 1));
+  return "proof " + std::to_string(index) + "/" + std::to_string(count) + ": " + std::to_string(r.proofs.size()) +
+         " partitions in " + format_seconds(r.seconds) + " (per partition: synthesis " + format_seconds(synth / n) +
+         ", device " + format_seconds(device / n) + ")" + (r.verified ? ", verified" : "");
+}
+
+}  // namespace
+
+std::size_t parse_budget(const std::string& text, const PreparedWorkload& w) {
+  if (text == "auto") return 0;
+  std::size_t pos = 0;
+  const double value = std::stod(text, &pos);
+  std::string suffix = text.substr(pos);
+  if (suffix == "x") {
+    return engine::parameter_bytes(*w.key) + static_cast<std::size_t>(value * static_cast<double>(w.footprint.total()));
+  }
+  if (suffix.size() == 3 && suffix.substr(1) == "iB") suffix = suffix.substr(0, 1);
+  double scale = 1;
+  if (suffix == "K") {
+    scale = 1024.0;
+  } else if (suffix == "M") {
+    scale = 1024.0 * 1024;
+  } else if (suffix == "G") {
+    scale = 1024.0 * 1024 * 1024;
+  } else if (suffix == "T") {
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  } else if (!suffix.empty()) {
+    throw std::invalid_argument("bad --budget '" + text + "' (auto, bytes with K/M/G/T[iB], or Nx working sets)");
+  }
+  return static_cast<std::size_t>(value * scale);
+}
+
+PreparedWorkload prepare_workload(const BenchOptions& o) {
+  PreparedWorkload w;
+  w.baseline_rss = engine::resident_bytes();
+  const std::filesystem::path path = o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);
+  if (!std::filesystem::exists(path)) {
+    if (!o.key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
+    set_up_key(o, path);
+  }
+  w.key_path = path.string();
+  w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
+  w.shape = groth16::CircuitShape::of(*w.key);
+  w.footprint = groth16::PartitionFootprint::of(w.shape);
+  w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
+  return w;
+}
+
+BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
+  engine::BufferLedger& ledger = engine::BufferLedger::process();
+  engine::EngineConfig config = o.engine;
+  config.budget_bytes = parse_budget(o.budget, w);
+  config.ledger = &ledger;
+  config.scratch = engine::ScratchAccounting::by_footprint;
+
+  engine::reset_peak_resident();
+  engine::Engine eng(config, {std::make_shared<groth16::CpuProver>()});
+  auto recorder = std::make_shared<engine::RunRecorder>();
+  eng.add_listener(recorder);
+  const auto threshold = engine::parse_log_level(o.log_level);
+  const auto line_level = engine::parse_log_level(o.buffers_log_level);
+  if (!threshold || !line_level) throw std::invalid_argument("log levels are error, warn, info, debug, trace");
+  eng.add_listener(std::make_shared<engine::BufferLogger>(
+      std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline_rss}));
+  auto parameters = eng.make_resident(w.key);
+  ledger.reset_peaks();
+
+  engine::WorkQueue<std::shared_future<engine::ProofResult>> completed;
+  std::size_t submitted = 0;
+  auto submit_next = [&] {
+    WorkloadSpec spec = o.workload;
+    spec.seed = o.workload.seed + submitted;
+    std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(spec);
+    engine::ProofRequest request;
+    request.label = circuit->name() + " seed " + std::to_string(spec.seed);
+    request.parameters = parameters;
+    request.partitions = spec.partitions;
+    request.footprint = w.footprint;
+    request.synthesize = [circuit](std::size_t p) { return groth16::synthesize_witness(*circuit, p); };
+    if (o.verify) {
+      request.verify = [circuit, pvk = w.pvk](std::span<const groth16::Proof> proofs) {
+        std::vector<std::vector<ff::Fr>> inputs;
+        for (std::size_t p = 0; p < proofs.size(); ++p) inputs.push_back(circuit->public_inputs(p));
+        return groth16::verify_batch(*pvk, proofs, inputs);
+      };
+    }
+    request.on_complete = [&completed](const std::shared_future<engine::ProofResult>& f) { completed.push(f); };
+    eng.submit(std::move(request));
+    ++submitted;
+  };
+
+  BenchReport report;
+  report.policy = config.policy;
+  report.pw = config.synthesis_workers;
+  report.budget = eng.budget_bytes();
+  report.baseline_rss = w.baseline_rss;
+  const bool show_bar = !o.quiet && isatty(STDERR_FILENO);
+  std::vector<double> latencies;
+  std::size_t failed = 0;
+  const auto t0 = Clock::now();
+  {
+    ProgressBar bar(show_bar);
+    while (submitted < std::min(o.count, o.concurrency)) submit_next();
+    for (std::size_t done = 1; done <= o.count; ++done) {
+      std::shared_future<engine::ProofResult> f = *completed.pop();
+      std::string line;
+      try {
+        const engine::ProofResult& r = f.get();
+        latencies.push_back(r.seconds);
+        report.verified += r.verified ? 1 : 0;
+        line = line_for(r, done, o.count);
+      } catch (const std::exception& e) {
+        ++failed;
+        line = "proof " + std::to_string(done) + "/" + std::to_string(o.count) + ": FAILED: " + e.what();
+      }
+      if (!o.quiet) {
+        if (show_bar) std::fputs("\r\033[K", stderr);
+        std::cout << line << std::endl;
+      }
+      bar.update("proofs", done, o.count);
+      if (submitted < o.count) submit_next();
+    }
+  }
+  report.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  report.proofs = o.count;
+  report.seconds_per_proof = report.wall_seconds / static_cast<double>(o.count);
+  report.device_busy = eng.device_busy_seconds()[0] / report.wall_seconds;
+  report.ledger = ledger.snapshot();
+  eng.shutdown(engine::ShutdownMode::drain);
+  parameters.reset();
+  report.peak_rss = engine::peak_resident_bytes();
+
+  for (engine::Stage s : {engine::Stage::synthesizing, engine::Stage::queued, engine::Stage::on_device,
+                          engine::Stage::pending_finalize, engine::Stage::awaiting_dealloc}) {
+    report.stages.emplace_back(std::string(engine::stage_name(s)), recorder->stage_stats(s));
+  }
+  report.stages.emplace_back("proof latency", engine::summarize(latencies));
+  report.untracked_max = -1e300;
+  for (const auto& s : recorder->samples()) report.untracked_max = std::max(report.untracked_max, untracked(s, w.baseline_rss));
+  if (!recorder->samples().empty()) report.untracked_final = untracked(recorder->samples().back(), w.baseline_rss);
+
+  if (!o.trace_path.empty()) {
+    std::ofstream out(o.trace_path);
+    recorder->write_chrome_trace(out);
+    if (!out.flush()) throw std::runtime_error(o.trace_path + ": write failed");
+  }
+  if (!o.plot_path.empty()) {
+    write_buffer_plot(o.plot_path, recorder->samples(), w.baseline_rss,
+                      o.workload.preset + ", " + std::string(engine::policy_name(config.policy)) +
+                          ", pw=" + std::to_string(config.synthesis_workers));
+  }
+  if (failed != 0) throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(o.count) + " proofs failed");
+  return report;
+}
+
+void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkload& w, const BenchReport& r) {
+  char buf[256];
+  out << "\n== zkpipe bench batch: " << o.workload.circuit << "/" << o.workload.preset << ", " << r.proofs
+      << " proofs x " << o.workload.partitions << " partitions (domain 2^"
+      << std::bit_width(w.shape.domain_size) - 1 << ", " << format_bytes(static_cast<double>(w.footprint.total()))
+      << " working set each), cpu backend\n";
+  out << "   pw=" << o.engine.synthesis_workers << " gw=" << o.engine.workers_per_device
+      << " finalizers=" << o.engine.finalizers << " channel=" << o.engine.channel_capacity
+      << " concurrency=" << o.concurrency << " policy=" << engine::policy_name(r.policy)
+      << " budget=" << format_bytes(static_cast<double>(r.budget)) << "\n";
+  std::snprintf(buf, sizeof buf, "wall %s, %s/proof; %zu/%zu proofs verified%s\n", format_seconds(r.wall_seconds).c_str(),
+                format_seconds(r.seconds_per_proof).c_str(), r.verified, r.proofs, o.verify ? "" : " (verification off)");
+  out << buf;
+  std::snprintf(buf, sizeof buf, "%-18s %10s %10s %10s\n", "stage", "mean", "p50", "p95");
+  out << buf;
+  for (const auto& [name, s] : r.stages) {
+    std::snprintf(buf, sizeof buf, "%-18s %10s %10s %10s\n", name.c_str(), format_seconds(s.mean).c_str(),
+                  format_seconds(s.p50).c_str(), format_seconds(s.p95).c_str());
+    out << buf;
+  }
+  std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);
+  out << buf;
+  out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
+      << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";
+  out << "ledger peaks: tracked " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
+  for (engine::Stage s : engine::kAllStages) {
+    const auto& t = r.ledger[s];
+    std::snprintf(buf, sizeof buf, "  %-18s %4zu buffers %12s   mean time in stage %s\n",
+                  std::string(engine::stage_name(s)).c_str(), t.peak_count,
+                  format_bytes(static_cast<double>(t.peak_bytes)).c_str(), format_seconds(t.mean_seconds()).c_str());
+    out << buf;
+  }
+  out << "untracked (RSS - baseline - tracked): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
+      << engine::format_compact_bytes(r.untracked_final) << "\n";
+  if (!o.trace_path.empty()) out << "trace: " << o.trace_path << " (Chrome trace-event JSON; open in ui.perfetto.dev)\n";
+  if (!o.plot_path.empty()) out << "plot:  " << o.plot_path << "\n";
+}
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,169 @@
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "bench_run.hpp"
+#include "commands.hpp"
+#include "engine/buffer_log.hpp"
+#include "progress.hpp"
+
+namespace zkpipe::cli {
+
+namespace {
+
+struct BenchCommand {
+  BenchOptions options;
+  std::string policy = "budget";
+  std::vector<std::size_t> pw_list = {1, 2, 4, 8};
+  std::string csv_path;
+};
+
+void add_engine_options(CLI::App& cmd, BenchCommand& c) {
+  BenchOptions& o = c.options;
+  add_circuit_options(cmd, o.workload);
+  add_instance_options(cmd, o.workload);
+  cmd.add_option("-c,--count", o.count, "Proofs to run")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-j,--concurrency", o.concurrency, "Proofs in flight")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("--gw", o.engine.workers_per_device, "Device workers per device")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("--finalizers", o.engine.finalizers, "Finalizer threads")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("--channel", o.engine.channel_capacity, "Capacity of the synthesis-to-device channel")->capture_default_str();
+  cmd.add_option("--budget", o.budget, "Memory budget: auto (MemAvailable), bytes (e.g. 8GiB), or Nx (parameters + N working sets)")
+      ->capture_default_str();
+  cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
+  cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
+  cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
+  cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
+  cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")
+      ->capture_default_str();
+  cmd.add_option("--buffers-log-level", o.buffers_log_level, "Level of the per-hook log_buffers lines")
+      ->capture_default_str();
+  cmd.add_option("--buffers-log-interval", o.buffers_log_interval, "At most one log_buffers line per this many seconds")
+      ->capture_default_str();
+}
+
+void add_policy_option(CLI::App& cmd, BenchCommand& c) {
+  cmd.add_option("--permit-policy", c.policy, "early | after-send | budget")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"early", "after-send", "budget"}));
+}
+
+void add_output_options(CLI::App& cmd, BenchCommand& c) {
+  cmd.add_option("--trace", c.options.trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)");
+  cmd.add_option("--plot", c.options.plot_path, "Write an SVG plot of buffers in flight and RSS over time");
+}
+
+void run_bench_batch(BenchCommand& c) {
+  c.options.engine.policy = *engine::parse_policy(c.policy);
+  PreparedWorkload w = prepare_workload(c.options);
+  BenchReport report = run_batch(c.options, w);
+  print_summary(std::cout, c.options, w, report);
+}
+
+std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::string& csv) {
+  std::ostringstream md;
+  md << "| pw | s/proof | peak RSS | peak queued partitions | peak tracked bytes | device busy |\n"
+     << "| ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  csv = "pw,seconds_per_proof,peak_rss_bytes,peak_queued_partitions,peak_tracked_bytes,device_busy\n";
+  for (const BenchReport& r : reports) {
+    const auto& queued = r.ledger[engine::Stage::queued];
+    char line[256];
+    std::snprintf(line, sizeof line, "| %zu | %.3f | %s | %zu | %s | %.1f %% |\n", r.pw, r.seconds_per_proof,
+                  format_bytes(static_cast<double>(r.peak_rss)).c_str(), queued.peak_count,
+                  format_bytes(static_cast<double>(r.ledger.peak_tracked)).c_str(), 100 * r.device_busy);
+    md << line;
+    std::snprintf(line, sizeof line, "%zu,%.4f,%zu,%zu,%zu,%.4f\n", r.pw, r.seconds_per_proof, r.peak_rss,
+                  queued.peak_count, r.ledger.peak_tracked, r.device_busy);
+    csv += line;
+  }
+  return md.str();
+}
+
+void run_bench_sweep(BenchCommand& c) {
+  c.options.engine.policy = *engine::parse_policy(c.policy);
+  c.options.quiet = true;
+  PreparedWorkload w = prepare_workload(c.options);
+  std::vector<BenchReport> reports;
+  for (std::size_t pw : c.pw_list) {
+    BenchOptions o = c.options;
+    o.engine.synthesis_workers = pw;
+    std::cerr << "sweep: pw=" << pw << " ...\n";
+    reports.push_back(run_batch(o, w));
+  }
+  std::string csv;
+  std::cout << "\n## " << c.options.workload.circuit << "/" << c.options.workload.preset << ", "
+            << c.options.count << " proofs x " << c.options.workload.partitions << " partitions, policy "
+            << c.policy << "\n\n"
+            << markdown_and_csv(reports, csv) << "\n```csv\n" << csv << "```\n";
+  if (!c.csv_path.empty()) {
+    std::ofstream out(c.csv_path);
+    out << csv;
+    if (!out.flush()) throw std::runtime_error(c.csv_path + ": write failed");
+    std::cout << "csv: " << c.csv_path << "\n";
+  }
+}
+
+void run_bench_pileup(BenchCommand& c) {
+  c.options.quiet = true;
+  PreparedWorkload w = prepare_workload(c.options);
+  std::vector<BenchReport> reports;
+  for (engine::PermitPolicy policy : {engine::PermitPolicy::early, engine::PermitPolicy::budget}) {
+    BenchOptions o = c.options;
+    o.engine.policy = policy;
+    std::cerr << "pileup: policy " << engine::policy_name(policy) << " ...\n";
+    reports.push_back(run_batch(o, w));
+  }
+  std::cout << "\n## pile-up: " << c.options.workload.circuit << "/" << c.options.workload.preset << ", "
+            << c.options.count << " proofs x " << c.options.workload.partitions << " partitions, pw="
+            << c.options.engine.synthesis_workers << ", channel=" << c.options.engine.channel_capacity << "\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "| %-34s | %14s | %14s |\n| :--- | ---: | ---: |\n", "", "early", "budget");
+  std::cout << line;
+  auto row = [&](const char* name, const std::string& a, const std::string& b) {
+    std::snprintf(line, sizeof line, "| %-34s | %14s | %14s |\n", name, a.c_str(), b.c_str());
+    std::cout << line;
+  };
+  const BenchReport& e = reports[0];
+  const BenchReport& b = reports[1];
+  auto bytes = [](std::size_t v) { return format_bytes(static_cast<double>(v)); };
+  row("peak queued partitions", std::to_string(e.ledger[engine::Stage::queued].peak_count),
+      std::to_string(b.ledger[engine::Stage::queued].peak_count));
+  row("peak tracked bytes", bytes(e.ledger.peak_tracked), bytes(b.ledger.peak_tracked));
+  row("peak queued bytes", bytes(e.ledger[engine::Stage::queued].peak_bytes),
+      bytes(b.ledger[engine::Stage::queued].peak_bytes));
+  row("peak RSS", bytes(e.peak_rss), bytes(b.peak_rss));
+  row("s/proof", format_seconds(e.seconds_per_proof), format_seconds(b.seconds_per_proof));
+  row("budget", "none", bytes(b.budget));
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+  CLI::App* bench = app.add_subcommand("bench", "Benchmark the engine on PoRep-like workloads");
+  bench->require_subcommand(1);
+
+  auto batch = std::make_shared<BenchCommand>();
+  CLI::App* b = bench->add_subcommand("batch", "Run a batch of multi-partition proofs through the engine");
+  add_engine_options(*b, *batch);
+  b->add_option("--pw", batch->options.engine.synthesis_workers, "Synthesis workers")->capture_default_str();
+  add_policy_option(*b, *batch);
+  add_output_options(*b, *batch);
+  b->callback([batch] { run_bench_batch(*batch); });
+
+  auto sweep = std::make_shared<BenchCommand>();
+  CLI::App* s = bench->add_subcommand("sweep", "Run the batch for several pw values; print Markdown and CSV");
+  add_engine_options(*s, *sweep);
+  s->add_option("--pw", sweep->pw_list, "Synthesis worker counts, comma-separated")->delimiter(',')->capture_default_str();
+  add_policy_option(*s, *sweep);
+  s->add_option("--csv", sweep->csv_path, "Also write the CSV to this file");
+  s->callback([sweep] { run_bench_sweep(*sweep); });
+
+  auto pileup = std::make_shared<BenchCommand>();
+  CLI::App* p = bench->add_subcommand("pileup", "The same workload under the early and budget policies, side by side");
+  add_engine_options(*p, *pileup);
+  pileup->options.engine.synthesis_workers = 4;
+  p->add_option("--pw", pileup->options.engine.synthesis_workers, "Synthesis workers")->capture_default_str();
+  p->callback([pileup] { run_bench_pileup(*pileup); });
+}
+
+}  // namespace zkpipe::cli

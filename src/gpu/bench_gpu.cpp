@@ -1,0 +1,240 @@
+// GPU benchmarks: G1 MSM, NTTs and the CUDA prover's start(), timed with CUDA events
+// after a warm-up, median of several runs. Prints one table; usage:
+//   bench_gpu [msm|ntt|start|all] [max_log]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "ec/msm.hpp"
+#include "ec/msm_testing.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
+#include "gpu/cuda_error.hpp"
+#include "gpu/cuda_prover.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/ntt.hpp"
+#include "gpu/staging.hpp"
+
+namespace {
+
+using namespace zkpipe;
+using ff::Fr;
+using Affine = ec::Affine<ec::G1Curve>;
+
+constexpr int kRuns = 5;
+
+class EventTimer {
+ public:
+  EventTimer() {
+    gpu::check(cudaEventCreate(&start_), "event");
+    gpu::check(cudaEventCreate(&stop_), "event");
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  // Median milliseconds of kRuns runs of f(stream) after one warm-up run.
+  template <class F>
+  double median_ms(cudaStream_t stream, F&& f) {
+    f(stream);
+    gpu::check(cudaStreamSynchronize(stream), "warm-up");
+    std::vector<double> ms;
+    for (int i = 0; i < kRuns; ++i) {
+      gpu::check(cudaEventRecord(start_, stream), "record");
+      f(stream);
+      gpu::check(cudaEventRecord(stop_, stream), "record");
+      gpu::check(cudaEventSynchronize(stop_), "sync");
+      float t = 0;
+      gpu::check(cudaEventElapsedTime(&t, start_, stop_), "elapsed");
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+// n points: 2^20 distinct random points repeated (MSM cost does not depend on
+// the points being distinct).
+std::vector<Affine> bench_points(std::size_t n) {
+  static const std::vector<Affine> distinct = ec::msm_testing::random_points<ec::G1Curve>(1 << 20, 1);
+  std::vector<Affine> points(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { points[i] = distinct[i % distinct.size()]; });
+  return points;
+}
+
+std::vector<Fr> random_fr(std::size_t n, std::uint64_t seed) {
+  std::vector<Fr> v(n);
+  const std::size_t blocks = (n + 65535) / 65536;
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    std::mt19937_64 rng(seed * 1000003 + b);
+    for (std::size_t i = b * 65536; i < std::min(n, (b + 1) * 65536); ++i) v[i] = Fr::random(rng);
+  });
+  return v;
+}
+
+void bench_msm(unsigned max_log) {
+  std::printf("\n== G1 MSM (bases and scalars on the device; random scalars) ==\n");
+  std::printf("%-6s %-8s %12s\n", "log n", "window", "median ms");
+  gpu::PinnedStaging staging;
+  gpu::DeviceMsm msm;
+  EventTimer timer;
+  for (unsigned lg = 16; lg <= max_log; lg += 2) {
+    const std::size_t n = std::size_t{1} << lg;
+    gpu::DeviceG1Bases bases(bench_points(n), staging, nullptr);
+    const std::vector<Fr> scalars = random_fr(n, lg);
+    gpu::DeviceBuffer<Fr> d_scalars(n);
+    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
+    gpu::check(cudaDeviceSynchronize(), "upload");
+    if (lg <= 20) {
+      const auto host = ec::msm<ec::G1Curve>(bench_points(n), scalars);
+      const bool same = msm.sum(bases, d_scalars.data(), n, nullptr) == host;
+      std::printf("%-6u check against ec::msm: %s\n", lg, same ? "equal" : "DIFFERENT");
+    }
+    const unsigned def = gpu::DeviceMsm::default_window_bits(n);
+    for (unsigned c = def - 3; c <= def + 2; ++c) {
+      const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
+      std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
+      std::fflush(stdout);
+    }
+  }
+}
+
+void bench_ntt(unsigned max_log) {
+  std::printf("\n== NTT over Fr (data on the device) ==\n");
+  std::printf("%-6s %14s %14s %14s %14s\n", "log n", "fwd nat->nat", "fwd nat->rev", "inv nat->nat", "h (a,b,c)");
+  const std::vector<Fr> seed_values = random_fr(std::size_t{1} << 20, 5);
+  EventTimer timer;
+  for (unsigned lg = 20; lg <= max_log; ++lg) {
+    const std::size_t n = std::size_t{1} << lg;
+    gpu::DeviceNtt ntt(poly::EvaluationDomain(n));
+    gpu::DeviceBuffer<Fr> a(n), b(n), c(n);
+    for (std::size_t off = 0; off < n; off += seed_values.size()) {
+      for (Fr* v : {a.data(), b.data(), c.data()}) {
+        gpu::check(cudaMemcpy(v + off, seed_values.data(), seed_values.size() * sizeof(Fr), cudaMemcpyHostToDevice),
+                   "fill");
+      }
+    }
+    const double nn = timer.median_ms(nullptr, [&](cudaStream_t s) {
+      ntt.forward(a.data(), poly::NttOrder::natural_to_natural, s);
+    });
+    const double nr = timer.median_ms(nullptr, [&](cudaStream_t s) {
+      ntt.forward(a.data(), poly::NttOrder::natural_to_bit_reversed, s);
+    });
+    const double inv = timer.median_ms(nullptr, [&](cudaStream_t s) {
+      ntt.inverse(a.data(), poly::NttOrder::natural_to_natural, s);
+    });
+    const double h = timer.median_ms(nullptr, [&](cudaStream_t s) {
+      ntt.h_scalars(a.data(), b.data(), c.data(), true, s);
+    });
+    std::printf("%-6u %14.2f %14.2f %14.2f %14.2f\n", lg, nn, nr, inv, h);
+    std::fflush(stdout);
+  }
+}
+
+// A Filecoin-shaped partition without a circuit: N constraints, N aux variables
+// (60% zeros, 30% ones, the rest random), a = random, b = bits, c = a·b; a key of
+// matching shape with repeated random points. The proof is not meant to verify:
+// only start()'s work is measured.
+struct SyntheticPartition {
+  groth16::ProvingKey key;
+  groth16::PartitionWitness witness;
+};
+
+SyntheticPartition synthetic_partition(unsigned lg) {
+  const std::size_t n = std::size_t{1} << lg;
+  SyntheticPartition p;
+  groth16::PartitionWitness& w = p.witness;
+  w.a = random_fr(n, 11);
+  w.b = ec::msm_testing::witness_like_scalars(n, 50, 12);
+  for (auto& x : w.b) x = x.is_zero() ? Fr::zero() : Fr::one();
+  w.c.resize(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { w.c[i] = w.a[i] * w.b[i]; });
+  w.inputs = {Fr::one(), Fr::from_u64(5)};
+  w.aux = ec::msm_testing::witness_like_scalars(n, 60, 13);
+  w.a_aux_density.resize(n);
+  w.b_input_density.resize(2);
+  w.b_aux_density.resize(n);
+  p.key.density.a_aux.assign(n, false);
+  p.key.density.b_input.assign(2, true);
+  p.key.density.b_aux.assign(n, false);
+  w.b_input_density.set(0);
+  w.b_input_density.set(1);
+  std::size_t a_count = 0, b_count = 2;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 8 != 0) {
+      w.a_aux_density.set(i);
+      p.key.density.a_aux[i] = true;
+      ++a_count;
+    }
+    if (i % 2 == 0) {
+      w.b_aux_density.set(i);
+      p.key.density.b_aux[i] = true;
+      ++b_count;
+    }
+  }
+  const std::vector<Affine> points = bench_points(n);
+  auto prefix = [&](std::size_t k) { return std::vector<Affine>(points.begin(), points.begin() + k); };
+  p.key.a = prefix(2 + a_count);
+  p.key.b_g1 = prefix(b_count);
+  p.key.l = prefix(n);
+  p.key.h = prefix(n - 1);
+  p.key.vk.ic = prefix(2);
+  p.key.vk.alpha_g1 = points[1];
+  p.key.vk.beta_g1 = points[2];
+  p.key.vk.delta_g1 = points[3];
+  return p;
+}
+
+void bench_start(unsigned max_log) {
+  std::printf("\n== CudaProver::start, synthetic Filecoin-shaped partition (wall ms, median of %d) ==\n", kRuns);
+  gpu::CudaProver prover;
+  for (unsigned lg : {20u, 22u, 24u, 26u}) {
+    if (lg > max_log) break;
+    SyntheticPartition p = synthetic_partition(lg);
+    std::vector<double> total;
+    std::vector<groth16::StageTime> stages;
+    for (int run = 0; run <= kRuns; ++run) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto pending = prover.start(p.witness, p.key, groth16::Blinding::zero());
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (run > 0) total.push_back(ms);  // run 0 uploads the key and warms up
+      stages = pending->timings;
+      prover.abort(std::move(pending));
+    }
+    std::sort(total.begin(), total.end());
+    std::printf("2^%u: start %.1f ms;", lg, total[total.size() / 2]);
+    for (const auto& s : stages) std::printf(" %s %.1f", s.stage.c_str(), 1e3 * s.seconds);
+    std::printf(" (last run, ms)\n");
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "all";
+  const unsigned max_log = argc > 2 ? static_cast<unsigned>(std::stoi(argv[2])) : 24;
+  if (zkpipe::gpu::device_count() == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
+  cudaDeviceProp prop{};
+  zkpipe::gpu::check(cudaGetDeviceProperties(&prop, 0), "properties");
+  std::printf("device: %s, %d SMs, %.1f GiB\n", prop.name, prop.multiProcessorCount,
+              prop.totalGlobalMem / double(1 << 30));
+  if (what == "msm" || what == "all") bench_msm(max_log);
+  if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
+  if (what == "start" || what == "all") bench_start(max_log);
+  return 0;
+}

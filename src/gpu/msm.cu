@@ -1,0 +1,258 @@
+#include "gpu/msm.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "ec/xyzz.hpp"
+#include "gpu/cuda_error.hpp"
+#include "gpu/g1.cuh"
+
+namespace zkpipe::gpu {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+// Buckets per segment in the reduction (each thread's running sum).
+constexpr unsigned kSegmentBuckets = 32;
+// Threads that sum the scalar-1 points (a power of two, for the tree).
+constexpr unsigned kOnesThreads = 1u << 16;
+constexpr u32 kNegative = 1u << 31;
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+__device__ __forceinline__ bool is_one_canonical(const Fr& s) {
+  u32 rest = 0;
+#pragma unroll
+  for (int i = 1; i < Fr::N; ++i) rest |= s.v[i];
+  return rest == 0 && s.v[0] == 1;
+}
+
+// Bits [bit, bit + c) of a 256-bit canonical scalar (c ≤ 24).
+__device__ __forceinline__ u32 window_of(const Fr& s, u32 bit, u32 c) {
+  const u32 limb = bit / 32;
+  const u32 off = bit % 32;
+  u32 x = 0;
+#pragma unroll
+  for (u32 i = 0; i < Fr::N; ++i) {
+    if (i == limb) x |= s.v[i] >> off;
+    if (i == limb + 1 && off != 0) x |= s.v[i] << (32 - off);
+  }
+  return x & ((1u << c) - 1);
+}
+
+// keys[w·n + i] = w·2^(c−1) + |d_w| − 1 (or the sentinel when there is no term),
+// values[w·n + i] = i with the digit's sign in the top bit.
+__global__ void digits_kernel(const Fr* scalars, u32 n, u32 c, u32 windows, u32* keys, u32* values, u32* ones) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Fr s = scalars[i].to_canonical();
+  const bool skip = s.is_zero() || is_one_canonical(s);
+  if (is_one_canonical(s)) ones[1 + atomicAdd(&ones[0], 1u)] = i;
+  const u32 half = 1u << (c - 1);
+  const u32 sentinel = windows * half;
+  u32 carry = 0;
+  for (u32 w = 0; w < windows; ++w) {
+    u32 d = window_of(s, w * c, c) + carry;
+    u32 sign = 0;
+    carry = 0;
+    if (d > half) {
+      d = (1u << c) - d;
+      sign = kNegative;
+      carry = 1;
+    }
+    const std::size_t slot = static_cast<std::size_t>(w) * n + i;
+    keys[slot] = (skip || d == 0) ? sentinel : w * half + d - 1;
+    values[slot] = i | sign;
+  }
+}
+
+__global__ void bucket_bounds_kernel(const u32* keys, u32 count, u32 sentinel, u32* start, u32* end) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const u32 k = keys[i];
+  if (k == sentinel) return;
+  if (i == 0 || keys[i - 1] != k) start[k] = i;
+  if (i + 1 == count || keys[i + 1] != k) end[k] = i + 1;
+}
+
+__global__ void bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end, const G1Affine* bases,
+                                         u32 buckets, G1Xyzz* out) {
+  const u32 b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= buckets) return;
+  G1Xyzz acc = G1Xyzz::identity();
+  for (u32 e = start[b]; e < end[b]; ++e) {
+    const u32 v = values[e];
+    const G1Affine p = bases[v & ~kNegative];
+    acc = acc.add_affine((v & kNegative) ? -p : p);
+  }
+  out[b] = acc;
+}
+
+// Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …): its share
+// of Σ d·bucket_d is Σ_j (j + 1)·bucket_(s·L+j) + s·L·Σ_j bucket_(s·L+j).
+__global__ void segment_reduce_kernel(const G1Xyzz* buckets, u32 windows, u32 half, u32 segment_len, G1Xyzz* out) {
+  const u32 segments = half / segment_len;
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= windows * segments) return;
+  const u32 w = t / segments;
+  const u32 s = t % segments;
+  const G1Xyzz* seg = buckets + static_cast<std::size_t>(w) * half + s * segment_len;
+  G1Xyzz running = G1Xyzz::identity();
+  G1Xyzz total = G1Xyzz::identity();
+  for (u32 j = segment_len; j-- > 0;) {
+    running = running + seg[j];
+    total = total + running;
+  }
+  out[t] = total + running.mul_small(s * segment_len);
+}
+
+// points[g·stride + j] += points[g·stride + j + half] for j < half.
+__global__ void pair_reduce_kernel(G1Xyzz* points, u32 groups, u32 stride, u32 half) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * half) return;
+  const u32 g = t / half;
+  const u32 j = t % half;
+  G1Xyzz* p = points + static_cast<std::size_t>(g) * stride;
+  p[j] = p[j] + p[j + half];
+}
+
+__global__ void ones_partial_kernel(const u32* ones, const G1Affine* bases, G1Xyzz* out) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  const u32 count = ones[0];
+  const u32 chunk = (count + kOnesThreads - 1) / kOnesThreads;
+  const u32 first = min(count, t * chunk);
+  const u32 last = min(count, first + chunk);
+  G1Xyzz acc = G1Xyzz::identity();
+  for (u32 e = first; e < last; ++e) acc = acc.add_affine(bases[ones[1 + e]]);
+  out[t] = acc;
+}
+
+void tree_reduce(G1Xyzz* points, u32 groups, u32 width, cudaStream_t stream) {
+  for (u32 half = width / 2; half >= 1; half /= 2) {
+    pair_reduce_kernel<<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(points, groups, width, half);
+    check_launch("pair_reduce_kernel");
+  }
+}
+
+using HostXyzz = ec::Xyzz<ec::G1Curve>;
+using HostJacobian = ec::Jacobian<ec::G1Curve>;
+
+HostJacobian to_host(const ff::Fp* words) {
+  HostXyzz p;
+  p.X = words[0];
+  p.Y = words[1];
+  p.ZZ = words[2];
+  p.ZZZ = words[3];
+  return p.to_jacobian();
+}
+
+}  // namespace
+
+DeviceG1Bases::DeviceG1Bases(std::span<const ec::Affine<ec::G1Curve>> points, PinnedStaging& staging,
+                             cudaStream_t stream)
+    : points_(points.size()), size_(points.size()) {
+  staging.upload(points_.data(), points.size(), stream, [&](std::size_t first, std::size_t n, G1AffineWords* out) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+        const auto& p = points[first + i];
+        out[i] = p.infinity ? G1AffineWords{} : G1AffineWords{p.x, p.y};
+      }
+    });
+  });
+  check(cudaStreamSynchronize(stream), "upload bases");
+}
+
+unsigned DeviceMsm::default_window_bits(std::size_t n) {
+  const int lg = std::bit_width(std::max<std::size_t>(n, 1)) - 1;
+  return static_cast<unsigned>(std::clamp(lg - 5, 8, 20));
+}
+
+ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n,
+                                         cudaStream_t stream, unsigned window_bits) {
+  if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
+  if (n == 0) return HostJacobian::identity();
+  const u32 c = window_bits ? window_bits : default_window_bits(n);
+  if (c < 2 || c > 24) throw std::invalid_argument("DeviceMsm: window_bits out of range");
+  const u32 windows = (256 + c - 1) / c;
+  const u32 half = 1u << (c - 1);
+  const u32 buckets = windows * half;
+  const std::size_t entries = static_cast<std::size_t>(windows) * n;
+  if (entries >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms for one sort");
+  const u32 segment_len = std::min(half, kSegmentBuckets);
+  const u32 segments = half / segment_len;
+
+  keys_.reserve(entries);
+  values_.reserve(entries);
+  sorted_keys_.reserve(entries);
+  sorted_values_.reserve(entries);
+  bucket_start_.reserve(buckets);
+  bucket_end_.reserve(buckets);
+  buckets_.reserve(std::size_t{4} * buckets);
+  segments_.reserve(std::size_t{4} * windows * segments);
+  ones_.reserve(n + 1);
+  ones_partial_.reserve(std::size_t{4} * kOnesThreads);
+
+  const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
+  const auto* dev_bases = reinterpret_cast<const G1Affine*>(bases.data());
+  auto* dev_buckets = reinterpret_cast<G1Xyzz*>(buckets_.data());
+  auto* dev_segments = reinterpret_cast<G1Xyzz*>(segments_.data());
+  auto* dev_ones_partial = reinterpret_cast<G1Xyzz*>(ones_partial_.data());
+
+  check(cudaMemsetAsync(ones_.data(), 0, sizeof(u32), stream), "memset ones");
+  digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), c, windows, keys_.data(),
+                                                        values_.data(), ones_.data());
+  check_launch("digits_kernel");
+
+  const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
+  std::size_t temp_bytes = 0;
+  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(), values_.data(),
+                                        sorted_values_.data(), static_cast<int>(entries), 0, end_bit, stream),
+        "sort size");
+  sort_temp_.reserve(temp_bytes);
+  check(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp_bytes, keys_.data(), sorted_keys_.data(),
+                                        values_.data(), sorted_values_.data(), static_cast<int>(entries), 0, end_bit,
+                                        stream),
+        "sort");
+
+  check(cudaMemsetAsync(bucket_start_.data(), 0, buckets * sizeof(u32), stream), "memset starts");
+  check(cudaMemsetAsync(bucket_end_.data(), 0, buckets * sizeof(u32), stream), "memset ends");
+  bucket_bounds_kernel<<<blocks_for(entries), kThreads, 0, stream>>>(sorted_keys_.data(), static_cast<u32>(entries),
+                                                                     buckets, bucket_start_.data(), bucket_end_.data());
+  check_launch("bucket_bounds_kernel");
+  bucket_accumulate_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(
+      sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), dev_bases, buckets, dev_buckets);
+  check_launch("bucket_accumulate_kernel");
+  segment_reduce_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
+      dev_buckets, windows, half, segment_len, dev_segments);
+  check_launch("segment_reduce_kernel");
+  tree_reduce(dev_segments, windows, segments, stream);
+
+  ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
+  check_launch("ones_partial_kernel");
+  tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
+
+  std::vector<ff::Fp> window_sums(std::size_t{4} * windows * segments);
+  std::vector<ff::Fp> ones_sum(4);
+  check(cudaMemcpyAsync(window_sums.data(), segments_.data(), window_sums.size() * sizeof(ff::Fp),
+                        cudaMemcpyDeviceToHost, stream),
+        "copy window sums");
+  check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(ff::Fp), cudaMemcpyDeviceToHost, stream),
+        "copy ones sum");
+  check(cudaStreamSynchronize(stream), "msm");
+
+  HostJacobian acc = HostJacobian::identity();
+  for (u32 w = windows; w-- > 0;) {
+    for (u32 i = 0; i < c; ++i) acc = acc.dbl();
+    acc = acc + to_host(&window_sums[std::size_t{4} * w * segments]);
+  }
+  return acc + to_host(ones_sum.data());
+}
+
+}  // namespace zkpipe::gpu

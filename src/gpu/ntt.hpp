@@ -1,0 +1,74 @@
+// Number-theoretic transforms over Fr on the device, for one EvaluationDomain, with
+// the semantics and orders of poly/ntt.hpp (results equal bit for bit).
+//
+// Transforms run in place on device vectors of exactly size() elements. Each is a
+// few passes over memory: a pass loads a tile of 2^11 elements into shared memory
+// and does up to 11 radix-2 stages there (DIF for natural input, DIT for
+// bit-reversed input), twiddles come from a table of ω^j, j < N/2, resident on the
+// device. Coset and 1/N scalings are separate element-wise passes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "ff/fr.hpp"
+#include "gpu/device_buffer.hpp"
+#include "poly/evaluation_domain.hpp"
+#include "poly/ntt.hpp"
+
+namespace zkpipe::gpu {
+
+// x^e for e < 2^log_count as hi[e >> lo_bits] · lo[e mod 2^lo_bits] (a scale folded
+// into hi): two tables of about 2^(log_count/2) points instead of one of 2^log_count.
+struct DevicePowers {
+  DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count);
+
+  DeviceBuffer<ff::Fr> hi;
+  DeviceBuffer<ff::Fr> lo;
+  unsigned lo_bits;
+};
+
+class DeviceNtt {
+ public:
+  // Builds and uploads the twiddle tables (N/2 points each way, so 2·16·N bytes).
+  explicit DeviceNtt(const poly::EvaluationDomain& domain);
+
+  unsigned log_size() const { return log_size_; }
+  std::size_t size() const { return std::size_t{1} << log_size_; }
+
+  // `values` is a device pointer to size() elements.
+  void forward(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const;
+  void inverse(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const;
+  void coset_forward(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const;
+  void coset_inverse(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const;
+
+  // The Groth16 h step on evaluations of A, B, C over the domain, like
+  // groth16::compute_h_in_place: a ← coefficients of (A·B − C)/Z (natural order),
+  // or with divide_and_interpolate false, a ← A·B − C on the coset (natural order).
+  // b and c are clobbered.
+  void h_scalars(ff::Fr* a, ff::Fr* b, ff::Fr* c, bool divide_and_interpolate, cudaStream_t stream) const;
+
+ private:
+  enum class Direction { forward, inverse };
+  // The transform without any scaling, in the given order.
+  void transform(ff::Fr* values, Direction direction, poly::NttOrder order, cudaStream_t stream) const;
+  // Natural input → bit-reversed output (decimation in frequency).
+  void dif(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const;
+  // Bit-reversed input → natural output (decimation in time).
+  void dit(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const;
+  // values[i] ·= x^e(i), e(i) = i or bitrev(i).
+  void scale(ff::Fr* values, const DevicePowers& powers, bool bit_reversed_index, cudaStream_t stream) const;
+  void bit_reverse(ff::Fr* values, cudaStream_t stream) const;
+
+  unsigned log_size_;
+  ff::Fr vanishing_inv_;
+  DeviceBuffer<ff::Fr> forward_twiddles_;
+  DeviceBuffer<ff::Fr> inverse_twiddles_;
+  DevicePowers size_inv_;            // 1/N (no powers)
+  DevicePowers shift_;               // g^i
+  DevicePowers shift_over_size_;     // g^i / N
+  DevicePowers shift_inv_over_size_; // g^−i / N
+};
+
+}  // namespace zkpipe::gpu
