@@ -10,6 +10,7 @@ Raw JSON results are kept in OUT_DIR for docs/BENCHMARKS.md.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -18,16 +19,17 @@ ROWS = [
     ("bench_field", "BM_FpMul", "Fp mul", 36.0),
     ("bench_field", "BM_FrMul", "Fr mul", 18.6),
     ("bench_field", "BM_FpInverse", "Fp inverse", 2440.0),
-    ("bench_curve", "BM_G1MixedAdd", "G1 mixed add", 540.0),
-    ("bench_curve", "BM_G2MixedAdd", "G2 mixed add", 1320.0),
-    ("bench_curve", "BM_G1ScalarMul", "G1 scalar mul", 86.8e3),
-    ("bench_curve", "BM_G2ScalarMul", "G2 scalar mul", 167e3),
+    ("bench_curve", "G1/mixed_add_jacobian", "G1 mixed add", 540.0),
+    ("bench_curve", "G2/mixed_add_jacobian", "G2 mixed add", 1320.0),
+    ("bench_curve", "G1/scalar_mul_vartime", "G1 scalar mul", 86.8e3),
+    ("bench_curve", "G2/scalar_mul_vartime", "G2 scalar mul", 167e3),
     ("bench_pairing", "BM_Pairing", "pairing", 0.60e6),
-    ("bench_msm", "BM_G1Msm/4096/1", "G1 MSM 2^12, 1 thread", 52e6),
-    ("bench_msm", "BM_G1Msm/65536/1", "G1 MSM 2^16, 1 thread", 0.60e9),
-    ("bench_msm", "BM_G1Msm/65536/0", "G1 MSM 2^16, all threads", None),
-    ("bench_msm", "BM_G2Msm/65536/1", "G2 MSM 2^16, 1 thread", 1.53e9),
-    ("bench_ntt", "BM_NttForward/20", "NTT 2^20, all threads", None),
+    ("bench_msm", "G1Msm/12/1", "G1 MSM 2^12, 1 thread", 52e6),
+    ("bench_msm", "G1Msm/16/1", "G1 MSM 2^16, 1 thread", 0.60e9),
+    ("bench_msm", "G1Msm/20/1", "G1 MSM 2^20, 1 thread", 7.7e9),
+    ("bench_msm", "G1Msm/16/0", "G1 MSM 2^16, all threads", None),
+    ("bench_msm", "G2Msm/16/1", "G2 MSM 2^16, 1 thread", 1.53e9),
+    ("bench_ntt", "BM_Forward/20", "NTT 2^20, all threads", None),
 ]
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -38,7 +40,7 @@ def run_program(build, out, program, names):
     if not os.access(path, os.X_OK):
         print(f"  (missing {path}; skipped)", file=sys.stderr)
         return {}
-    pattern = "^(" + "|".join(n for n in names) + ")$"
+    pattern = "^(" + "|".join(re.escape(n) for n in names) + ")(/|$)"
     json_path = os.path.join(out, f"{program}.json")
     print(f"running {program} ...", flush=True)
     subprocess.run(
@@ -50,7 +52,7 @@ def run_program(build, out, program, names):
     by_name = {}
     for r in results:
         name = r["run_name"] if "run_name" in r else r["name"]
-        name = name.replace("/real_time", "").replace("/process_time", "")
+        name = re.sub(r"/(min_time:[^/]*|real_time|process_time)", "", name)
         by_name[name] = r["real_time"] * UNIT_NS[r["time_unit"]]
     return by_name
 

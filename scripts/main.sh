@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs the most complete
-# end-to-end workload zkpipe has today — the arithmetic benchmarks (fields, curves,
-# pairing, MSM, NTT) — and prints a summary against blst's published figures.
+# The main job: installs what is missing, builds, sets up the parameters of the
+# default PoRep-like preset once (cached in out/params; test-only toxic waste), runs
+# a batch of multi-partition proofs through the engine with a progress bar,
+# verifies every assembled proof, and prints the summary (s/proof, stage times,
+# device busy, peak RSS, the buffer ledger's peaks, untracked memory) and where the
+# trace and the plot were written.
+#
+# Environment: ZKPIPE_PRESET (default 2e16), ZKPIPE_PARTITIONS (10), ZKPIPE_PROOFS (3),
+# ZKPIPE_PW (synthesis workers, default: the core count), ZKPIPE_BUDGET (auto).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 mkdir -p out
-scripts/arith-summary.py build out
+build/apps/zkpipe bench batch \
+  --circuit porep-like --preset "${ZKPIPE_PRESET:-2e16}" --partitions "${ZKPIPE_PARTITIONS:-10}" \
+  -c "${ZKPIPE_PROOFS:-3}" -j 2 --pw "${ZKPIPE_PW:-$(nproc)}" --gw 1 \
+  --budget "${ZKPIPE_BUDGET:-auto}" --permit-policy budget \
+  --params-dir out/params --trace out/engine-trace.json --plot out/engine-buffers.svg

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
+#include "engine/process_memory.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "workloads.hpp"
@@ -39,13 +40,16 @@ void run_prove(const ProveOptions& o) {
     auto pending = backend.start(w, key, groth16::Blinding::random());
     w.release_abc();
     double start = seconds_since(t);
+    std::string steps;
+    for (const auto& step : pending->timings) steps += " " + step.stage + "=" + format_seconds(step.seconds);
     t = std::chrono::steady_clock::now();
     proofs.push_back(backend.finish(std::move(pending)));
     double finish = seconds_since(t);
     if (!o.quiet) {
       std::cerr << "partition " << p + 1 << "/" << o.workload.partitions << ": synthesis "
-                << format_seconds(synth) << ", start " << format_seconds(start) << ", finish "
-                << format_seconds(finish) << "\n";
+                << format_seconds(synth) << ", start " << format_seconds(start) << " (" << steps.substr(1)
+                << "), finish " << format_seconds(finish) << ", peak RSS "
+                << format_bytes(double(engine::peak_resident_bytes())) << "\n";
     }
   }
   auto bytes = groth16::encode_proofs(proofs);

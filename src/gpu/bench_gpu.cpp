@@ -117,7 +117,7 @@ void bench_ntt(unsigned max_log) {
   EventTimer timer;
   for (unsigned lg = 20; lg <= max_log; ++lg) {
     const std::size_t n = std::size_t{1} << lg;
-    gpu::DeviceNtt ntt(poly::EvaluationDomain(n));
+    const gpu::DeviceNtt ntt{poly::EvaluationDomain(n)};
     gpu::DeviceBuffer<Fr> a(n), b(n), c(n);
     for (std::size_t off = 0; off < n; off += seed_values.size()) {
       for (Fr* v : {a.data(), b.data(), c.data()}) {
@@ -156,12 +156,11 @@ SyntheticPartition synthetic_partition(unsigned lg) {
   SyntheticPartition p;
   groth16::PartitionWitness& w = p.witness;
   w.a = random_fr(n, 11);
-  w.b = ec::msm_testing::witness_like_scalars(n, 50, 12);
-  for (auto& x : w.b) x = x.is_zero() ? Fr::zero() : Fr::one();
+  w.b = ec::msm_testing::witness_like_scalars(n, 50, 50, 12);
   w.c.resize(n);
   tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { w.c[i] = w.a[i] * w.b[i]; });
   w.inputs = {Fr::one(), Fr::from_u64(5)};
-  w.aux = ec::msm_testing::witness_like_scalars(n, 60, 13);
+  w.aux = ec::msm_testing::witness_like_scalars(n, 60, 30, 13);
   w.a_aux_density.resize(n);
   w.b_input_density.resize(2);
   w.b_aux_density.resize(n);
