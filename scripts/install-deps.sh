@@ -10,6 +10,12 @@ packages=(
   python3
 )
 
+# Node.js and npm run the snarkjs interoperability tests. Any existing install
+# (e.g. NodeSource's nodejs, which bundles npm) will do; else Debian's packages.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

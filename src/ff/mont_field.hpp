@@ -15,6 +15,7 @@
 
 #include "ff/cpu_features.hpp"
 #include "ff/limbs.hpp"
+#include "ff/mod_add_x86.hpp"
 #include "ff/mont_mul_adx.hpp"
 #include "ff/safegcd.hpp"
 
@@ -172,14 +173,38 @@ class MontField {
     return limbs_less(kHalfPMinus1, to_canonical());
   }
 
-  constexpr MontField operator+(const MontField& o) const {
+  // Addition and subtraction take the assembly path at run time on x86-64 (plain
+  // instructions, no CPU check needed); the portable code serves constant evaluation.
+  [[gnu::always_inline]] constexpr MontField operator+(const MontField& o) const {
+#ifdef ZKPIPE_FF_X86_64
+    if constexpr (detail::kHasAsmModAdd<kLimbs>) {
+      if (!std::is_constant_evaluated()) {
+        return from_mont(detail::mod_add_x86<kLimbs, kModulus>(v_, o.v_));
+      }
+    }
+#endif
+    return add_portable(o);
+  }
+
+  [[gnu::always_inline]] constexpr MontField operator-(const MontField& o) const {
+#ifdef ZKPIPE_FF_X86_64
+    if constexpr (detail::kHasAsmModAdd<kLimbs>) {
+      if (!std::is_constant_evaluated()) {
+        return from_mont(detail::mod_sub_x86<kLimbs, kModulus>(v_, o.v_));
+      }
+    }
+#endif
+    return sub_portable(o);
+  }
+
+  constexpr MontField add_portable(const MontField& o) const {
     MontField r;
     limbs_add(r.v_, v_, o.v_);
     r.reduce_once();
     return r;
   }
 
-  constexpr MontField operator-(const MontField& o) const {
+  constexpr MontField sub_portable(const MontField& o) const {
     MontField r;
     u64 borrow = limbs_sub(r.v_, v_, o.v_);
     // Add p back exactly when the subtraction borrowed, without a branch.

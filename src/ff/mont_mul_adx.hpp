@@ -146,6 +146,74 @@ template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
   }
 }
 
+// a·b as a 2N-word integer, without reduction: the first half of a lazily reduced
+// product (sums of several such products share one reduction, see mont_redc_adx).
+// Each row adds a·b_i into a window of N+1 words whose lowest word is then final.
+// Requires a, b < 2^(64N) and a CPU with BMI2 and ADX.
+template <std::size_t N>
+[[gnu::always_inline]] inline Limbs<2 * N> mul_wide_adx(const Limbs<N>& a, const Limbs<N>& b) {
+  static_assert(N == 6, "only the 6-word (Fp) wide product is needed");
+  Limbs<2 * N> r;
+  u64 lo, hi, d;
+  u64 t0, t1, t2, t3, t4, t5, t6;
+  asm(ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_ZERO(t3)
+      ZKPIPE_ADX_ZERO(t4) ZKPIPE_ADX_ZERO(t5)
+      ZKPIPE_ADX_PRODUCT6(0, t0, t1, t2, t3, t4, t5, t6) "movq %[t0], 0(%[r])\n\t"
+      ZKPIPE_ADX_PRODUCT6(8, t1, t2, t3, t4, t5, t6, t0) "movq %[t1], 8(%[r])\n\t"
+      ZKPIPE_ADX_PRODUCT6(16, t2, t3, t4, t5, t6, t0, t1) "movq %[t2], 16(%[r])\n\t"
+      ZKPIPE_ADX_PRODUCT6(24, t3, t4, t5, t6, t0, t1, t2) "movq %[t3], 24(%[r])\n\t"
+      ZKPIPE_ADX_PRODUCT6(32, t4, t5, t6, t0, t1, t2, t3) "movq %[t4], 32(%[r])\n\t"
+      ZKPIPE_ADX_PRODUCT6(40, t5, t6, t0, t1, t2, t3, t4) "movq %[t5], 40(%[r])\n\t"
+      "movq %[t6], 48(%[r])\n\t"
+      "movq %[t0], 56(%[r])\n\t"
+      "movq %[t1], 64(%[r])\n\t"
+      "movq %[t2], 72(%[r])\n\t"
+      "movq %[t3], 80(%[r])\n\t"
+      "movq %[t4], 88(%[r])\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
+      : [a] "r"(a.data()), [b] "r"(b.data()), [r] "r"(r.data())
+      : "cc", "memory");
+  return r;
+}
+
+// Montgomery reduction t·2^(-64N) mod p of a 2N-word t < p·2^(64N), fully reduced.
+// The low half is reduced word by word exactly as in mont_mul_adx (without the
+// products); adding the high half then gives a value < 2p, and one conditional
+// subtraction finishes it. Requires a CPU with BMI2 and ADX.
+template <std::size_t N, const Limbs<N>& kP, const u64& kInv>
+[[gnu::always_inline]] inline Limbs<N> mont_redc_adx(const Limbs<2 * N>& t) {
+  static_assert(N == 6, "only the 6-word (Fp) reduction is needed");
+  u64 lo, hi, d, s;
+  u64 t0, t1, t2, t3, t4, t5, t6;
+  const u64* t_ptr = t.data();
+  asm("movq 0(%[t]), %[t0]\n\t"
+      "movq 8(%[t]), %[t1]\n\t"
+      "movq 16(%[t]), %[t2]\n\t"
+      "movq 24(%[t]), %[t3]\n\t"
+      "movq 32(%[t]), %[t4]\n\t"
+      "movq 40(%[t]), %[t5]\n\t"
+      ZKPIPE_ADX_ZERO(t6) ZKPIPE_ADX_REDUCE6(t0, t1, t2, t3, t4, t5, t6)
+      ZKPIPE_ADX_ZERO(t0) ZKPIPE_ADX_REDUCE6(t1, t2, t3, t4, t5, t6, t0)
+      ZKPIPE_ADX_ZERO(t1) ZKPIPE_ADX_REDUCE6(t2, t3, t4, t5, t6, t0, t1)
+      ZKPIPE_ADX_ZERO(t2) ZKPIPE_ADX_REDUCE6(t3, t4, t5, t6, t0, t1, t2)
+      ZKPIPE_ADX_ZERO(t3) ZKPIPE_ADX_REDUCE6(t4, t5, t6, t0, t1, t2, t3)
+      ZKPIPE_ADX_ZERO(t4) ZKPIPE_ADX_REDUCE6(t5, t6, t0, t1, t2, t3, t4)
+      "addq 48(%[t]), %[t6]\n\t"
+      "adcq 56(%[t]), %[t0]\n\t"
+      "adcq 64(%[t]), %[t1]\n\t"
+      "adcq 72(%[t]), %[t2]\n\t"
+      "adcq 80(%[t]), %[t3]\n\t"
+      "adcq 88(%[t]), %[t4]\n\t"
+      ZKPIPE_ADX_REDUCE_ONCE6(t6, t0, t1, t2, t3, t4, lo, hi, d, t, s, t5)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
+        [s] "=&r"(s), [t] "+&r"(t_ptr)
+      : [p] "r"(kP.data()), [inv] "m"(kInv)
+      : "cc", "memory");
+  return {t6, t0, t1, t2, t3, t4};
+}
+
 }  // namespace zkpipe::ff::detail
 
 #undef ZKPIPE_ADX_REDUCE_ONCE6

@@ -102,7 +102,7 @@ void bench_msm(unsigned max_log) {
       std::printf("%-6u check against ec::msm: %s\n", lg, same ? "equal" : "DIFFERENT");
     }
     const unsigned def = gpu::DeviceMsm::default_window_bits(n);
-    for (unsigned c = def - 3; c <= def + 2; ++c) {
+    for (unsigned c = def - 2; c <= def + 1; ++c) {
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
       std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
       std::fflush(stdout);

@@ -47,23 +47,42 @@ __device__ __forceinline__ u32 window_of(const Fr& s, u32 bit, u32 c) {
   return x & ((1u << c) - 1);
 }
 
+// The 256 scalar bits are cut into `windows` windows of near-equal widths (the
+// first 256 mod windows are one bit wider), so the top window is as wide as the
+// rest: a narrow top window would pour every point into a handful of buckets.
+struct WindowShape {
+  u32 windows;
+  u32 base_bits;
+  u32 wider;  // windows with base_bits + 1 bits
+
+  __host__ __device__ u32 bits(u32 w) const { return base_bits + (w < wider ? 1 : 0); }
+  __host__ __device__ u32 offset(u32 w) const { return w * base_bits + (w < wider ? w : wider); }
+  __host__ __device__ u32 max_bits() const { return base_bits + (wider ? 1 : 0); }
+};
+
+WindowShape window_shape(u32 c) {
+  const u32 windows = (256 + c - 1) / c;
+  return {windows, 256 / windows, 256 % windows};
+}
+
 // keys[w·n + i] = w·2^(c−1) + |d_w| − 1 (or the sentinel when there is no term),
-// values[w·n + i] = i with the digit's sign in the top bit.
-__global__ void digits_kernel(const Fr* scalars, u32 n, u32 c, u32 windows, u32* keys, u32* values, u32* ones) {
+// values[w·n + i] = i with the digit's sign in the top bit; c is the widest window.
+__global__ void digits_kernel(const Fr* scalars, u32 n, WindowShape shape, u32* keys, u32* values, u32* ones) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Fr s = scalars[i].to_canonical();
   const bool skip = s.is_zero() || is_one_canonical(s);
   if (is_one_canonical(s)) ones[1 + atomicAdd(&ones[0], 1u)] = i;
-  const u32 half = 1u << (c - 1);
-  const u32 sentinel = windows * half;
+  const u32 half = 1u << (shape.max_bits() - 1);
+  const u32 sentinel = shape.windows * half;
   u32 carry = 0;
-  for (u32 w = 0; w < windows; ++w) {
-    u32 d = window_of(s, w * c, c) + carry;
+  for (u32 w = 0; w < shape.windows; ++w) {
+    const u32 bits = shape.bits(w);
+    u32 d = window_of(s, shape.offset(w), bits) + carry;
     u32 sign = 0;
     carry = 0;
-    if (d > half) {
-      d = (1u << c) - d;
+    if (d > (1u << (bits - 1))) {
+      d = (1u << bits) - d;
       sign = kNegative;
       carry = 1;
     }
@@ -171,7 +190,7 @@ DeviceG1Bases::DeviceG1Bases(std::span<const ec::Affine<ec::G1Curve>> points, Pi
 
 unsigned DeviceMsm::default_window_bits(std::size_t n) {
   const int lg = std::bit_width(std::max<std::size_t>(n, 1)) - 1;
-  return static_cast<unsigned>(std::clamp(lg - 5, 8, 20));
+  return static_cast<unsigned>(std::clamp(lg - 4, 8, 20));
 }
 
 ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n,
@@ -180,8 +199,9 @@ ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::F
   if (n == 0) return HostJacobian::identity();
   const u32 c = window_bits ? window_bits : default_window_bits(n);
   if (c < 2 || c > 24) throw std::invalid_argument("DeviceMsm: window_bits out of range");
-  const u32 windows = (256 + c - 1) / c;
-  const u32 half = 1u << (c - 1);
+  const WindowShape shape = window_shape(c);
+  const u32 windows = shape.windows;
+  const u32 half = 1u << (shape.max_bits() - 1);
   const u32 buckets = windows * half;
   const std::size_t entries = static_cast<std::size_t>(windows) * n;
   if (entries >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms for one sort");
@@ -206,7 +226,7 @@ ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::F
   auto* dev_ones_partial = reinterpret_cast<G1Xyzz*>(ones_partial_.data());
 
   check(cudaMemsetAsync(ones_.data(), 0, sizeof(u32), stream), "memset ones");
-  digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), c, windows, keys_.data(),
+  digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), shape, keys_.data(),
                                                         values_.data(), ones_.data());
   check_launch("digits_kernel");
 
@@ -249,7 +269,7 @@ ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::F
 
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {
-    for (u32 i = 0; i < c; ++i) acc = acc.dbl();
+    for (u32 i = 0; i < shape.bits(w); ++i) acc = acc.dbl();
     acc = acc + to_host(&window_sums[std::size_t{4} * w * segments]);
   }
   return acc + to_host(ones_sum.data());

@@ -170,7 +170,7 @@ DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain)
       vanishing_inv_(domain.vanishing_on_coset_inv()),
       forward_twiddles_(twiddle_table(domain.omega(), log_size_ == 0 ? 0 : log_size_ - 1)),
       inverse_twiddles_(twiddle_table(domain.omega_inv(), log_size_ == 0 ? 0 : log_size_ - 1)),
-      size_inv_(ff::Fr::one(), domain.size_inv(), 0),
+      size_inv_(ff::Fr::one(), domain.size_inv(), log_size_),
       shift_(domain.coset_shift(), ff::Fr::one(), log_size_),
       shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_),
       shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_) {

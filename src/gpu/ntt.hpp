@@ -65,7 +65,7 @@ class DeviceNtt {
   ff::Fr vanishing_inv_;
   DeviceBuffer<ff::Fr> forward_twiddles_;
   DeviceBuffer<ff::Fr> inverse_twiddles_;
-  DevicePowers size_inv_;            // 1/N (no powers)
+  DevicePowers size_inv_;            // 1^i / N
   DevicePowers shift_;               // g^i
   DevicePowers shift_over_size_;     // g^i / N
   DevicePowers shift_inv_over_size_; // g^−i / N

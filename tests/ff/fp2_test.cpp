@@ -115,6 +115,33 @@ TEST_F(Fp2Test, MulAndSquare) {
   }
 }
 
+// The lazily reduced product against the plain Karatsuba one, on Montgomery
+// representatives at the edges (0, 1, p-1, p-2, R mod p) where the unreduced sums
+// and the p·R correction are largest, then on random elements.
+TEST_F(Fp2Test, LazyProductAgreesWithKaratsuba) {
+#ifdef ZKPIPE_FF_X86_64
+  if (!kCpuHasBmi2Adx) GTEST_SKIP() << "CPU lacks BMI2/ADX";
+  Fp::Repr one{};
+  one[0] = 1;
+  const std::vector<Fp> edges{Fp::zero(), Fp::from_mont(one),
+                              Fp::from_mont(detail::sub_small(Fp::kModulus, 1)),
+                              Fp::from_mont(detail::sub_small(Fp::kModulus, 2)), Fp::one()};
+  std::vector<Fp2> v;
+  for (const Fp& a : edges) {
+    for (const Fp& b : edges) v.push_back({a, b});
+  }
+  std::mt19937_64 rng(34);
+  for (int i = 0; i < kRandomCases; ++i) v.push_back(Fp2::random(rng));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    for (std::size_t j : {i % 25, (i * 7919 + 3) % v.size()}) {
+      ASSERT_EQ(v[i].mul_lazy_bmi2_adx(v[j]), v[i].mul_karatsuba(v[j])) << i << ", " << j;
+    }
+  }
+#else
+  GTEST_SKIP() << "not x86-64";
+#endif
+}
+
 TEST_F(Fp2Test, Inverse) {
   for (const RefFp2& a : values(33)) {
     const Fp2 x = from_ref(a);
