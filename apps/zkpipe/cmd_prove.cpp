@@ -1,4 +1,5 @@
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "engine/process_memory.hpp"
+#include "formats/snarkjs_json.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "workloads.hpp"
@@ -20,6 +22,7 @@ struct ProveOptions {
   WorkloadSpec workload;
   std::string key;
   std::string out;
+  std::string json_dir;
   bool quiet = false;
 };
 
@@ -56,6 +59,15 @@ void run_prove(const ProveOptions& o) {
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!out.flush()) throw std::runtime_error(o.out + ": write failed");
+  if (!o.json_dir.empty()) {
+    std::filesystem::create_directories(o.json_dir);
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      const std::filesystem::path dir(o.json_dir);
+      formats::write_text_file(dir / ("proof_" + std::to_string(p) + ".json"), formats::proof_to_json(proofs[p]));
+      formats::write_text_file(dir / ("public_" + std::to_string(p) + ".json"),
+                               formats::public_to_json(circuit->public_inputs(p)));
+    }
+  }
   std::cerr << "wrote " << bytes.size() << " bytes (" << proofs.size() << " partition proofs) to " << o.out << "\n";
 }
 
@@ -68,6 +80,8 @@ void register_prove(CLI::App& app) {
   add_instance_options(*cmd, opts->workload);
   cmd->add_option("--key", opts->key, "Parameter file from `zkpipe setup`")->required();
   cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required();
+  cmd->add_option("--json-dir", opts->json_dir,
+                  "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
   cmd->callback([opts] { run_prove(*opts); });
 }

@@ -12,6 +12,7 @@ void register_verify(CLI::App& app);   // zkpipe verify
 void register_circuit(CLI::App& app);  // zkpipe circuit info
 void register_bench(CLI::App& app);    // zkpipe bench batch | sweep | pileup
 void register_groth16(CLI::App& app);  // zkpipe groth16 prove|verify (snarkjs files)
-void register_zkey(CLI::App& app);     // zkpipe zkey import|export-vk
+void register_zkey(CLI::App& app);
+void register_vk(CLI::App& app);       // zkpipe vk export     // zkpipe zkey import|export-vk
 
 }  // namespace zkpipe::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   zkpipe::cli::register_bench(app);
   zkpipe::cli::register_groth16(app);
   zkpipe::cli::register_zkey(app);
+  zkpipe::cli::register_vk(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

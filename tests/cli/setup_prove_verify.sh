@@ -9,6 +9,20 @@ trap 'rm -rf "$dir"' EXIT
 "$zkpipe" setup --preset tiny --out "$dir/key.zkp" --quiet
 "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --out "$dir/proof.bin" --quiet
 test "$(stat -c %s "$dir/proof.bin")" -eq $((3 * 192))
+
+# The same proofs in the snarkjs layout, checked by the snarkjs-compatible verifier
+# against the exported verification key; the bellperson vk has the expected size
+# (6 fixed points, a u32 count, and one uncompressed G1 point per public input).
+"$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 2 --out "$dir/p2.bin" \
+  --json-dir "$dir/json" --quiet
+"$zkpipe" vk export --key "$dir/key.zkp" --out "$dir/vk.json"
+"$zkpipe" groth16 verify "$dir/vk.json" "$dir/json/public_1.json" "$dir/json/proof_1.json" | grep -q OK
+if "$zkpipe" groth16 verify "$dir/vk.json" "$dir/json/public_0.json" "$dir/json/proof_1.json" >/dev/null 2>&1 &&
+   ! cmp -s "$dir/json/public_0.json" "$dir/json/public_1.json"; then
+  echo "FAIL: proof verified against another partition's public inputs" >&2; exit 1
+fi
+"$zkpipe" vk export --key "$dir/key.zkp" --out "$dir/vk.bin" --format bellperson
+test "$(stat -c %s "$dir/vk.bin")" -eq $((96 * 2 + 192 * 3 + 96 + 4 + 96 * 6))
 "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --proof "$dir/proof.bin" | grep -q "^OK"
 
 if "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 8 --partitions 3 --proof "$dir/proof.bin"; then
