@@ -73,10 +73,35 @@ struct Fp2 {
     return {Fp::from_mont(detail::mont_redc_adx<Fp::kLimbs, Fp::kModulus, Fp::kInv>(aa)),
             Fp::from_mont(detail::mont_redc_adx<Fp::kLimbs, Fp::kModulus, Fp::kInv>(cc))};
   }
+
+  // Callable only where kCpuHasBmi2Adx holds (tests check it against square_complex).
+  // The factors a + b < 2p, a - b + p < 2p and 2a < 2p stay unreduced: both
+  // products are below 4p^2 < p·R, inside the range mont_redc_adx accepts.
+  [[gnu::always_inline]] Fp2 square_lazy_bmi2_adx() const {
+    Fp::Repr sum;
+    Fp::Repr diff;
+    Fp::Repr twice_a;
+    limbs_add(sum, c0.mont(), c1.mont());
+    limbs_add(diff, c0.mont(), Fp::kModulus);
+    limbs_sub(diff, diff, c1.mont());
+    limbs_add(twice_a, c0.mont(), c0.mont());
+    const auto re = detail::mul_wide_adx<Fp::kLimbs>(sum, diff);
+    const auto im = detail::mul_wide_adx<Fp::kLimbs>(twice_a, c1.mont());
+    return {Fp::from_mont(detail::mont_redc_adx<Fp::kLimbs, Fp::kModulus, Fp::kInv>(re)),
+            Fp::from_mont(detail::mont_redc_adx<Fp::kLimbs, Fp::kModulus, Fp::kInv>(im))};
+  }
 #endif
 
-  // (a + bu)^2 = (a + b)(a - b) + 2ab·u: two multiplications.
-  constexpr Fp2 square() const {
+  // (a + bu)^2 = (a + b)(a - b) + 2ab·u: two multiplications. With BMI2/ADX the
+  // factors stay unreduced and each product takes one Montgomery reduction.
+  [[gnu::always_inline]] constexpr Fp2 square() const {
+#ifdef ZKPIPE_FF_X86_64
+    if (!std::is_constant_evaluated() && kCpuHasBmi2Adx) return square_lazy_bmi2_adx();
+#endif
+    return square_complex();
+  }
+
+  constexpr Fp2 square_complex() const {
     Fp ab = c0 * c1;
     return {(c0 + c1) * (c0 - c1), ab.dbl()};
   }

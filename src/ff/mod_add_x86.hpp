@@ -7,6 +7,9 @@
 // select is one cmov per limb, which is branch-free, so the constant-time
 // property of the portable code is kept.
 //
+// b is read through a pointer (one register, where a memory operand per limb could
+// take two for base and index): twelve registers already hold the limbs.
+//
 // Both need 2p < 2^(64N), which MontField already asserts, so a + b never carries
 // out of N words.
 #pragma once
@@ -16,14 +19,14 @@
 #ifdef ZKPIPE_FF_X86_64
 
 // r += b (carry chain) for limb I; OP is addq for the lowest limb, adcq otherwise.
-#define ZKPIPE_MOD_ADD_LIMB(OP, I) OP " %[b" #I "], %[r" #I "]\n\t"
+#define ZKPIPE_MOD_ADD_LIMB(OP, I) OP " 8*" #I "(%[b]), %[r" #I "]\n\t"
 // s = r - p for limb I, chained through the borrow.
 #define ZKPIPE_MOD_SUB_P_LIMB(OP, I) \
   "movq %[r" #I "], %[s" #I "]\n\t" OP " %[p" #I "], %[s" #I "]\n\t"
 // Keep r - p unless it borrowed, i.e. unless r < p.
 #define ZKPIPE_MOD_TAKE(I) "cmovncq %[s" #I "], %[r" #I "]\n\t"
 // r -= b for limb I, chained through the borrow.
-#define ZKPIPE_MOD_SUB_LIMB(OP, I) OP " %[b" #I "], %[r" #I "]\n\t"
+#define ZKPIPE_MOD_SUB_LIMB(OP, I) OP " 8*" #I "(%[b]), %[r" #I "]\n\t"
 // s = p when the subtraction borrowed (s was zeroed beforehand), else 0.
 #define ZKPIPE_MOD_P_IF_BORROW(I) "cmovcq %[p" #I "], %[s" #I "]\n\t"
 #define ZKPIPE_MOD_ZERO(I) "xorl %k[s" #I "], %k[s" #I "]\n\t"
@@ -48,9 +51,8 @@ template <std::size_t N, const Limbs<N>& kP>
         ZKPIPE_MOD_TAKE(0) ZKPIPE_MOD_TAKE(1) ZKPIPE_MOD_TAKE(2) ZKPIPE_MOD_TAKE(3)
         : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3),
           [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
-        : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]),
-          [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3])
-        : "cc");
+        : [b] "r"(b.data()), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3])
+        : "cc", "memory");
     return {r0, r1, r2, r3};
   } else {
     u64 r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], r4 = a[4], r5 = a[5];
@@ -66,10 +68,9 @@ template <std::size_t N, const Limbs<N>& kP>
         : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
           [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
           [s4] "=&r"(s4), [s5] "=&r"(s5)
-        : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]), [b4] "m"(b[4]),
-          [b5] "m"(b[5]), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3]),
+        : [b] "r"(b.data()), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3]),
           [p4] "m"(kP[4]), [p5] "m"(kP[5])
-        : "cc");
+        : "cc", "memory");
     return {r0, r1, r2, r3, r4, r5};
   }
 }
@@ -90,9 +91,8 @@ template <std::size_t N, const Limbs<N>& kP>
         ZKPIPE_MOD_ADD_BACK("adcq", 2) ZKPIPE_MOD_ADD_BACK("adcq", 3)
         : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3),
           [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
-        : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]),
-          [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3])
-        : "cc");
+        : [b] "r"(b.data()), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3])
+        : "cc", "memory");
     return {r0, r1, r2, r3};
   } else {
     u64 r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], r4 = a[4], r5 = a[5];
@@ -110,10 +110,9 @@ template <std::size_t N, const Limbs<N>& kP>
         : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
           [r5] "+&r"(r5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
           [s4] "=&r"(s4), [s5] "=&r"(s5)
-        : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]), [b4] "m"(b[4]),
-          [b5] "m"(b[5]), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3]),
+        : [b] "r"(b.data()), [p0] "m"(kP[0]), [p1] "m"(kP[1]), [p2] "m"(kP[2]), [p3] "m"(kP[3]),
           [p4] "m"(kP[4]), [p5] "m"(kP[5])
-        : "cc");
+        : "cc", "memory");
     return {r0, r1, r2, r3, r4, r5};
   }
 }

@@ -171,7 +171,9 @@ template <std::size_t N>
       "movq %[t3], 80(%[r])\n\t"
       "movq %[t4], 88(%[r])\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d)
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
+        // Names the words written through [r], so that the asm is not dropped as dead.
+        [written] "=m"(r)
       : [a] "r"(a.data()), [b] "r"(b.data()), [r] "r"(r.data())
       : "cc", "memory");
   return r;

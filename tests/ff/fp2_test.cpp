@@ -115,7 +115,7 @@ TEST_F(Fp2Test, MulAndSquare) {
   }
 }
 
-// The lazily reduced product against the plain Karatsuba one, on Montgomery
+// The lazily reduced product and square against the plain ones, on Montgomery
 // representatives at the edges (0, 1, p-1, p-2, R mod p) where the unreduced sums
 // and the p·R correction are largest, then on random elements.
 TEST_F(Fp2Test, LazyProductAgreesWithKaratsuba) {
@@ -136,6 +136,7 @@ TEST_F(Fp2Test, LazyProductAgreesWithKaratsuba) {
     for (std::size_t j : {i % 25, (i * 7919 + 3) % v.size()}) {
       ASSERT_EQ(v[i].mul_lazy_bmi2_adx(v[j]), v[i].mul_karatsuba(v[j])) << i << ", " << j;
     }
+    ASSERT_EQ(v[i].square_lazy_bmi2_adx(), v[i].square_complex()) << i;
   }
 #else
   GTEST_SKIP() << "not x86-64";
