@@ -1,6 +1,5 @@
 #include "gpu/cuda_prover.hpp"
 
-#include <chrono>
 #include <map>
 #include <mutex>
 #include <span>
@@ -8,7 +7,7 @@
 #include <vector>
 
 #include "ec/msm.hpp"
-#include "ec/scalar_mul.hpp"
+#include "groth16/assembly.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
@@ -25,32 +24,8 @@ using groth16::PendingProof;
 using groth16::Proof;
 using groth16::ProvingKey;
 using G1 = ec::Jacobian<ec::G1Curve>;
-using G2 = ec::Jacobian<ec::G2Curve>;
 
 namespace {
-
-class CudaPending final : public PendingProof {
- public:
-  const PartitionWitness* witness = nullptr;
-  const ProvingKey* key = nullptr;
-  Blinding blinding;
-  G1 a;       // the proof's A, blinded
-  G1 b_g1;    // B in G1, blinded (needed for C)
-  G1 c_part;  // L and H MSMs
-};
-
-class Stopwatch {
- public:
-  double lap() {
-    auto now = std::chrono::steady_clock::now();
-    double s = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 struct KeyBases {
   DeviceG1Bases a;
@@ -135,11 +110,8 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
-  auto pending = std::make_unique<CudaPending>();
-  pending->witness = &w;
-  pending->key = &key;
-  pending->blinding = blinding;
-  Stopwatch clock;
+  auto pending = std::make_unique<groth16::PendingG1Proof>(w, key, blinding);
+  groth16::Stopwatch clock;
 
   const KeyBases& bases = s.bases_for(key);
   const DeviceNtt& ntt = s.ntt_for(key);
@@ -156,36 +128,25 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   s.sync();
   pending->timings.push_back({"ntt_h", clock.lap()});
 
-  G1 h_sum = s.msm.sum(bases.h, s.a.data(), key.h.size(), s.stream);
+  groth16::G1MsmSums sums;
+  sums.h = s.msm.sum(bases.h, s.a.data(), key.h.size(), s.stream);
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  G1 l_sum = s.host_msm(bases.l, w.aux);
+  sums.l = s.host_msm(bases.l, w.aux);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  G1 a_sum = s.host_msm(bases.a, groth16::a_query_scalars(w));
+  sums.a = s.host_msm(bases.a, groth16::a_query_scalars(w));
   pending->timings.push_back({"msm_a", clock.lap()});
 
-  G1 b_sum = s.host_msm(bases.b_g1, groth16::b_query_scalars(w));
+  sums.b_g1 = s.host_msm(bases.b_g1, groth16::b_query_scalars(w));
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
-  const groth16::VerifyingKey& vk = key.vk;
-  pending->a = a_sum + vk.alpha_g1 + ec::mul_ct(vk.delta_g1, blinding.r);
-  pending->b_g1 = b_sum + vk.beta_g1 + ec::mul_ct(vk.delta_g1, blinding.s);
-  pending->c_part = h_sum + l_sum;
+  pending->blind(sums);
   return pending;
 }
 
-Proof CudaProver::finish(std::unique_ptr<PendingProof> base) {
-  auto& p = dynamic_cast<CudaPending&>(*base);
-  const groth16::VerifyingKey& vk = p.key->vk;
-  std::vector<Fr> b_scalars = groth16::b_query_scalars(*p.witness);
-  G2 b_g2 = ec::msm<ec::G2Curve>(p.key->b_g2, b_scalars) + vk.beta_g2 + ec::mul_ct(vk.delta_g2, p.blinding.s);
-
-  const Fr& r = p.blinding.r;
-  const Fr& s = p.blinding.s;
-  // C = L + H + s·A + r·B₁ − r·s·δ
-  G1 c = p.c_part + ec::mul_ct(p.a, s) + ec::mul_ct(p.b_g1, r) - ec::mul_ct(vk.delta_g1, r * s);
-  return Proof{p.a.to_affine(), b_g2.to_affine(), c.to_affine()};
+Proof CudaProver::finish(std::unique_ptr<PendingProof> pending) {
+  return groth16::finish_on_cpu(dynamic_cast<const groth16::PendingG1Proof&>(*pending));
 }
 
 void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }

@@ -1,46 +1,20 @@
 #include "groth16/cpu_prover.hpp"
 
-#include <chrono>
 #include <span>
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 #include "ec/msm.hpp"
-#include "ec/scalar_mul.hpp"
+#include "groth16/assembly.hpp"
 #include "poly/evaluation_domain.hpp"
 #include "poly/ntt.hpp"
 
 namespace zkpipe::groth16 {
 
 using ff::Fr;
-using G1 = ec::Jacobian<ec::G1Curve>;
-using G2 = ec::Jacobian<ec::G2Curve>;
 
 namespace {
-
-class CpuPending final : public PendingProof {
- public:
-  const PartitionWitness* witness = nullptr;
-  const ProvingKey* key = nullptr;
-  Blinding blinding;
-  G1 a;       // the proof's A, blinded
-  G1 b_g1;    // B in G1, blinded (needed for C)
-  G1 c_part;  // L and H MSMs
-};
-
-class Stopwatch {
- public:
-  double lap() {
-    auto now = std::chrono::steady_clock::now();
-    double s = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 void gather(const std::vector<Fr>& values, const r1cs::DensityBitmap& density, std::vector<Fr>& out) {
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -96,47 +70,33 @@ std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const Provin
                                                const Blinding& blinding) {
   check_witness_matches_key(w, key);
   check_satisfied(w);
-  auto pending = std::make_unique<CpuPending>();
-  pending->witness = &w;
-  pending->key = &key;
-  pending->blinding = blinding;
+  auto pending = std::make_unique<PendingG1Proof>(w, key, blinding);
   Stopwatch clock;
 
   compute_h_in_place(w.a, w.b, w.c, key.domain_size(), key.h_query);
   pending->timings.push_back({"ntt_h", clock.lap()});
 
   std::span<const Fr> h(w.a.data(), key.h.size());
-  G1 h_sum = ec::msm<ec::G1Curve>(key.h, h);
+  G1MsmSums sums;
+  sums.h = ec::msm<ec::G1Curve>(key.h, h);
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  G1 l_sum = ec::msm<ec::G1Curve>(key.l, w.aux);
+  sums.l = ec::msm<ec::G1Curve>(key.l, w.aux);
   pending->timings.push_back({"msm_l", clock.lap()});
 
   // One gathered scalar set at a time: the footprint's scratch assumes it.
-  G1 a_sum = ec::msm<ec::G1Curve>(key.a, a_query_scalars(w));
+  sums.a = ec::msm<ec::G1Curve>(key.a, a_query_scalars(w));
   pending->timings.push_back({"msm_a", clock.lap()});
 
-  G1 b_sum = ec::msm<ec::G1Curve>(key.b_g1, b_query_scalars(w));
+  sums.b_g1 = ec::msm<ec::G1Curve>(key.b_g1, b_query_scalars(w));
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
-  const VerifyingKey& vk = key.vk;
-  pending->a = a_sum + vk.alpha_g1 + ec::mul_ct(vk.delta_g1, blinding.r);
-  pending->b_g1 = b_sum + vk.beta_g1 + ec::mul_ct(vk.delta_g1, blinding.s);
-  pending->c_part = h_sum + l_sum;
+  pending->blind(sums);
   return pending;
 }
 
-Proof CpuProver::finish(std::unique_ptr<PendingProof> base) {
-  auto& p = dynamic_cast<CpuPending&>(*base);
-  const VerifyingKey& vk = p.key->vk;
-  G2 b_g2 = ec::msm<ec::G2Curve>(p.key->b_g2, b_query_scalars(*p.witness)) + vk.beta_g2 +
-            ec::mul_ct(vk.delta_g2, p.blinding.s);
-
-  const Fr& r = p.blinding.r;
-  const Fr& s = p.blinding.s;
-  // C = L + H + s·A + r·B₁ − r·s·δ
-  G1 c = p.c_part + ec::mul_ct(p.a, s) + ec::mul_ct(p.b_g1, r) - ec::mul_ct(vk.delta_g1, r * s);
-  return Proof{p.a.to_affine(), b_g2.to_affine(), c.to_affine()};
+Proof CpuProver::finish(std::unique_ptr<PendingProof> pending) {
+  return finish_on_cpu(dynamic_cast<const PendingG1Proof&>(*pending));
 }
 
 void CpuProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }

@@ -1,0 +1,26 @@
+#include "groth16/assembly.hpp"
+
+#include "ec/msm.hpp"
+#include "ec/scalar_mul.hpp"
+#include "groth16/cpu_prover.hpp"
+
+namespace zkpipe::groth16 {
+
+void PendingG1Proof::blind(const G1MsmSums& sums) {
+  const VerifyingKey& vk = key->vk;
+  a = sums.a + vk.alpha_g1 + ec::mul_ct(vk.delta_g1, blinding.r);
+  b_g1 = sums.b_g1 + vk.beta_g1 + ec::mul_ct(vk.delta_g1, blinding.s);
+  c_part = sums.h + sums.l;
+}
+
+Proof finish_on_cpu(const PendingG1Proof& p) {
+  const VerifyingKey& vk = p.key->vk;
+  const ff::Fr& r = p.blinding.r;
+  const ff::Fr& s = p.blinding.s;
+  ec::Jacobian<ec::G2Curve> b_g2 =
+      ec::msm<ec::G2Curve>(p.key->b_g2, b_query_scalars(*p.witness)) + vk.beta_g2 + ec::mul_ct(vk.delta_g2, s);
+  G1Point c = p.c_part + ec::mul_ct(p.a, s) + ec::mul_ct(p.b_g1, r) - ec::mul_ct(vk.delta_g1, r * s);
+  return Proof{p.a.to_affine(), b_g2.to_affine(), c.to_affine()};
+}
+
+}  // namespace zkpipe::groth16
