@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -77,20 +78,16 @@ class BatchAffineBuckets {
     batch_.clear();
   }
 
-  // sum_b (b + 1)·bucket_b by running sums (see reduce_buckets).
+  // sum_b (b + 1)·bucket_b: folded first (fold_reduce) when there are many buckets.
   Xyzz<Curve> reduce() {
     flush();
-    Xyzz<Curve> running = Xyzz<Curve>::identity();
-    Xyzz<Curve> total = Xyzz<Curve>::identity();
-    for (std::size_t b = affine_.size(); b-- > 0;) {
-      running += affine_[b];
-      if (!overflow_[b].is_identity()) running += overflow_[b];
-      total += running;
-    }
-    return total;
+    return affine_.size() >= kFoldMinBuckets ? fold_reduce() : running_sum_reduce();
   }
 
  private:
+  // Below this many buckets folding saves too little to pay for its small batches.
+  static constexpr std::size_t kFoldMinBuckets = 256;
+
   struct Pending {
     std::uint32_t bucket;
     Affine<Curve> point;
@@ -109,6 +106,55 @@ class BatchAffineBuckets {
       return xx.dbl() + xx;
     }
     return e.point.y - b.y;
+  }
+
+  // sum_b (b + 1)·bucket_b by running sums (see reduce_buckets): two XYZZ additions
+  // per bucket.
+  Xyzz<Curve> running_sum_reduce() const {
+    Xyzz<Curve> running = Xyzz<Curve>::identity();
+    Xyzz<Curve> total = Xyzz<Curve>::identity();
+    for (std::size_t b = affine_.size(); b-- > 0;) {
+      running += affine_[b];
+      if (!overflow_[b].is_identity()) running += overflow_[b];
+      total += running;
+    }
+    return total;
+  }
+
+  // With the digit m = b + 1 written as hi·2^k + lo,
+  //   sum_m m·B_m = sum_lo lo·L_lo + 2^k · sum_hi hi·H_hi,
+  // where L_lo sums the buckets with m mod 2^k = lo and H_hi those with m >> k = hi.
+  // L and H are filled by batch-affine additions (two per bucket, against the running
+  // sums' two XYZZ additions) and are short enough that their own running sums cost
+  // little. L is filled in digit order and H in transposed order, so that consecutive
+  // additions, hence those in one batch, never hit the same sum.
+  Xyzz<Curve> fold_reduce() {
+    const std::size_t digits = affine_.size();
+    const unsigned k = static_cast<unsigned>(std::bit_width(digits)) / 2;
+    const std::size_t lo_mask = (std::size_t{1} << k) - 1;
+    const std::size_t hi_top = digits >> k;
+    const std::size_t batch = std::min(lo_mask, hi_top);
+    BatchAffineBuckets lo(lo_mask, batch);
+    BatchAffineBuckets hi(hi_top, batch);
+    auto fold = [&](BatchAffineBuckets& sums, std::size_t sum, std::size_t m) {
+      const std::size_t b = m - 1;
+      if (!affine_[b].infinity) sums.add(sum - 1, affine_[b]);
+      if (!overflow_[b].is_identity()) sums.overflow_[sum - 1] += overflow_[b];
+    };
+    for (std::size_t m = 1; m <= digits; ++m) {
+      if ((m & lo_mask) != 0) fold(lo, m & lo_mask, m);
+    }
+    for (std::size_t low = 0; low <= lo_mask; ++low) {
+      for (std::size_t high = 1; high <= hi_top; ++high) {
+        const std::size_t m = (high << k) | low;
+        if (m <= digits) fold(hi, high, m);
+      }
+    }
+    lo.flush();
+    hi.flush();
+    Xyzz<Curve> high_part = hi.running_sum_reduce();
+    for (unsigned i = 0; i < k; ++i) high_part = high_part.dbl();
+    return lo.running_sum_reduce() + high_part;
   }
 
   std::vector<Affine<Curve>> affine_;

@@ -15,6 +15,7 @@
 
 #include "ec/msm_digits.hpp"
 #include "ff/fr.hpp"
+#include "ff/huge_pages.hpp"
 
 namespace zkpipe::ec::detail {
 
@@ -50,7 +51,8 @@ std::vector<T> concatenate(std::vector<SplitScalars>& blocks, std::vector<T> Spl
   std::vector<std::size_t> offsets(blocks.size() + 1, 0);
   for (std::size_t b = 0; b < blocks.size(); ++b)
     offsets[b + 1] = offsets[b] + (blocks[b].*list).size();
-  std::vector<T> out(offsets.back());
+  std::vector<T> out;
+  ff::resize_on_huge_pages(out, offsets.back());
   tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
     std::vector<T>& part = blocks[b].*list;
     std::copy(part.begin(), part.end(), out.begin() + static_cast<std::ptrdiff_t>(offsets[b]));

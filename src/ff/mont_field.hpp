@@ -166,7 +166,13 @@ class MontField {
 
   constexpr bool is_zero() const { return limbs_is_zero(v_); }
   constexpr bool is_one() const { return v_ == kR; }
-  constexpr bool operator==(const MontField& o) const { return v_ == o.v_; }
+  // Limb by limb rather than std::array's memcmp call: bucket additions compare
+  // coordinates on every step.
+  constexpr bool operator==(const MontField& o) const {
+    u64 diff = 0;
+    for (std::size_t i = 0; i < kLimbs; ++i) diff |= v_[i] ^ o.v_[i];
+    return diff == 0;
+  }
 
   // Lexicographic "largest" as used by the zcash sort flag: x > (p-1)/2.
   constexpr bool is_lexicographically_largest() const {

@@ -4,13 +4,13 @@
 
 namespace zkpipe::formats {
 
-namespace {
-
 std::uint64_t load_le(std::span<const std::uint8_t> b) {
   std::uint64_t v = 0;
   for (std::size_t i = b.size(); i-- > 0;) v = (v << 8) | b[i];
   return v;
 }
+
+namespace {
 
 constexpr std::uint64_t kHeaderBytes = 12;
 constexpr std::uint64_t kSectionHeaderBytes = 12;

@@ -21,6 +21,9 @@
 
 namespace zkpipe::formats {
 
+// The little-endian unsigned integer in up to 8 bytes.
+std::uint64_t load_le(std::span<const std::uint8_t> bytes);
+
 class SectionReader {
  public:
   SectionReader(std::string file, std::uint32_t id, std::uint64_t start, std::span<const std::uint8_t> bytes)

@@ -3,7 +3,9 @@
 // coefficients: v·2^512 mod r, Montgomery form applied twice).
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 
@@ -16,7 +18,11 @@ namespace zkpipe::formats {
 template <std::size_t N>
 ff::Limbs<N> limbs_from_le(std::span<const std::uint8_t> bytes) {
   ff::Limbs<N> out{};
-  for (std::size_t i = 0; i < 8 * N; ++i) out[i / 8] |= static_cast<ff::u64>(bytes[i]) << (8 * (i % 8));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out.data(), bytes.data(), 8 * N);  // keys hold millions of these
+  } else {
+    for (std::size_t i = 0; i < 8 * N; ++i) out[i / 8] |= static_cast<ff::u64>(bytes[i]) << (8 * (i % 8));
+  }
   return out;
 }
 

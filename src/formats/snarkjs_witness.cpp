@@ -7,6 +7,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "ff/huge_pages.hpp"
 #include "formats/format_error.hpp"
 
 namespace zkpipe::formats {
@@ -67,9 +68,9 @@ groth16::PartitionWitness zkey_witness(const Zkey& zkey, std::span<const Fr> wit
   check_witness_size(witness.size(), zkey.header.n_vars);
   groth16::PartitionWitness w = assignment_part(zkey.key, witness);
   const std::size_t n = zkey.header.domain_size;
-  w.a.assign(n, Fr::zero());
-  w.b.assign(n, Fr::zero());
-  w.c.resize(n);
+  ff::assign_on_huge_pages(w.a, n, Fr::zero());
+  ff::assign_on_huge_pages(w.b, n, Fr::zero());
+  ff::resize_on_huge_pages(w.c, n);
   accumulate(zkey.a_coefficients, witness, w.a);
   accumulate(zkey.b_coefficients, witness, w.b);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& range) {

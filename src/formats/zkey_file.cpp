@@ -1,5 +1,6 @@
 #include "formats/zkey_file.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "ec/subgroup.hpp"
 #include "formats/bin_file.hpp"
 #include "formats/field_bytes.hpp"
+#include "ff/huge_pages.hpp"
 
 namespace zkpipe::formats {
 
@@ -91,7 +93,8 @@ std::vector<ec::Affine<Curve>> read_points(SectionReader& s, std::uint64_t count
   s.expect_remaining(count, size, what + " points");
   const std::uint64_t start = s.offset();
   const auto bytes = s.bytes(count * size);
-  std::vector<ec::Affine<Curve>> points(count);
+  std::vector<ec::Affine<Curve>> points;
+  ff::resize_on_huge_pages(points, count);
   std::atomic<std::uint64_t> first_bad{count};
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count, 256), [&](const auto& range) {
     for (std::uint64_t i = range.begin(); i < range.end(); ++i) {
@@ -155,54 +158,108 @@ ZkeyHeader read_header(SectionReader& s, groth16::VerifyingKey& vk, bool check_s
   return h;
 }
 
+struct ParsedCoefficient {
+  std::uint32_t matrix;
+  ZkeyCoefficient coefficient;
+};
+
+// What is wrong with coefficient record `bytes`, or "" when it is valid.
+std::string coefficient_problem(std::span<const std::uint8_t> bytes, const ZkeyHeader& h, ParsedCoefficient& out,
+                                std::uint64_t& field_offset) {
+  out.matrix = static_cast<std::uint32_t>(load_le(bytes.subspan(0, 4)));
+  out.coefficient.row = static_cast<std::uint32_t>(load_le(bytes.subspan(4, 4)));
+  out.coefficient.wire = static_cast<std::uint32_t>(load_le(bytes.subspan(8, 4)));
+  auto value = fr_from_le_double_montgomery(bytes.subspan(12, kFrBytes));
+  if (out.matrix > 1) {
+    field_offset = 0;
+    return "matrix " + std::to_string(out.matrix) + " is neither A (0) nor B (1)";
+  }
+  if (out.coefficient.row >= h.domain_size) {
+    field_offset = 4;
+    return "row " + std::to_string(out.coefficient.row) + " is outside the domain of " + std::to_string(h.domain_size);
+  }
+  if (out.coefficient.wire >= h.n_vars) {
+    field_offset = 8;
+    return "wire " + std::to_string(out.coefficient.wire) + ", the key has " + std::to_string(h.n_vars);
+  }
+  if (!value) {
+    field_offset = 12;
+    return "value is not below r";
+  }
+  out.coefficient.value = *value;
+  return {};
+}
+
+// Parsed and validated in parallel; the error names the first bad record.
 void read_coefficients(SectionReader& s, const ZkeyHeader& h, Zkey& z) {
   const std::uint32_t count = s.u32();
   s.expect_remaining(count, kCoefficientBytes, "coefficients");
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint64_t at = s.offset();
-    const std::uint32_t matrix = s.u32();
-    const std::uint32_t row = s.u32();
-    const std::uint32_t wire = s.u32();
-    auto value = fr_from_le_double_montgomery(s.bytes(kFrBytes));
-    const std::string which = "coefficient " + std::to_string(i) + ": ";
-    if (matrix > 1) s.fail_at(at, which + "matrix " + std::to_string(matrix) + " is neither A (0) nor B (1)");
-    if (row >= h.domain_size) {
-      s.fail_at(at + 4, which + "row " + std::to_string(row) + " is outside the domain of " +
-                            std::to_string(h.domain_size));
+  const std::uint64_t start = s.offset();
+  const auto bytes = s.bytes(count * kCoefficientBytes);
+  std::vector<ParsedCoefficient> parsed;
+  ff::resize_on_huge_pages(parsed, count);
+  std::atomic<std::uint64_t> first_bad{count};
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count, 4096), [&](const auto& range) {
+    std::uint64_t field_offset = 0;
+    for (std::uint64_t i = range.begin(); i < range.end(); ++i) {
+      if (coefficient_problem(bytes.subspan(i * kCoefficientBytes, kCoefficientBytes), h, parsed[i], field_offset)
+              .empty()) {
+        continue;
+      }
+      std::uint64_t seen = first_bad.load();
+      while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+      }
+      return;
     }
-    if (wire >= h.n_vars) {
-      s.fail_at(at + 8, which + "wire " + std::to_string(wire) + ", the key has " + std::to_string(h.n_vars));
-    }
-    if (!value) s.fail_at(at + 12, which + "value is not below r");
-    (matrix == 0 ? z.a_coefficients : z.b_coefficients).push_back({row, wire, *value});
+  });
+  if (const std::uint64_t i = first_bad.load(); i < count) {
+    ParsedCoefficient bad;
+    std::uint64_t field_offset = 0;
+    const std::string problem =
+        coefficient_problem(bytes.subspan(i * kCoefficientBytes, kCoefficientBytes), h, bad, field_offset);
+    s.fail_at(start + i * kCoefficientBytes + field_offset, "coefficient " + std::to_string(i) + ": " + problem);
+  }
+  const auto in_a = static_cast<std::size_t>(
+      std::count_if(parsed.begin(), parsed.end(), [](const ParsedCoefficient& c) { return c.matrix == 0; }));
+  z.a_coefficients.reserve(in_a);
+  z.b_coefficients.reserve(parsed.size() - in_a);
+  for (const ParsedCoefficient& c : parsed) {
+    (c.matrix == 0 ? z.a_coefficients : z.b_coefficients).push_back(c.coefficient);
   }
 }
 
-// Builds the density-pruned A and B queries: inputs always sit in A; an aux wire (or
-// for B any wire) whose points are at infinity appears in no constraint of that matrix.
+// Builds the density-pruned A and B queries in place: inputs always sit in A; an aux
+// wire (or for B any wire) whose points are at infinity appears in no constraint of
+// that matrix.
 void build_queries(const ZkeyHeader& h, std::vector<G1Affine> a, std::vector<G1Affine> b1,
                    std::vector<G2Affine> b2, groth16::ProvingKey& key) {
   const std::size_t num_inputs = std::size_t{h.n_public} + 1;
-  std::vector<G1Affine> a_query(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(num_inputs));
-  std::vector<G1Affine> b1_query;
-  std::vector<G2Affine> b2_query;
+  key.density.b_input.resize(num_inputs);
+  key.density.a_aux.resize(h.n_vars - num_inputs);
+  key.density.b_aux.resize(h.n_vars - num_inputs);
+  std::size_t in_a = num_inputs;
+  std::size_t in_b = 0;
   for (std::size_t i = 0; i < h.n_vars; ++i) {
-    const bool in_b = !b1[i].infinity || !b2[i].infinity;
+    const bool b_used = !b1[i].infinity || !b2[i].infinity;
     if (i < num_inputs) {
-      key.density.b_input.push_back(in_b);
+      key.density.b_input[i] = b_used;
     } else {
-      key.density.a_aux.push_back(!a[i].infinity);
-      key.density.b_aux.push_back(in_b);
-      if (!a[i].infinity) a_query.push_back(a[i]);
+      key.density.a_aux[i - num_inputs] = !a[i].infinity;
+      key.density.b_aux[i - num_inputs] = b_used;
+      if (!a[i].infinity) a[in_a++] = a[i];
     }
-    if (in_b) {
-      b1_query.push_back(b1[i]);
-      b2_query.push_back(b2[i]);
+    if (b_used) {
+      b1[in_b] = b1[i];
+      b2[in_b] = b2[i];
+      ++in_b;
     }
   }
-  key.a = std::move(a_query);
-  key.b_g1 = std::move(b1_query);
-  key.b_g2 = std::move(b2_query);
+  a.resize(in_a);
+  b1.resize(in_b);
+  b2.resize(in_b);
+  key.a = std::move(a);
+  key.b_g1 = std::move(b1);
+  key.b_g2 = std::move(b2);
 }
 
 }  // namespace

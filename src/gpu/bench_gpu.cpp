@@ -1,6 +1,6 @@
 // GPU benchmarks: G1 MSM, NTTs and the CUDA prover's start(), timed with CUDA events
 // after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [msm|ntt|start|all] [max_log]
+//   bench_gpu [msm|ntt|tiles|start|all] [max_log]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -142,6 +142,36 @@ void bench_ntt(unsigned max_log) {
   }
 }
 
+// Forward nat→nat at a few sizes for every pass tile, to choose the default.
+void bench_ntt_tiles(unsigned max_log) {
+  std::printf("\n== NTT pass tile (forward nat->nat, ms) ==\n");
+  std::printf("%-6s", "log n");
+  for (unsigned t = 8; t <= gpu::DeviceNtt::kMaxTileLog; ++t) std::printf(" %9s%-2u", "tile 2^", t);
+  std::printf("\n");
+  const std::vector<Fr> seed_values = random_fr(std::size_t{1} << 20, 6);
+  EventTimer timer;
+  for (unsigned lg : {20u, 24u, 26u}) {
+    if (lg > max_log) break;
+    const std::size_t n = std::size_t{1} << lg;
+    const poly::EvaluationDomain domain(n);
+    gpu::DeviceBuffer<Fr> a(n);
+    for (std::size_t off = 0; off < n; off += seed_values.size()) {
+      gpu::check(cudaMemcpy(a.data() + off, seed_values.data(), seed_values.size() * sizeof(Fr),
+                            cudaMemcpyHostToDevice),
+                 "fill");
+    }
+    std::printf("%-6u", lg);
+    for (unsigned t = 8; t <= gpu::DeviceNtt::kMaxTileLog; ++t) {
+      const gpu::DeviceNtt ntt(domain, t);
+      std::printf(" %11.2f", timer.median_ms(nullptr, [&](cudaStream_t s) {
+        ntt.forward(a.data(), poly::NttOrder::natural_to_natural, s);
+      }));
+      std::fflush(stdout);
+    }
+    std::printf("\n");
+  }
+}
+
 // A Filecoin-shaped partition without a circuit: N constraints, N aux variables
 // (60% zeros, 30% ones, the rest random), a = random, b = bits, c = a·b; a key of
 // matching shape with repeated random points. The proof is not meant to verify:
@@ -234,6 +264,7 @@ int main(int argc, char** argv) {
               prop.totalGlobalMem / double(1 << 30));
   if (what == "msm" || what == "all") bench_msm(max_log);
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
+  if (what == "tiles") bench_ntt_tiles(max_log);
   if (what == "start" || what == "all") bench_start(max_log);
   return 0;
 }

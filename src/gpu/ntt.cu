@@ -11,9 +11,21 @@ namespace zkpipe::gpu {
 
 namespace {
 
-// A pass's tile is 2^kTileLog elements (64 KiB of shared memory).
-constexpr unsigned kTileLog = 11;
 constexpr unsigned kElementwiseThreads = 256;
+// A pass's thread handles 4 tile elements (one radix-4 butterfly per two stages).
+constexpr unsigned kElementsPerThread = 4;
+constexpr unsigned kMaxPassThreads = (1u << DeviceNtt::kMaxTileLog) / kElementsPerThread;
+// Global loads of a pass with columns are runs of at least 2^kMinColumnsLog elements.
+constexpr unsigned kMinColumnsLog = 2;
+// The tiled bit reversal swaps blocks of 2^kRevLog × 2^kRevLog elements.
+constexpr unsigned kRevLog = 5;
+constexpr unsigned kRevSide = 1u << kRevLog;
+constexpr unsigned kRevThreads = kRevSide * kRevSide / 4;
+// A square in shared memory: rows padded by one 16-byte slot so that column reads
+// fall on distinct banks; two planes per square, two squares.
+constexpr unsigned kRow = kRevSide + 1;
+constexpr unsigned kRevPlane = kRevSide * kRow;
+constexpr std::size_t kRevSmem = 4 * kRevPlane * sizeof(uint4);
 
 // The stages [s_lo, s_lo + k) of one pass; each block also takes 2^m neighbouring
 // columns (index bits 0 … m−1) so its global loads are runs of 2^m elements.
@@ -24,18 +36,18 @@ struct Pass {
 };
 
 // The first pass takes the low bits (contiguous, no columns needed); the rest are
-// split evenly, leaving room in the tile for at least 4 columns.
-std::vector<Pass> plan_passes(unsigned lg) {
+// split evenly, leaving room in the tile for at least 2^kMinColumnsLog columns.
+std::vector<Pass> plan_passes(unsigned lg, unsigned tile_log) {
   std::vector<Pass> passes;
-  const unsigned k0 = std::min(lg, kTileLog);
+  const unsigned k0 = std::min(lg, tile_log);
   passes.push_back({0, k0, 0});
   unsigned s = k0;
   unsigned rest = lg - k0;
-  const unsigned max_k = kTileLog - 2;
+  const unsigned max_k = tile_log - kMinColumnsLog;
   unsigned count = (rest + max_k - 1) / max_k;
   while (rest > 0) {
     const unsigned k = (rest + count - 1) / count;
-    passes.push_back({s, k, std::min(s, kTileLog - k)});
+    passes.push_back({s, k, std::min(s, tile_log - k)});
     s += k;
     rest -= k;
     --count;
@@ -45,61 +57,198 @@ std::vector<Pass> plan_passes(unsigned lg) {
 
 __device__ __forceinline__ u32 reverse_bits(u32 i, u32 lg) { return lg == 0 ? 0 : __brev(i) >> (32 - lg); }
 
-template <bool kDif>
-__global__ void ntt_pass_kernel(Fr* data, const Fr* twiddles, u32 lg, u32 s_lo, u32 k, u32 m) {
-  extern __shared__ Fr tile[];
-  const u32 tile_log = k + m;
-  const u32 mid_bits = s_lo - m;
-  const u32 mid = blockIdx.x & ((1u << mid_bits) - 1);
-  const u32 hi = blockIdx.x >> mid_bits;
-  const u32 col_mask = (1u << m) - 1;
-  const u32 base = (hi << (s_lo + k)) | (mid << m);
+// Fr values in shared memory as two planes of 16-byte halves: a quarter warp
+// reading consecutive elements then touches eight distinct bank groups, where
+// 32-byte elements side by side would put elements i and i+4 in the same banks.
+struct SharedFr {
+  uint4* lo;
+  uint4* hi;
 
-  for (u32 l = threadIdx.x; l < (1u << tile_log); l += blockDim.x) {
-    tile[l] = data[base | ((l >> m) << s_lo) | (l & col_mask)];
+  __device__ __forceinline__ Fr get(u32 i) const {
+    const uint4 a = lo[i];
+    const uint4 b = hi[i];
+    return Fr{{a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}};
   }
-  __syncthreads();
-  for (u32 step = 0; step < k; ++step) {
-    const u32 ls = kDif ? k - 1 - step : step;
-    const u32 s = s_lo + ls;
-    for (u32 b = threadIdx.x; b < (1u << (tile_log - 1)); b += blockDim.x) {
-      const u32 c = b & col_mask;
-      const u32 q = b >> m;
-      const u32 t_low = q & ((1u << ls) - 1);
-      const u32 t = ((q >> ls) << (ls + 1)) | t_low;
-      const u32 i0 = (t << m) | c;
-      const u32 i1 = i0 + (1u << (ls + m));
-      // The butterfly's position within its block of 2^(s+1): its index mod 2^s.
-      const u32 j = (t_low << s_lo) | (mid << m) | c;
-      const Fr w = twiddles[j << (lg - 1 - s)];
-      const Fr u = tile[i0];
-      if constexpr (kDif) {
-        const Fr v = tile[i1];
-        tile[i0] = u + v;
-        tile[i1] = (u - v) * w;
-      } else {
-        const Fr v = tile[i1] * w;
-        tile[i0] = u + v;
-        tile[i1] = u - v;
+  __device__ __forceinline__ void set(u32 i, const Fr& x) const {
+    lo[i] = make_uint4(x.v[0], x.v[1], x.v[2], x.v[3]);
+    hi[i] = make_uint4(x.v[4], x.v[5], x.v[6], x.v[7]);
+  }
+};
+
+// One pass: the tile and every twiddle its stages use go to shared memory first
+// (all global loads in flight together, none between stages), then the stages run
+// two at a time as radix-4 butterflies held in registers.
+//
+// Twiddles come from the stage tables: stage s (pairs 2^s apart) uses
+// ω_{2^(s+1)}^j, j < 2^s, stored at [2^s + j], so a block's twiddles for one stage
+// are runs of 2^m consecutive entries, like its data.
+template <bool kDif>
+class PassTile {
+ public:
+  __device__ PassTile(uint4* smem, u32 s_lo, u32 k, u32 m)
+      : s_lo_(s_lo), k_(k), m_(m), col_mask_((1u << m) - 1), size_(1u << (k + m)),
+        tile_{smem, smem + size_},
+        tw_{smem + 2 * size_, smem + 2 * size_ + (((1u << k) - 1) << m)} {
+    const u32 mid_bits = s_lo - m;
+    mid_ = blockIdx.x & ((1u << mid_bits) - 1);
+    base_ = ((blockIdx.x >> mid_bits) << (s_lo + k)) | (mid_ << m);
+  }
+
+  __device__ void load(const Fr* data, const Fr* twiddles) const {
+    const u32 tw_count = ((1u << k_) - 1) << m_;
+    Fr x[kElementsPerThread];
+    Fr w[kElementsPerThread];
+#pragma unroll
+    for (u32 r = 0; r < kElementsPerThread; ++r) {
+      const u32 l = threadIdx.x + r * blockDim.x;
+      if (l < size_) x[r] = data[global_index(l)];
+      if (l < tw_count) {
+        const u32 row = (l >> m_) + 1;  // 2^ls + t_low
+        const u32 ls = 31 - __clz(row);
+        const u32 t_low = row - (1u << ls);
+        w[r] = twiddles[(1u << (s_lo_ + ls)) + ((t_low << s_lo_) | (mid_ << m_) | (l & col_mask_))];
       }
+    }
+#pragma unroll
+    for (u32 r = 0; r < kElementsPerThread; ++r) {
+      const u32 l = threadIdx.x + r * blockDim.x;
+      if (l < size_) tile_.set(l, x[r]);
+      if (l < tw_count) tw_.set(l, w[r]);
     }
     __syncthreads();
   }
-  for (u32 l = threadIdx.x; l < (1u << tile_log); l += blockDim.x) {
-    data[base | ((l >> m) << s_lo) | (l & col_mask)] = tile[l];
+
+  __device__ void store(Fr* data) const {
+#pragma unroll
+    for (u32 r = 0; r < kElementsPerThread; ++r) {
+      const u32 l = threadIdx.x + r * blockDim.x;
+      if (l < size_) data[global_index(l)] = tile_.get(l);
+    }
   }
+
+  // DIF runs the stages from the top down, DIT from the bottom up; an odd stage
+  // count leaves one radix-2 stage, done first.
+  __device__ void run() const {
+    if (k_ % 2 == 1) {
+      radix2(kDif ? k_ - 1 : 0);
+      __syncthreads();
+    }
+    for (u32 i = k_ % 2; i < k_; i += 2) {
+      radix4(kDif ? k_ - 1 - i - 1 : i);
+      __syncthreads();
+    }
+  }
+
+ private:
+  __device__ u32 global_index(u32 l) const { return base_ | ((l >> m_) << s_lo_) | (l & col_mask_); }
+  __device__ u32 index(u32 t, u32 c) const { return (t << m_) | c; }
+  // Stage s_lo + ls is the full transform's stage 0 only when both are 0; its
+  // twiddles are all 1.
+  __device__ bool trivial(u32 ls) const { return s_lo_ + ls == 0; }
+  __device__ Fr twiddle(u32 ls, u32 t, u32 c) const {
+    return tw_.get((((1u << ls) - 1 + (t & ((1u << ls) - 1))) << m_) | c);
+  }
+
+  __device__ static void butterfly(Fr& u, Fr& v, const Fr& w, bool trivial) {
+    if constexpr (kDif) {
+      const Fr d = u - v;
+      u = u + v;
+      v = trivial ? d : d * w;
+    } else {
+      const Fr x = trivial ? v : v * w;
+      v = u - x;
+      u = u + x;
+    }
+  }
+
+  __device__ void radix2(u32 ls) const {
+    for (u32 b = threadIdx.x; b < size_ / 2; b += blockDim.x) {
+      const u32 c = b & col_mask_;
+      const u32 q = b >> m_;
+      const u32 t0 = ((q >> ls) << (ls + 1)) | (q & ((1u << ls) - 1));
+      const u32 i0 = index(t0, c);
+      const u32 i1 = index(t0 + (1u << ls), c);
+      Fr u = tile_.get(i0);
+      Fr v = tile_.get(i1);
+      const bool triv = trivial(ls);
+      butterfly(u, v, triv ? u : twiddle(ls, t0, c), triv);
+      tile_.set(i0, u);
+      tile_.set(i1, v);
+    }
+  }
+
+  // Stages a and a + 1 on the quad t0, t0 + 2^a, t0 + 2^(a+1), t0 + 2^a + 2^(a+1).
+  __device__ void radix4(u32 a) const {
+    for (u32 q = threadIdx.x; q < size_ / 4; q += blockDim.x) {
+      const u32 c = q & col_mask_;
+      const u32 rest = q >> m_;
+      const u32 t0 = ((rest >> a) << (a + 2)) | (rest & ((1u << a) - 1));
+      const u32 t1 = t0 + (1u << a);
+      const u32 i[4] = {index(t0, c), index(t1, c), index(t0 + (2u << a), c), index(t1 + (2u << a), c)};
+      Fr x[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) x[e] = tile_.get(i[e]);
+      const bool triv = trivial(a);
+      if constexpr (kDif) {
+        butterfly(x[0], x[2], twiddle(a + 1, t0, c), false);
+        butterfly(x[1], x[3], twiddle(a + 1, t1, c), false);
+        const Fr w = triv ? x[0] : twiddle(a, t0, c);
+        butterfly(x[0], x[1], w, triv);
+        butterfly(x[2], x[3], w, triv);
+      } else {
+        const Fr w = triv ? x[0] : twiddle(a, t0, c);
+        butterfly(x[0], x[1], w, triv);
+        butterfly(x[2], x[3], w, triv);
+        butterfly(x[0], x[2], twiddle(a + 1, t0, c), false);
+        butterfly(x[1], x[3], twiddle(a + 1, t1, c), false);
+      }
+#pragma unroll
+      for (int e = 0; e < 4; ++e) tile_.set(i[e], x[e]);
+    }
+  }
+
+  u32 s_lo_, k_, m_, col_mask_, size_;
+  u32 mid_ = 0, base_ = 0;
+  SharedFr tile_, tw_;
+};
+
+// Three blocks of the largest tile fit a multiprocessor's shared memory; the
+// register cap that follows keeps all three resident.
+template <bool kDif>
+__global__ void __launch_bounds__(kMaxPassThreads, 3) ntt_pass_kernel(Fr* data, const Fr* twiddles, u32 s_lo, u32 k,
+                                                                  u32 m) {
+  extern __shared__ uint4 smem[];
+  const PassTile<kDif> tile(smem, s_lo, k, m);
+  tile.load(data, twiddles);
+  tile.run();
+  tile.store(data);
+}
+
+// Shared memory bytes of a pass: the tile and its twiddles, both 2^(k+m) at most.
+std::size_t pass_smem(const Pass& p) { return 2 * sizeof(Fr) << (p.k + p.m); }
+
+__device__ __forceinline__ Fr power(const Fr* hi, const Fr* lo, u32 lo_bits, u32 e) {
+  return hi[e >> lo_bits] * lo[e & ((1u << lo_bits) - 1)];
 }
 
 __global__ void expand_powers_kernel(Fr* out, u32 count, const Fr* hi, const Fr* lo, u32 lo_bits) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = hi[i >> lo_bits] * lo[i & ((1u << lo_bits) - 1)];
+  if (i < count) out[i] = power(hi, lo, lo_bits, i);
+}
+
+// table[2^s + j] = ω_{2^(s+1)}^j for s < lg − 1, from the top stage's entries
+// table[2^(lg−1) + j] = ω^j: ω_{2^(s+1)} = ω^(2^(lg−1−s)).
+__global__ void stage_tables_kernel(Fr* table, u32 lg) {
+  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0 || i >= (1u << (lg - 1))) return;
+  const u32 s = 31 - __clz(i);
+  table[i] = table[(1u << (lg - 1)) + ((i - (1u << s)) << (lg - 1 - s))];
 }
 
 __global__ void scale_kernel(Fr* data, u32 lg, const Fr* hi, const Fr* lo, u32 lo_bits, bool bit_reversed) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= (1u << lg)) return;
-  const u32 e = bit_reversed ? reverse_bits(i, lg) : i;
-  data[i] = data[i] * (hi[e >> lo_bits] * lo[e & ((1u << lo_bits) - 1)]);
+  data[i] = data[i] * power(hi, lo, lo_bits, bit_reversed ? reverse_bits(i, lg) : i);
 }
 
 __global__ void bit_reverse_kernel(Fr* data, u32 lg) {
@@ -110,6 +259,52 @@ __global__ void bit_reverse_kernel(Fr* data, u32 lg) {
     const Fr t = data[i];
     data[i] = data[j];
     data[j] = t;
+  }
+}
+
+// Bit reversal for lg ≥ 2·kRevLog, in coalesced runs: the block for middle bits
+// `mid` owns the indices (a, mid, l) with a, l < 2^kRevLog as top and bottom bits,
+// and reversal maps them onto those of bitrev(mid), (bitrev(l), bitrev(mid),
+// bitrev(a)); one block loads both squares and writes each into the other. With
+// `hi` set, the value landing at index o is also multiplied by x^o.
+__global__ void __launch_bounds__(kRevThreads)
+    bit_reverse_tiled_kernel(Fr* data, u32 lg, const Fr* hi, const Fr* lo, u32 lo_bits) {
+  extern __shared__ uint4 smem[];
+  const u32 mid_bits = lg - 2 * kRevLog;
+  const u32 mid = blockIdx.x;
+  const u32 rmid = reverse_bits(mid, mid_bits);
+  if (mid > rmid) return;
+  const u32 squares = mid == rmid ? 1 : 2;
+  auto square = [&](u32 s) { return SharedFr{smem + 2 * s * kRevPlane, smem + (2 * s + 1) * kRevPlane}; };
+  auto global = [&](u32 s, u32 a, u32 l) { return (a << (lg - kRevLog)) | ((s == 0 ? mid : rmid) << kRevLog) | l; };
+  constexpr u32 kPerThread = kRevSide * kRevSide / kRevThreads;
+  for (u32 s = 0; s < squares; ++s) {
+    Fr x[kPerThread];
+#pragma unroll
+    for (u32 r = 0; r < kPerThread; ++r) {
+      const u32 e = threadIdx.x + r * blockDim.x;
+      x[r] = data[global(s, e / kRevSide, e % kRevSide)];
+    }
+#pragma unroll
+    for (u32 r = 0; r < kPerThread; ++r) {
+      const u32 e = threadIdx.x + r * blockDim.x;
+      square(s).set((e / kRevSide) * kRow + e % kRevSide, x[r]);
+    }
+  }
+  __syncthreads();
+  for (u32 s = 0; s < squares; ++s) {
+    // Destination square s takes its values from the other square (itself when one).
+    const SharedFr src = square(squares - 1 - s);
+#pragma unroll
+    for (u32 r = 0; r < kPerThread; ++r) {
+      const u32 e = threadIdx.x + r * blockDim.x;
+      const u32 a = e / kRevSide;
+      const u32 l = e % kRevSide;
+      Fr x = src.get(reverse_bits(l, kRevLog) * kRow + reverse_bits(a, kRevLog));
+      const u32 o = global(s, a, l);
+      if (hi != nullptr) x = x * power(hi, lo, lo_bits, o);
+      data[o] = x;
+    }
   }
 }
 
@@ -137,14 +332,18 @@ void upload(DeviceBuffer<ff::Fr>& dst, const std::vector<ff::Fr>& src) {
   check(cudaMemcpy(dst.data(), src.data(), src.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice), "upload table");
 }
 
-// ω^j for j < 2^log_count, built on the device from the two-level table.
-DeviceBuffer<ff::Fr> twiddle_table(const ff::Fr& omega, unsigned log_count) {
-  DevicePowers powers(omega, ff::Fr::one(), log_count);
-  const std::size_t count = std::size_t{1} << log_count;
-  DeviceBuffer<ff::Fr> table(count);
-  expand_powers_kernel<<<elementwise_blocks(count), kElementwiseThreads>>>(
-      dev(table.data()), static_cast<u32>(count), dev(powers.hi.data()), dev(powers.lo.data()), powers.lo_bits);
+// The stage tables of a transform of size 2^lg with root omega (2^lg entries;
+// entry 0 unused).
+DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg) {
+  DeviceBuffer<ff::Fr> table(std::size_t{2} << (lg == 0 ? 0 : lg - 1));
+  if (lg == 0) return table;
+  const DevicePowers powers(omega, ff::Fr::one(), lg - 1);
+  const std::size_t half = std::size_t{1} << (lg - 1);
+  expand_powers_kernel<<<elementwise_blocks(half), kElementwiseThreads>>>(
+      dev(table.data() + half), static_cast<u32>(half), dev(powers.hi.data()), dev(powers.lo.data()), powers.lo_bits);
   check_launch("expand_powers_kernel");
+  stage_tables_kernel<<<elementwise_blocks(half), kElementwiseThreads>>>(dev(table.data()), lg);
+  check_launch("stage_tables_kernel");
   check(cudaDeviceSynchronize(), "twiddle table");
   return table;
 }
@@ -165,44 +364,46 @@ DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_co
   upload(hi, hi_host);
 }
 
-DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain)
+DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log)
     : log_size_(domain.log_size()),
+      tile_log_(std::clamp(tile_log, kMinColumnsLog + 2, kMaxTileLog)),
       vanishing_inv_(domain.vanishing_on_coset_inv()),
-      forward_twiddles_(twiddle_table(domain.omega(), log_size_ == 0 ? 0 : log_size_ - 1)),
-      inverse_twiddles_(twiddle_table(domain.omega_inv(), log_size_ == 0 ? 0 : log_size_ - 1)),
+      forward_twiddles_(stage_twiddles(domain.omega(), log_size_)),
+      inverse_twiddles_(stage_twiddles(domain.omega_inv(), log_size_)),
       size_inv_(ff::Fr::one(), domain.size_inv(), log_size_),
       shift_(domain.coset_shift(), ff::Fr::one(), log_size_),
       shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_),
       shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_) {
-  const int smem = static_cast<int>(sizeof(Fr) << kTileLog);
+  const int smem = static_cast<int>(2 * sizeof(Fr) << kMaxTileLog);
   check(cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
         "ntt smem attribute");
   check(cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
         "ntt smem attribute");
+  check(cudaFuncSetAttribute(bit_reverse_tiled_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(kRevSmem)),
+        "bit reverse smem attribute");
+}
+
+void DeviceNtt::run_pass(ff::Fr* values, const ff::Fr* twiddles, bool dif, unsigned s_lo, unsigned k, unsigned m,
+                         cudaStream_t stream) const {
+  const Pass pass{s_lo, k, m};
+  const unsigned threads = std::max(1u, (1u << (k + m)) / kElementsPerThread);
+  const unsigned blocks = 1u << (log_size_ - k - m);
+  auto kernel = dif ? ntt_pass_kernel<true> : ntt_pass_kernel<false>;
+  kernel<<<blocks, threads, pass_smem(pass), stream>>>(dev(values), dev(twiddles), s_lo, k, m);
+  check_launch("ntt_pass_kernel");
 }
 
 void DeviceNtt::dif(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const {
-  const std::vector<Pass> passes = plan_passes(log_size_);
+  const std::vector<Pass> passes = plan_passes(log_size_, tile_log_);
   for (auto it = passes.rbegin(); it != passes.rend(); ++it) {
-    const unsigned tile_log = it->k + it->m;
-    if (it->k == 0) continue;
-    const unsigned threads = std::max(1u, std::min(1024u, 1u << (tile_log - 1)));
-    const unsigned blocks = 1u << (log_size_ - tile_log);
-    ntt_pass_kernel<true><<<blocks, threads, sizeof(Fr) << tile_log, stream>>>(dev(values), dev(twiddles), log_size_,
-                                                                               it->s_lo, it->k, it->m);
-    check_launch("ntt_pass_kernel<dif>");
+    if (it->k != 0) run_pass(values, twiddles, true, it->s_lo, it->k, it->m, stream);
   }
 }
 
 void DeviceNtt::dit(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const {
-  for (const Pass& pass : plan_passes(log_size_)) {
-    const unsigned tile_log = pass.k + pass.m;
-    if (pass.k == 0) continue;
-    const unsigned threads = std::max(1u, std::min(1024u, 1u << (tile_log - 1)));
-    const unsigned blocks = 1u << (log_size_ - tile_log);
-    ntt_pass_kernel<false><<<blocks, threads, sizeof(Fr) << tile_log, stream>>>(dev(values), dev(twiddles), log_size_,
-                                                                                pass.s_lo, pass.k, pass.m);
-    check_launch("ntt_pass_kernel<dit>");
+  for (const Pass& pass : plan_passes(log_size_, tile_log_)) {
+    if (pass.k != 0) run_pass(values, twiddles, false, pass.s_lo, pass.k, pass.m, stream);
   }
 }
 
@@ -212,44 +413,53 @@ void DeviceNtt::scale(ff::Fr* values, const DevicePowers& powers, bool bit_rever
   check_launch("scale_kernel");
 }
 
-void DeviceNtt::bit_reverse(ff::Fr* values, cudaStream_t stream) const {
+void DeviceNtt::bit_reverse(ff::Fr* values, const DevicePowers* powers, cudaStream_t stream) const {
+  if (log_size_ >= 2 * kRevLog) {
+    bit_reverse_tiled_kernel<<<1u << (log_size_ - 2 * kRevLog), kRevThreads, kRevSmem, stream>>>(
+        dev(values), log_size_, powers ? dev(powers->hi.data()) : nullptr, powers ? dev(powers->lo.data()) : nullptr,
+        powers ? powers->lo_bits : 0);
+    check_launch("bit_reverse_tiled_kernel");
+    return;
+  }
   bit_reverse_kernel<<<elementwise_blocks(size()), kElementwiseThreads, 0, stream>>>(dev(values), log_size_);
   check_launch("bit_reverse_kernel");
+  if (powers) scale(values, *powers, false, stream);
 }
 
-void DeviceNtt::transform(ff::Fr* values, Direction direction, poly::NttOrder order, cudaStream_t stream) const {
+void DeviceNtt::transform(ff::Fr* values, Direction direction, poly::NttOrder order, const DevicePowers* powers,
+                          cudaStream_t stream) const {
   const ff::Fr* twiddles = direction == Direction::forward ? forward_twiddles_.data() : inverse_twiddles_.data();
   switch (order) {
     case poly::NttOrder::natural_to_bit_reversed:
       dif(values, twiddles, stream);
+      if (powers) scale(values, *powers, true, stream);
       break;
     case poly::NttOrder::bit_reversed_to_natural:
       dit(values, twiddles, stream);
+      if (powers) scale(values, *powers, false, stream);
       break;
     case poly::NttOrder::natural_to_natural:
       dif(values, twiddles, stream);
-      bit_reverse(values, stream);
+      bit_reverse(values, powers, stream);
       break;
   }
 }
 
 void DeviceNtt::forward(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const {
-  transform(values, Direction::forward, order, stream);
+  transform(values, Direction::forward, order, nullptr, stream);
 }
 
 void DeviceNtt::inverse(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const {
-  transform(values, Direction::inverse, order, stream);
-  scale(values, size_inv_, false, stream);
+  transform(values, Direction::inverse, order, &size_inv_, stream);
 }
 
 void DeviceNtt::coset_forward(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const {
   scale(values, shift_, order == poly::NttOrder::bit_reversed_to_natural, stream);
-  transform(values, Direction::forward, order, stream);
+  transform(values, Direction::forward, order, nullptr, stream);
 }
 
 void DeviceNtt::coset_inverse(ff::Fr* values, poly::NttOrder order, cudaStream_t stream) const {
-  transform(values, Direction::inverse, order, stream);
-  scale(values, shift_inv_over_size_, order == poly::NttOrder::natural_to_bit_reversed, stream);
+  transform(values, Direction::inverse, order, &shift_inv_over_size_, stream);
 }
 
 void DeviceNtt::h_scalars(ff::Fr* a, ff::Fr* b, ff::Fr* c, bool divide_and_interpolate, cudaStream_t stream) const {
@@ -264,9 +474,10 @@ void DeviceNtt::h_scalars(ff::Fr* a, ff::Fr* b, ff::Fr* c, bool divide_and_inter
       dev(a), dev(b), dev(c), static_cast<u32>(size()), to_device(vanishing_inv_), divide_and_interpolate);
   check_launch("quotient_kernel");
   if (!divide_and_interpolate) return;
+  // Back to coefficients: bit-reversed, scaled by g^−i/N at the natural index i,
+  // which is where the reversal puts each value.
   dif(a, inverse_twiddles_.data(), stream);
-  scale(a, shift_inv_over_size_, true, stream);
-  bit_reverse(a, stream);
+  bit_reverse(a, &shift_inv_over_size_, stream);
 }
 
 }  // namespace zkpipe::gpu

@@ -151,6 +151,20 @@ TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
   }
 }
 
+TEST(Msm, FoldedBucketReductionMatchesNaive) {
+  // Enough terms that most of the 2^(c-1) buckets are filled when they are folded
+  // into the two short sums (c >= 9), including the top digit 2^(c-1).
+  const auto bases = msm_testing::random_points<G1Curve>(3000, 82);
+  auto scalars = msm_testing::random_scalars(3000, 83);
+  scalars[1] = Fr::from_u64(256);
+  scalars[2] = -Fr::from_u64(256);
+  for (unsigned bits : {9u, 10u, 13u}) {
+    expect_matches_naive(
+        bases, scalars,
+        {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
+  }
+}
+
 TEST(Msm, SizesAroundAutomaticWindowThresholdsMatchNaive) {
   // The smallest sizes at which the automatic window size changes, and one either side.
   std::vector<std::size_t> sizes;

@@ -128,6 +128,21 @@ TEST(MalformedZkey, CoefficientOutsideDomain) {
   EXPECT_NE(e.find("outside the domain"), std::string::npos) << e;
 }
 
+TEST(MalformedZkey, FirstBadCoefficientIsNamed) {
+  // Records are 44 bytes (matrix, row, wire, value) after the u32 count; the
+  // coefficients are checked in parallel but the error names the first bad one.
+  auto record = [](std::vector<std::uint8_t>& b, std::size_t i) { return section_offset(b, kZkeyCoefficients) + 4 + 44 * i; };
+  std::string e = zkey_error([&](auto& b) {
+    put_u32(b, record(b, 3) + 8, 1u << 30);
+    put_u32(b, record(b, 1), 7);
+  });
+  EXPECT_NE(e.find("coefficient 1: matrix 7 is neither A (0) nor B (1)"), std::string::npos) << e;
+  e = zkey_error([&](auto& b) { put_u32(b, record(b, 2) + 8, 1u << 30); });
+  EXPECT_NE(e.find("coefficient 2: wire 1073741824"), std::string::npos) << e;
+  e = zkey_error([&](auto& b) { std::fill_n(b.begin() + static_cast<std::ptrdiff_t>(record(b, 0) + 12), 32, 0xff); });
+  EXPECT_NE(e.find("coefficient 0: value is not below r"), std::string::npos) << e;
+}
+
 TEST(MalformedR1cs, BadMagicVersionPrimeAndCounts) {
   EXPECT_NE(r1cs_error([](auto& b) { b[1] = 'X'; }).find("bad magic"), std::string::npos);
   EXPECT_NE(r1cs_error([](auto& b) { put_u32(b, 4, 2); }).find("unsupported version 2"), std::string::npos);
