@@ -5,9 +5,13 @@
 // and an affine bucket is half the size of an XYZZ one.
 //
 // A batch may touch each bucket only once (the additions are computed together), so
-// a term whose bucket is already in the batch goes to a second, XYZZ bucket array
-// instead; with random digits that is rare, with many equal digits it keeps the cost
-// at the XYZZ level instead of degrading to one inversion per addition.
+// a term whose bucket is already in the batch waits for the next batch; when a
+// batch's worth of terms is already waiting (many equal digits), it goes to a second,
+// XYZZ bucket array instead, which keeps the cost at the XYZZ level rather than
+// degrading to one inversion per addition. A term equal to its bucket (a doubling,
+// rare) goes to the XYZZ array too, so a batch only ever holds
+// additions of distinct x, the form the eight-lane path (batch_affine_x8.hpp)
+// computes whenever the processor has AVX-512 IFMA.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "ec/affine.hpp"
+#include "ec/batch_affine_x8.hpp"
 #include "ec/xyzz.hpp"
 
 namespace zkpipe::ec::detail {
@@ -31,32 +36,76 @@ class BatchAffineBuckets {
   BatchAffineBuckets(std::size_t buckets, std::size_t batch)
       : affine_(buckets), overflow_(buckets), in_batch_(buckets, 0) {
     batch_.reserve(batch);
+    waiting_.reserve(batch);
+    retry_.reserve(batch);
     prefix_.resize(batch);
     capacity_ = batch;
   }
 
   void add(std::size_t bucket, const Affine<Curve>& p) {
+    place(bucket, p);
+    while (batch_.size() >= capacity_) run_batch();
+  }
+
+  // Completes the pending additions; call before reading the buckets.
+  void flush() {
+    while (!batch_.empty()) run_batch();
+  }
+
+  // sum_b (b + 1)·bucket_b: folded first (fold_reduce) when there are many buckets.
+  Xyzz<Curve> reduce() {
+    flush();
+    return affine_.size() >= kFoldMinBuckets ? fold_reduce() : running_sum_reduce();
+  }
+
+ private:
+  // Below this many buckets folding saves too little to pay for its small batches.
+  static constexpr std::size_t kFoldMinBuckets = 256;
+
+  using Pending = PendingAdd<Curve>;
+
+  void place(std::size_t bucket, const Affine<Curve>& p) {
     Affine<Curve>& b = affine_[bucket];
     if (b.infinity) {
       b = p;
       return;
     }
     if (in_batch_[bucket]) {
-      overflow_[bucket] += p;
+      if (waiting_.size() < capacity_) {
+        waiting_.push_back({static_cast<std::uint32_t>(bucket), p});
+      } else {
+        overflow_[bucket] += p;
+      }
       return;
     }
-    if (b.x == p.x && !(b.y == p.y)) {
-      b = Affine<Curve>::identity();  // p = −b
+    if (b.x == p.x) {
+      if (b.y == p.y) {
+        overflow_[bucket] += p;
+      } else {
+        b = Affine<Curve>::identity();  // p = −b
+      }
       return;
     }
     in_batch_[bucket] = 1;
     batch_.push_back({static_cast<std::uint32_t>(bucket), p});
-    if (batch_.size() == capacity_) flush();
   }
 
-  // Completes the pending additions; call before reading the buckets.
-  void flush() {
-    if (batch_.empty()) return;
+  // Computes the batch, then places the waiting terms again (into the next batch,
+  // which they at most fill).
+  void run_batch() {
+    compute_batch();
+    retry_.swap(waiting_);
+    for (const Pending& e : retry_) place(e.bucket, e.point);
+    retry_.clear();
+  }
+
+  void compute_batch() {
+    if (ff::kCpuHasAvx512Ifma) {
+      batch_add_x8<Curve>(affine_, batch_, scratch_);
+      for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
+      batch_.clear();
+      return;
+    }
     // prefix_[i] = d_0·…·d_i over the denominators d_i.
     Field acc = Field::one();
     for (std::size_t i = 0; i < batch_.size(); ++i) {
@@ -78,35 +127,9 @@ class BatchAffineBuckets {
     batch_.clear();
   }
 
-  // sum_b (b + 1)·bucket_b: folded first (fold_reduce) when there are many buckets.
-  Xyzz<Curve> reduce() {
-    flush();
-    return affine_.size() >= kFoldMinBuckets ? fold_reduce() : running_sum_reduce();
-  }
-
- private:
-  // Below this many buckets folding saves too little to pay for its small batches.
-  static constexpr std::size_t kFoldMinBuckets = 256;
-
-  struct Pending {
-    std::uint32_t bucket;
-    Affine<Curve> point;
-  };
-
-  // λ = (y2 − y1) / (x2 − x1), or 3x^2 / 2y when the point equals the bucket.
-  Field denominator(const Pending& e) const {
-    const Affine<Curve>& b = affine_[e.bucket];
-    return b.x == e.point.x ? b.y.dbl() : e.point.x - b.x;
-  }
-
-  Field numerator(const Pending& e) const {
-    const Affine<Curve>& b = affine_[e.bucket];
-    if (b.x == e.point.x) {
-      const Field xx = b.x.square();
-      return xx.dbl() + xx;
-    }
-    return e.point.y - b.y;
-  }
+  // λ = (y2 − y1) / (x2 − x1); the x differ (see add).
+  Field denominator(const Pending& e) const { return e.point.x - affine_[e.bucket].x; }
+  Field numerator(const Pending& e) const { return e.point.y - affine_[e.bucket].y; }
 
   // sum_b (b + 1)·bucket_b by running sums (see reduce_buckets): two XYZZ additions
   // per bucket.
@@ -161,7 +184,10 @@ class BatchAffineBuckets {
   std::vector<Xyzz<Curve>> overflow_;
   std::vector<std::uint8_t> in_batch_;
   std::vector<Pending> batch_;
+  std::vector<Pending> waiting_;
+  std::vector<Pending> retry_;
   std::vector<Field> prefix_;
+  BatchAddScratchX8<Curve> scratch_;
   std::size_t capacity_ = 0;
 };
 

@@ -29,8 +29,31 @@ inline bool detect_bmi2_adx() {
 #endif
 }
 
+// AVX-512 Foundation and IFMA (CPUID leaf 7 EBX bits 16 and 21), with the operating
+// system saving the opmask and zmm registers (XCR0 bits 1, 2, 5, 6, 7).
+inline bool detect_avx512_ifma() {
+#ifdef ZKPIPE_FF_X86_64
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  constexpr unsigned kOsxsave = 1u << 27;
+  if (!(ecx & kOsxsave)) return false;
+  unsigned xcr0_low = 0, xcr0_high = 0;
+  __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  constexpr unsigned kZmmState = 0xe6;
+  if ((xcr0_low & kZmmState) != kZmmState) return false;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  constexpr unsigned kAvx512F = 1u << 16;
+  constexpr unsigned kAvx512Ifma = 1u << 21;
+  return (ebx & kAvx512F) && (ebx & kAvx512Ifma);
+#else
+  return false;
+#endif
+}
+
 }  // namespace detail
 
 inline const bool kCpuHasBmi2Adx = detail::detect_bmi2_adx();
+// Read by the batched curve arithmetic (ff/fp_x8.hpp), like kCpuHasBmi2Adx.
+inline const bool kCpuHasAvx512Ifma = detail::detect_avx512_ifma();
 
 }  // namespace zkpipe::ff

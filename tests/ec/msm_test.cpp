@@ -163,6 +163,23 @@ TEST(Msm, FoldedBucketReductionMatchesNaive) {
         bases, scalars,
         {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
   }
+  const auto g2_bases = msm_testing::random_points<G2Curve>(600, 84);
+  const auto g2_scalars = msm_testing::random_scalars(600, 85);
+  expect_matches_naive(g2_bases, g2_scalars,
+                       {.max_threads = 1, .window_bits = 9, .buckets = MsmBuckets::batch_affine});
+}
+
+TEST(Msm, G2BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
+  const auto points = msm_testing::random_points<G2Curve>(8, 86);
+  const auto values = msm_testing::random_scalars(5, 87);
+  std::vector<Affine<G2Curve>> bases;
+  std::vector<Fr> scalars;
+  for (std::size_t i = 0; i < 200; ++i) {
+    bases.push_back(i % 3 == 0 ? -points[i % 8] : points[i % 8]);
+    scalars.push_back(values[i % 5]);
+  }
+  expect_matches_naive(bases, scalars,
+                       {.max_threads = 1, .window_bits = 10, .buckets = MsmBuckets::batch_affine});
 }
 
 TEST(Msm, SizesAroundAutomaticWindowThresholdsMatchNaive) {
