@@ -32,9 +32,12 @@ class BatchAffineBuckets {
  public:
   using Field = typename Curve::Field;
 
-  // Batches are capped so that a batch rarely hits the same bucket twice.
-  BatchAffineBuckets(std::size_t buckets, std::size_t batch)
-      : affine_(buckets), overflow_(buckets), in_batch_(buckets, 0) {
+  // Batches are capped so that a batch rarely hits the same bucket twice. With
+  // use_lanes, batches are computed eight additions at a time where the processor
+  // has AVX-512 IFMA.
+  BatchAffineBuckets(std::size_t buckets, std::size_t batch, bool use_lanes)
+      : affine_(buckets), overflow_(buckets), in_batch_(buckets, 0),
+        use_lanes_(use_lanes && ff::kCpuHasAvx512Ifma) {
     batch_.reserve(batch);
     waiting_.reserve(batch);
     retry_.reserve(batch);
@@ -100,7 +103,7 @@ class BatchAffineBuckets {
   }
 
   void compute_batch() {
-    if (ff::kCpuHasAvx512Ifma) {
+    if (use_lanes_) {
       batch_add_x8<Curve>(affine_, batch_, scratch_);
       for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
       batch_.clear();
@@ -157,8 +160,8 @@ class BatchAffineBuckets {
     const std::size_t lo_mask = (std::size_t{1} << k) - 1;
     const std::size_t hi_top = digits >> k;
     const std::size_t batch = std::min(lo_mask, hi_top);
-    BatchAffineBuckets lo(lo_mask, batch);
-    BatchAffineBuckets hi(hi_top, batch);
+    BatchAffineBuckets lo(lo_mask, batch, use_lanes_);
+    BatchAffineBuckets hi(hi_top, batch, use_lanes_);
     auto fold = [&](BatchAffineBuckets& sums, std::size_t sum, std::size_t m) {
       const std::size_t b = m - 1;
       if (!affine_[b].infinity) sums.add(sum - 1, affine_[b]);
@@ -189,6 +192,7 @@ class BatchAffineBuckets {
   std::vector<Field> prefix_;
   BatchAddScratchX8<Curve> scratch_;
   std::size_t capacity_ = 0;
+  bool use_lanes_;
 };
 
 }  // namespace zkpipe::ec::detail

@@ -75,7 +75,7 @@ inline std::size_t batch_affine_batch_size(const WindowLayout& layout) {
 
 inline bool use_batch_affine(MsmBuckets kind, const WindowLayout& layout) {
   if (kind == MsmBuckets::automatic) return layout.bits() >= kBatchAffineMinBits;
-  return kind == MsmBuckets::batch_affine;
+  return kind == MsmBuckets::batch_affine || kind == MsmBuckets::batch_affine_scalar;
 }
 
 // One task: the points [begin, end) of the input, sorted into buckets for pass `pass`.
@@ -116,7 +116,8 @@ Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& lay
         use_batch_affine(kind, layout)
             ? accumulate_chunk(
                   in, layout, pass, begin, end,
-                  BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout)))
+                  BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout),
+                                            kind != MsmBuckets::batch_affine_scalar))
             : accumulate_chunk(in, layout, pass, begin, end, XyzzBuckets<Curve>(layout.buckets()));
   });
 

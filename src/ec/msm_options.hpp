@@ -11,7 +11,9 @@ namespace zkpipe::ec {
 enum class MsmBuckets {
   automatic,     // batch-affine where it measures faster (larger windows), else XYZZ
   xyzz,          // XYZZ coordinates, one mixed addition per term
-  batch_affine,  // affine, additions batched to share one inversion
+  batch_affine,  // affine, additions batched to share one inversion, eight lanes at a
+                 // time where the processor has AVX-512 IFMA
+  batch_affine_scalar,  // the same batches, one addition at a time (any processor)
 };
 
 struct MsmOptions {

@@ -119,7 +119,8 @@ TEST(Msm, SmallSizesMatchNaive) {
   }
 }
 
-constexpr MsmBuckets kBucketKinds[] = {MsmBuckets::xyzz, MsmBuckets::batch_affine};
+constexpr MsmBuckets kBucketKinds[] = {MsmBuckets::xyzz, MsmBuckets::batch_affine,
+                                       MsmBuckets::batch_affine_scalar};
 
 TEST(Msm, EveryWindowSizeAndBucketKindMatchesNaive) {
   const auto bases = msm_testing::random_points<G1Curve>(24, 4);
@@ -133,6 +134,9 @@ TEST(Msm, EveryWindowSizeAndBucketKindMatchesNaive) {
   }
 }
 
+// The vectorized batches (where the processor has AVX-512 IFMA) and the scalar ones.
+constexpr MsmBuckets kBatchAffineKinds[] = {MsmBuckets::batch_affine, MsmBuckets::batch_affine_scalar};
+
 TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
   // 300 terms over 8 points and 5 scalars: every batch meets its own bucket again
   // (overflow), equal points (doubling) and opposite points (cancelling).
@@ -144,10 +148,10 @@ TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
     bases.push_back(i % 3 == 0 ? -points[i % 8] : points[i % 8]);
     scalars.push_back(values[i % 5]);
   }
-  for (unsigned bits : {4u, 10u, 12u}) {
-    expect_matches_naive(
-        bases, scalars,
-        {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
+  for (MsmBuckets kind : kBatchAffineKinds) {
+    for (unsigned bits : {4u, 10u, 12u}) {
+      expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = bits, .buckets = kind});
+    }
   }
 }
 
@@ -158,15 +162,14 @@ TEST(Msm, FoldedBucketReductionMatchesNaive) {
   auto scalars = msm_testing::random_scalars(3000, 83);
   scalars[1] = Fr::from_u64(256);
   scalars[2] = -Fr::from_u64(256);
-  for (unsigned bits : {9u, 10u, 13u}) {
-    expect_matches_naive(
-        bases, scalars,
-        {.max_threads = 1, .window_bits = bits, .buckets = MsmBuckets::batch_affine});
-  }
   const auto g2_bases = msm_testing::random_points<G2Curve>(600, 84);
   const auto g2_scalars = msm_testing::random_scalars(600, 85);
-  expect_matches_naive(g2_bases, g2_scalars,
-                       {.max_threads = 1, .window_bits = 9, .buckets = MsmBuckets::batch_affine});
+  for (MsmBuckets kind : kBatchAffineKinds) {
+    for (unsigned bits : {9u, 10u, 13u}) {
+      expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = bits, .buckets = kind});
+    }
+    expect_matches_naive(g2_bases, g2_scalars, {.max_threads = 1, .window_bits = 9, .buckets = kind});
+  }
 }
 
 TEST(Msm, G2BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
@@ -178,8 +181,9 @@ TEST(Msm, G2BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
     bases.push_back(i % 3 == 0 ? -points[i % 8] : points[i % 8]);
     scalars.push_back(values[i % 5]);
   }
-  expect_matches_naive(bases, scalars,
-                       {.max_threads = 1, .window_bits = 10, .buckets = MsmBuckets::batch_affine});
+  for (MsmBuckets kind : kBatchAffineKinds) {
+    expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = 10, .buckets = kind});
+  }
 }
 
 TEST(Msm, SizesAroundAutomaticWindowThresholdsMatchNaive) {
