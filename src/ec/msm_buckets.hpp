@@ -68,9 +68,13 @@ class XyzzBuckets {
 };
 
 // Batches of about this many additions share one inversion; a sixteenth of the
-// buckets keeps a batch from hitting the same bucket twice most of the time.
-inline std::size_t batch_affine_batch_size(const WindowLayout& layout) {
-  return std::clamp<std::size_t>(layout.buckets() / 16, 32, 1024);
+// buckets keeps a batch from hitting the same bucket twice most of the time. The top
+// window reaches only a few hundred of its buckets (2^255 does not fill the last
+// window), so its batches are cut to half of those.
+inline std::size_t batch_affine_batch_size(const WindowLayout& layout, unsigned copies, unsigned pass) {
+  std::size_t batch = std::clamp<std::size_t>(layout.buckets() / 16, 32, 1024);
+  if (copies == 1) batch = std::min(batch, std::max<std::size_t>(layout.digit_bound(pass) / 2, 8));
+  return batch;
 }
 
 inline bool use_batch_affine(MsmBuckets kind, const WindowLayout& layout) {
@@ -116,7 +120,7 @@ Jacobian<Curve> bucket_msm(const BucketInput<Curve>& in, const WindowLayout& lay
         use_batch_affine(kind, layout)
             ? accumulate_chunk(
                   in, layout, pass, begin, end,
-                  BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout),
+                  BatchAffineBuckets<Curve>(layout.buckets(), batch_affine_batch_size(layout, in.copies, pass),
                                             kind != MsmBuckets::batch_affine_scalar))
             : accumulate_chunk(in, layout, pass, begin, end, XyzzBuckets<Curve>(layout.buckets()));
   });

@@ -12,6 +12,7 @@
 // different windows without sharing a carry chain.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -46,6 +47,15 @@ class WindowLayout {
   unsigned windows() const { return windows_; }
   // Buckets per window: one per nonzero digit magnitude 1..2^(c-1).
   std::size_t buckets() const { return std::size_t{1} << (bits_ - 1); }
+
+  // An upper bound on |digit| in window w: 2^(c-1), except in the top windows, where
+  // scalars below 2^255 leave fewer bits.
+  std::size_t digit_bound(unsigned window) const {
+    const unsigned low_bit = window * bits_;
+    if (low_bit + bits_ <= kScalarBits) return buckets();
+    const unsigned left = kScalarBits > low_bit ? kScalarBits - low_bit : 0;
+    return std::min(buckets(), (std::size_t{1} << left) + 1);
+  }
 
   // k (canonical, as 5 limbs with the top one zero) -> k + H, in place.
   void recode(RecodedScalar& k) const { ff::limbs_add(k, k, offset_); }
