@@ -1,18 +1,19 @@
 // How an MSM is cut up: the window size c and the number of point chunks per window.
 //
-// Work is counted in field multiplications: every (point, window) pair costs one mixed
-// XYZZ addition into a bucket; every (window, chunk) task then reduces its 2^(c-1)
-// buckets with running sums, two full XYZZ additions per bucket. Larger c means fewer
-// windows but more buckets to reduce; more chunks means more parallel tasks but more
-// reductions. The window size minimizing the total wins. The weights are XYZZ's, but
-// the choices agree with measurement for batch-affine buckets too (bench/msm.cpp
-// G1MsmWindow: best c = 9..10 at 2^12 points, 13 at 2^16, as chosen).
+// Work is counted in field multiplications: every (point, window) pair costs one
+// addition into a bucket; every (window, chunk) task then reduces its 2^(c-1) buckets,
+// at about two additions per bucket. Larger c means fewer windows but more buckets to
+// reduce; more chunks means more parallel tasks but more reductions. The window size
+// minimizing the total wins. The weights depend on the buckets used at that size:
+// XYZZ additions, or batch-affine ones (about 6 multiplications each, nearer 4 when
+// computed eight lanes at a time; bench/msm.cpp G1MsmWindow: best c = 13 at 2^16).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 
 #include "ec/msm_digits.hpp"
+#include "ff/cpu_features.hpp"
 
 namespace zkpipe::ec::detail {
 
@@ -20,6 +21,10 @@ namespace zkpipe::ec::detail {
 // 12M + 2S).
 inline constexpr double kMixedAddCost = 10.0;
 inline constexpr double kFullAddCost = 14.0;
+// Per batch-affine addition (Montgomery's trick, λ, λ², y), one at a time and with
+// eight lanes of AVX-512 IFMA.
+inline constexpr double kBatchAffineAddCost = 6.5;
+inline constexpr double kBatchAffineLanesAddCost = 4.0;
 // Tasks per thread: enough to even out the last round without many more reductions.
 inline constexpr std::size_t kTasksPerThread = 2;
 // From this window size on, batch-affine buckets beat XYZZ ones (measured,
@@ -43,13 +48,24 @@ inline std::size_t choose_chunks(unsigned virtual_windows, std::size_t points,
   return std::clamp<std::size_t>(chunks, 1, points);
 }
 
+// The cost of one addition into a bucket and of reducing one bucket, for the buckets
+// that automatic selection uses at this window size.
+inline double add_cost(const WindowLayout& layout) {
+  if (layout.bits() < kBatchAffineMinBits) return kMixedAddCost;
+  return ff::kCpuHasAvx512Ifma ? kBatchAffineLanesAddCost : kBatchAffineAddCost;
+}
+
+inline double reduce_cost_per_bucket(const WindowLayout& layout) {
+  return layout.bits() < kBatchAffineMinBits ? 2 * kFullAddCost : 2 * add_cost(layout);
+}
+
 inline double estimated_cost(const WindowLayout& layout, unsigned copies, std::size_t points,
                              std::size_t threads) {
   const unsigned passes = virtual_windows(layout, copies);
   const std::size_t chunks = choose_chunks(passes, points, threads);
-  const double accumulate = static_cast<double>(points) * layout.windows() * kMixedAddCost;
+  const double accumulate = static_cast<double>(points) * layout.windows() * add_cost(layout);
   const double reduce = static_cast<double>(passes * chunks) *
-                        static_cast<double>(2 * layout.buckets()) * kFullAddCost;
+                        static_cast<double>(layout.buckets()) * reduce_cost_per_bucket(layout);
   return accumulate + reduce;
 }
 

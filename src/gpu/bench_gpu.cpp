@@ -150,7 +150,7 @@ void bench_ntt_tiles(unsigned max_log) {
   std::printf("\n");
   const std::vector<Fr> seed_values = random_fr(std::size_t{1} << 20, 6);
   EventTimer timer;
-  for (unsigned lg : {20u, 24u, 26u}) {
+  for (unsigned lg : {20u, 24u, 26u, 27u}) {
     if (lg > max_log) break;
     const std::size_t n = std::size_t{1} << lg;
     const poly::EvaluationDomain domain(n);

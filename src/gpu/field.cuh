@@ -4,8 +4,9 @@
 // 32 bits wide; two 32-bit limbs are exactly one host 64-bit limb.
 //
 // Multiplication is CIOS: for every word of b, add a·b_i and m·p (m chosen to clear
-// the lowest word), each as two carry chains (low halves, then high halves one word
-// up), then drop the zero word. Values are kept fully reduced (< p), as on the host.
+// the lowest word), then drop the zero word; the running value is split into
+// even- and odd-aligned halves so each 32×32 product is one wide multiply-add
+// (see mul_round). Values are kept fully reduced (< p), as on the host.
 #pragma once
 
 #include <cstdint>
@@ -48,10 +49,6 @@ struct alignas(16) Field {
   __host__ __device__ static constexpr u32 p(int i) {
     return static_cast<u32>(Modulus::limb64(i / 2) >> (32 * (i % 2)));
   }
-
-  // Fr's modulus ends in the words 1, 2^32 − 1, which saves multiplies in the
-  // Montgomery reduction.
-  static constexpr bool kLowWordsOneAndMax = Modulus::limb64(0) == 0xffffffff00000001;
 
   // −p^{-1} mod 2^32 by Newton iteration.
   __host__ __device__ static constexpr u32 inv() {
@@ -154,60 +151,19 @@ struct alignas(16) Field {
   __device__ __forceinline__ Field dbl() const { return *this + *this; }
 
   __device__ __forceinline__ Field operator*(const Field& o) const {
-    u32 t[N + 2];
+    u32 x[N];
+    u32 y[N];
 #pragma unroll
-    for (int i = 0; i < N + 2; ++i) t[i] = 0;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const u32 bi = o.v[i];
-      t[0] = ptx::mad_lo_cc(v[0], bi, t[0]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(v[j], bi, t[j]);
-      t[N] = ptx::addc_cc(t[N], 0);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-      t[1] = ptx::mad_hi_cc(v[0], bi, t[1]);
-#pragma unroll
-      for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(v[j], bi, t[j + 1]);
-      t[N + 1] = ptx::addc(t[N + 1], 0);
-
-      if constexpr (kLowWordsOneAndMax) {
-        // p(0) = 1 and p(1) = 2^32 − 1, so inv() = 2^32 − 1 and m = −t0: m·p(0)
-        // is m (high word 0) and m·p(1) = m·2^32 − m has low word −m = t0 and high
-        // word m − 1, or 0 when m = 0. t0 + m leaves 0 and carries [t0 ≠ 0]. Five
-        // multiplies per word of b become additions.
-        const u32 t0 = t[0];
-        const u32 m = 0u - t0;
-        const u32 h1 = m - (m != 0u ? 1u : 0u);
-        ptx::add_cc(t0, m);
-        t[1] = ptx::addc_cc(t[1], t0);
-#pragma unroll
-        for (int j = 2; j < N; ++j) t[j] = ptx::madc_lo_cc(m, p(j), t[j]);
-        t[N] = ptx::addc_cc(t[N], 0);
-        t[N + 1] = ptx::addc(t[N + 1], 0);
-        t[2] = ptx::add_cc(t[2], h1);
-#pragma unroll
-        for (int j = 2; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(m, p(j), t[j + 1]);
-        t[N + 1] = ptx::addc(t[N + 1], 0);
-      } else {
-        const u32 m = t[0] * inv();
-        t[0] = ptx::mad_lo_cc(m, p(0), t[0]);
-#pragma unroll
-        for (int j = 1; j < N; ++j) t[j] = ptx::madc_lo_cc(m, p(j), t[j]);
-        t[N] = ptx::addc_cc(t[N], 0);
-        t[N + 1] = ptx::addc(t[N + 1], 0);
-        t[1] = ptx::mad_hi_cc(m, p(0), t[1]);
-#pragma unroll
-        for (int j = 1; j < N; ++j) t[j + 1] = ptx::madc_hi_cc(m, p(j), t[j + 1]);
-        t[N + 1] = ptx::addc(t[N + 1], 0);
-      }
-
-#pragma unroll
-      for (int j = 0; j <= N; ++j) t[j] = t[j + 1];
-      t[N + 1] = 0;
+    for (int i = 0; i < N; i += 2) {
+      mul_round(x, y, o.v[i], i == 0);
+      mul_round(y, x, o.v[i + 1], false);
     }
+    // T = x + y/2^32 with y[0] = 0, and T < 2p.
     Field r;
+    r.v[0] = ptx::add_cc(x[0], y[1]);
 #pragma unroll
-    for (int i = 0; i < N; ++i) r.v[i] = t[i];
+    for (int j = 1; j < N - 1; ++j) r.v[j] = ptx::addc_cc(x[j], y[j + 1]);
+    r.v[N - 1] = ptx::addc(x[N - 1], 0);
     return reduce_once(r);
   }
 
@@ -223,6 +179,43 @@ struct alignas(16) Field {
   __device__ __forceinline__ Field& operator+=(const Field& o) { return *this = *this + o; }
   __device__ __forceinline__ Field& operator-=(const Field& o) { return *this = *this - o; }
   __device__ __forceinline__ Field& operator*=(const Field& o) { return *this = *this * o; }
+
+ private:
+  // One CIOS round of operator*, over the running value T kept as two word vectors
+  // so that every product lands on a pair of adjacent words (ptx::mad_wide_cc):
+  // on entry T = P + Q/2^32 with Q[0] = 0 (nothing on entry to the first round).
+  // The odd-indexed products a_j·b_i (j odd) go to Q, which shifts down two words
+  // on the way to weight 2^32 (its word 1 moves into P[0] first); the even ones
+  // go to P at weight 1, its carry into Q's top word. Then m·p with m clearing
+  // P[0], split the same way. On exit T·2^32 = Q·2^32 + P with P[0] = 0: the
+  // roles swap for the next round. T stays below 2^(32N + 32), so the top
+  // words never carry out.
+  __device__ __forceinline__ void mul_round(u32 (&P)[N], u32 (&Q)[N], u32 bi, bool first) const {
+    if (first) {
+#pragma unroll
+      for (int j = 0; j < N; j += 2) {
+        ptx::mul_wide(Q[j], Q[j + 1], v[j + 1], bi);
+        ptx::mul_wide(P[j], P[j + 1], v[j], bi);
+      }
+    } else {
+      P[0] = ptx::add_cc(P[0], Q[1]);
+#pragma unroll
+      for (int j = 0; j < N - 2; j += 2) ptx::madc_wide_cc(Q[j], Q[j + 1], v[j + 1], bi, Q[j + 2], Q[j + 3]);
+      ptx::madc_wide(Q[N - 2], Q[N - 1], v[N - 1], bi);
+      ptx::mad_wide_cc(P[0], P[1], v[0], bi);
+#pragma unroll
+      for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(P[j], P[j + 1], v[j], bi);
+      Q[N - 1] = ptx::addc(Q[N - 1], 0);
+    }
+    const u32 m = P[0] * inv();
+    ptx::mad_wide_cc(Q[0], Q[1], m, p(1));
+#pragma unroll
+    for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(Q[j], Q[j + 1], m, p(j + 1));
+    ptx::mad_wide_cc(P[0], P[1], m, p(0));
+#pragma unroll
+    for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(P[j], P[j + 1], m, p(j));
+    Q[N - 1] = ptx::addc(Q[N - 1], 0);
+  }
 };
 
 using Fr = Field<FrModulus>;
