@@ -159,9 +159,8 @@ class BatchAffineBuckets {
     const unsigned k = static_cast<unsigned>(std::bit_width(digits)) / 2;
     const std::size_t lo_mask = (std::size_t{1} << k) - 1;
     const std::size_t hi_top = digits >> k;
-    const std::size_t batch = std::min(lo_mask, hi_top);
-    BatchAffineBuckets lo(lo_mask, batch, use_lanes_);
-    BatchAffineBuckets hi(hi_top, batch, use_lanes_);
+    BatchAffineBuckets lo(lo_mask, lo_mask, use_lanes_);
+    BatchAffineBuckets hi(hi_top, hi_top, use_lanes_);
     auto fold = [&](BatchAffineBuckets& sums, std::size_t sum, std::size_t m) {
       const std::size_t b = m - 1;
       if (!affine_[b].infinity) sums.add(sum - 1, affine_[b]);

@@ -67,12 +67,13 @@ class XyzzBuckets {
   std::vector<Xyzz<Curve>> buckets_;
 };
 
-// Batches of about this many additions share one inversion; a sixteenth of the
-// buckets keeps a batch from hitting the same bucket twice most of the time. The top
+// Batches of about this many additions share one inversion: a quarter of the buckets
+// (terms that meet their bucket again in a batch wait for the next one), at most 256
+// so that a G2 batch's staging stays in the core's cache. The top
 // window reaches only a few hundred of its buckets (2^255 does not fill the last
 // window), so its batches are cut to half of those.
 inline std::size_t batch_affine_batch_size(const WindowLayout& layout, unsigned copies, unsigned pass) {
-  std::size_t batch = std::clamp<std::size_t>(layout.buckets() / 16, 32, 1024);
+  std::size_t batch = std::clamp<std::size_t>(layout.buckets() / 4, 64, 256);
   if (copies == 1) batch = std::min(batch, std::max<std::size_t>(layout.digit_bound(pass) / 2, 8));
   return batch;
 }
