@@ -5,10 +5,11 @@
 // and an affine bucket is half the size of an XYZZ one.
 //
 // A batch may touch each bucket only once (the additions are computed together), so
-// a term whose bucket is already in the batch waits for the next batch; when a
-// batch's worth of terms is already waiting (many equal digits), it goes to a second,
-// XYZZ bucket array instead, which keeps the cost at the XYZZ level rather than
-// degrading to one inversion per addition. A term equal to its bucket (a doubling,
+// a term whose bucket is already in the batch waits for the next batch. When a
+// batch's worth of terms already waits, a batch at least half full is computed early;
+// otherwise (many equal digits) the term goes to a second, XYZZ bucket array, which
+// keeps the cost at the XYZZ level rather than degrading to one inversion per
+// addition. A term equal to its bucket (a doubling,
 // rare) goes to the XYZZ array too, so a batch only ever holds
 // additions of distinct x, the form the eight-lane path (batch_affine_x8.hpp)
 // computes whenever the processor has AVX-512 IFMA.
@@ -46,7 +47,16 @@ class BatchAffineBuckets {
   }
 
   void add(std::size_t bucket, const Affine<Curve>& p) {
-    place(bucket, p);
+    if (!place(bucket, p)) {
+      // Too many terms wait: compute a batch that is at least half full now rather
+      // than fall back to XYZZ (a sparse window's few buckets fill up quickly).
+      if (batch_.size() * 2 < capacity_) {
+        overflow_[bucket] += p;
+      } else {
+        run_batch();
+        if (!place(bucket, p)) overflow_[bucket] += p;
+      }
+    }
     while (batch_.size() >= capacity_) run_batch();
   }
 
@@ -67,19 +77,18 @@ class BatchAffineBuckets {
 
   using Pending = PendingAdd<Curve>;
 
-  void place(std::size_t bucket, const Affine<Curve>& p) {
+  // Adds p to its bucket, to the batch or to the waiting terms; false when p's bucket
+  // is in the batch and a batch's worth of terms already waits.
+  bool place(std::size_t bucket, const Affine<Curve>& p) {
     Affine<Curve>& b = affine_[bucket];
     if (b.infinity) {
       b = p;
-      return;
+      return true;
     }
     if (in_batch_[bucket]) {
-      if (waiting_.size() < capacity_) {
-        waiting_.push_back({static_cast<std::uint32_t>(bucket), p});
-      } else {
-        overflow_[bucket] += p;
-      }
-      return;
+      if (waiting_.size() >= capacity_) return false;
+      waiting_.push_back({static_cast<std::uint32_t>(bucket), p});
+      return true;
     }
     if (b.x == p.x) {
       if (b.y == p.y) {
@@ -87,10 +96,11 @@ class BatchAffineBuckets {
       } else {
         b = Affine<Curve>::identity();  // p = −b
       }
-      return;
+      return true;
     }
     in_batch_[bucket] = 1;
     batch_.push_back({static_cast<std::uint32_t>(bucket), p});
+    return true;
   }
 
   // Computes the batch, then places the waiting terms again (into the next batch,
@@ -98,7 +108,9 @@ class BatchAffineBuckets {
   void run_batch() {
     compute_batch();
     retry_.swap(waiting_);
-    for (const Pending& e : retry_) place(e.bucket, e.point);
+    for (const Pending& e : retry_) {
+      if (!place(e.bucket, e.point)) overflow_[e.bucket] += e.point;
+    }
     retry_.clear();
   }
 
