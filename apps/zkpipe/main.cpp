@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    // A command's own verdict (a proof that does not verify: 1), already reported.
+    return e.get_exit_code();
   } catch (const std::exception& e) {
     std::cerr << "zkpipe: error: " << e.what() << "\n";
     return 2;
