@@ -104,15 +104,13 @@ void run_prove(const Groth16ProveOptions& o) {
   timer.lap("read_wtns");
   Job job = load_job(o, assignment);
   timer.lap("read_key");
-  groth16::CpuProver prover;
-  auto pending = prover.start(job.witness, job.key, groth16::Blinding::random());
+  const groth16::OneShotProof one_shot = groth16::prove_on_cpu(job.witness, job.key, groth16::Blinding::random());
   job.witness.release_abc();
   if (o.timings) {
-    for (const groth16::StageTime& t : pending->timings) std::fprintf(stderr, "  %-8s %8.3f s\n", t.stage.c_str(), t.seconds);
+    for (const groth16::StageTime& t : one_shot.timings) std::fprintf(stderr, "  %-8s %8.3f s\n", t.stage.c_str(), t.seconds);
   }
-  timer.lap("prove_start");
-  const groth16::Proof proof = prover.finish(std::move(pending));
-  timer.lap("prove_finish");
+  timer.lap("prove");
+  const groth16::Proof& proof = one_shot.proof;
   const std::span<const ff::Fr> public_signals(job.witness.inputs.data() + 1, job.witness.inputs.size() - 1);
   if (o.self_verify && !groth16::verify(groth16::PreparedVerifyingKey(job.key.vk), proof, public_signals)) {
     throw std::runtime_error("the proof does not verify: " + o.witness + " does not satisfy the circuit of " + o.key);

@@ -13,12 +13,17 @@ void PendingG1Proof::blind(const G1MsmSums& sums) {
   c_part = sums.h + sums.l;
 }
 
-Proof finish_on_cpu(const PendingG1Proof& p) {
+ec::Jacobian<ec::G2Curve> b_g2_msm(const PartitionWitness& witness, const ProvingKey& key) {
+  return ec::msm<ec::G2Curve>(key.b_g2, b_query_scalars(witness));
+}
+
+Proof finish_on_cpu(const PendingG1Proof& p) { return assemble(p, b_g2_msm(*p.witness, *p.key)); }
+
+Proof assemble(const PendingG1Proof& p, const ec::Jacobian<ec::G2Curve>& b_g2_sum) {
   const VerifyingKey& vk = p.key->vk;
   const ff::Fr& r = p.blinding.r;
   const ff::Fr& s = p.blinding.s;
-  ec::Jacobian<ec::G2Curve> b_g2 =
-      ec::msm<ec::G2Curve>(p.key->b_g2, b_query_scalars(*p.witness)) + vk.beta_g2 + ec::mul_ct(vk.delta_g2, s);
+  ec::Jacobian<ec::G2Curve> b_g2 = b_g2_sum + vk.beta_g2 + ec::mul_ct(vk.delta_g2, s);
   G1Point c = p.c_part + ec::mul_ct(p.a, s) + ec::mul_ct(p.b_g1, r) - ec::mul_ct(vk.delta_g1, r * s);
   return Proof{p.a.to_affine(), b_g2.to_affine(), c.to_affine()};
 }

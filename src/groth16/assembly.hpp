@@ -37,6 +37,12 @@ class PendingG1Proof : public PendingProof {
   G1Point c_part;
 };
 
+// Σ z_i·Q_i over the B query in G2 (the CPU finish's MSM).
+ec::Jacobian<ec::G2Curve> b_g2_msm(const PartitionWitness& witness, const ProvingKey& key);
+
+// The proof from start()'s blinded G1 sums and the B query's G2 sum.
+Proof assemble(const PendingG1Proof& pending, const ec::Jacobian<ec::G2Curve>& b_g2_sum);
+
 // The G2 MSM on the CPU and the proof's assembly.
 Proof finish_on_cpu(const PendingG1Proof& pending);
 

@@ -126,6 +126,25 @@ TEST_F(Groth16Cubic, SplitApiFreesAbcBeforeFinish) {
   EXPECT_TRUE(verify(*pvk_, cpu.finish(std::move(pending)), cubic_public_inputs(x, kBits)));
 }
 
+TEST_F(Groth16Cubic, OneShotProofEqualsStartThenFinish) {
+  const Fr x = Fr::from_u64(23);
+  const Blinding blinding{Fr::from_u64(5), Fr::from_u64(9)};
+  PartitionWitness split = witness(x);
+  CpuProver cpu;
+  const Proof expected = cpu.finish(cpu.start(split, *key_, blinding));
+  PartitionWitness w = witness(x);
+  const OneShotProof one_shot = prove_on_cpu(w, *key_, blinding);
+  EXPECT_EQ(one_shot.proof, expected);
+  EXPECT_EQ(one_shot.timings.back().stage, "msm_b_g2");
+  EXPECT_TRUE(verify(*pvk_, one_shot.proof, cubic_public_inputs(x, kBits)));
+}
+
+TEST_F(Groth16Cubic, OneShotProofRefusesAnUnsatisfiedWitness) {
+  PartitionWitness w = witness(Fr::from_u64(4));
+  w.c[2] += Fr::one();
+  EXPECT_THROW(prove_on_cpu(w, *key_, Blinding::random()), UnsatisfiedConstraint);
+}
+
 TEST_F(Groth16Cubic, AbortReleasesThePendingProof) {
   PartitionWitness w = witness(Fr::from_u64(2));
   CpuProver cpu;
