@@ -2,6 +2,8 @@
 
 #include <array>
 
+#ifdef ZKPIPE_FF_X86_64
+
 namespace zkpipe::ec::detail {
 
 namespace {
@@ -103,3 +105,5 @@ template void batch_add_x8<G2Curve>(std::span<Affine<G2Curve>>, std::span<const 
                                     BatchAddScratchX8<G2Curve>&);
 
 }  // namespace zkpipe::ec::detail
+
+#endif  // ZKPIPE_FF_X86_64

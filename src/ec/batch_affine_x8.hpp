@@ -23,6 +23,8 @@ struct PendingAdd {
   Affine<Curve> point;
 };
 
+#ifdef ZKPIPE_FF_X86_64
+
 template <class Field>
 struct LanesOf;
 template <>
@@ -59,5 +61,7 @@ extern template void batch_add_x8<G1Curve>(std::span<Affine<G1Curve>>, std::span
                                            BatchAddScratchX8<G1Curve>&);
 extern template void batch_add_x8<G2Curve>(std::span<Affine<G2Curve>>, std::span<const PendingAdd<G2Curve>>,
                                            BatchAddScratchX8<G2Curve>&);
+
+#endif  // ZKPIPE_FF_X86_64
 
 }  // namespace zkpipe::ec::detail

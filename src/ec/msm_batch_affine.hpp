@@ -115,12 +115,14 @@ class BatchAffineBuckets {
   }
 
   void compute_batch() {
+#ifdef ZKPIPE_FF_X86_64
     if (use_lanes_) {
       batch_add_x8<Curve>(affine_, batch_, scratch_);
       for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
       batch_.clear();
       return;
     }
+#endif
     // prefix_[i] = d_0·…·d_i over the denominators d_i.
     Field acc = Field::one();
     for (std::size_t i = 0; i < batch_.size(); ++i) {
@@ -201,7 +203,9 @@ class BatchAffineBuckets {
   std::vector<Pending> waiting_;
   std::vector<Pending> retry_;
   std::vector<Field> prefix_;
+#ifdef ZKPIPE_FF_X86_64
   BatchAddScratchX8<Curve> scratch_;
+#endif
   std::size_t capacity_ = 0;
   bool use_lanes_;
 };

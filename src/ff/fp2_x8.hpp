@@ -5,6 +5,8 @@
 #include "ff/fp2.hpp"
 #include "ff/fp_x8.hpp"
 
+#ifdef ZKPIPE_FF_X86_64
+
 namespace zkpipe::ff {
 
 struct Fp2X8 {
@@ -55,3 +57,5 @@ ZKPIPE_AVX512_IFMA inline Fp2X8 fpx8_square(const Fp2X8& a) {
 }
 
 }  // namespace zkpipe::ff
+
+#endif  // ZKPIPE_FF_X86_64

@@ -16,13 +16,14 @@
 // when kCpuHasAvx512Ifma says the processor has it.
 #pragma once
 
-#include <immintrin.h>
-
 #include <array>
 #include <cstddef>
 
 #include "ff/cpu_features.hpp"
 #include "ff/fp.hpp"
+
+#ifdef ZKPIPE_FF_X86_64
+#include <immintrin.h>
 
 // For functions that use FpX8: compiled for AVX-512 IFMA whatever the build flags.
 #define ZKPIPE_TARGET_AVX512_IFMA __attribute__((target("avx512f,avx512ifma")))
@@ -193,3 +194,5 @@ ZKPIPE_AVX512_IFMA inline FpX8 fpx8_mul(const FpX8& a, const FpX8& b) {
 ZKPIPE_AVX512_IFMA inline FpX8 fpx8_square(const FpX8& a) { return fpx8_mul(a, a); }
 
 }  // namespace zkpipe::ff
+
+#endif  // ZKPIPE_FF_X86_64

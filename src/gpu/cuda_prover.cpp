@@ -9,6 +9,7 @@
 #include "ec/msm.hpp"
 #include "groth16/assembly.hpp"
 #include "groth16/cpu_prover.hpp"
+#include "gpu/compact.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
@@ -48,12 +49,16 @@ KeyId key_id(const ProvingKey& key) {
 struct CudaProver::State {
   int device;
   cudaStream_t stream = nullptr;
+  cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
+  CudaEvent aux_uploaded;
   PinnedStaging staging;
   DeviceMsm msm;
   DeviceBuffer<Fr> a;
   DeviceBuffer<Fr> b;
   DeviceBuffer<Fr> c;
+  DeviceBuffer<Fr> aux;
   DeviceBuffer<Fr> scalars;
+  DeviceSelect select;
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
   std::mutex mutex;
@@ -61,8 +66,12 @@ struct CudaProver::State {
   explicit State(int ordinal) : device(ordinal) {
     check(cudaSetDevice(device), "cudaSetDevice");
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
   }
-  ~State() { cudaStreamDestroy(stream); }
+  ~State() {
+    cudaStreamDestroy(copy_stream);
+    cudaStreamDestroy(stream);
+  }
 
   const KeyBases& bases_for(const ProvingKey& key) {
     auto& slot = bases[key_id(key)];
@@ -90,10 +99,16 @@ struct CudaProver::State {
     }
   }
 
-  G1 host_msm(const DeviceG1Bases& bases, const std::vector<Fr>& host_scalars) {
-    scalars.reserve(host_scalars.size());
-    staging.upload(scalars.data(), std::span<const Fr>(host_scalars), stream);
-    return msm.sum(bases, scalars.data(), host_scalars.size(), stream);
+  // Σ over the query of prefix[j]·bases[j] for the host values `prefix`, then the aux
+  // values (resident in `aux`) whose density bit is set: the scalar order of
+  // groth16::a_query_scalars / b_query_scalars, selected on the device.
+  G1 query_msm(const DeviceG1Bases& bases, const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density,
+               std::size_t aux_count) {
+    const std::size_t total = prefix.size() + count_selected(density, aux_count);
+    scalars.reserve(total);
+    staging.upload(scalars.data(), std::span<const Fr>(prefix), stream);
+    select.select(aux.data(), aux_count, density, scalars.data() + prefix.size(), staging, stream);
+    return msm.sum(bases, scalars.data(), total, stream);
   }
 
   void sync() { check(cudaStreamSynchronize(stream), "prover stream"); }
@@ -125,20 +140,29 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   pending->timings.push_back({"upload_abc", clock.lap()});
 
   ntt.h_scalars(s.a.data(), s.b.data(), s.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
+  // The copy engine takes aux while the multiprocessors run the h step.
+  s.aux.reserve(w.aux.size());
+  s.staging.upload(s.aux.data(), std::span<const Fr>(w.aux), s.copy_stream);
+  check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
+  check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
   s.sync();
-  pending->timings.push_back({"ntt_h", clock.lap()});
+  pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
 
   groth16::G1MsmSums sums;
   sums.h = s.msm.sum(bases.h, s.a.data(), key.h.size(), s.stream);
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.host_msm(bases.l, w.aux);
+  sums.l = s.msm.sum(bases.l, s.aux.data(), w.aux.size(), s.stream);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  sums.a = s.host_msm(bases.a, groth16::a_query_scalars(w));
+  sums.a = s.query_msm(bases.a, w.inputs, w.a_aux_density, w.aux.size());
   pending->timings.push_back({"msm_a", clock.lap()});
 
-  sums.b_g1 = s.host_msm(bases.b_g1, groth16::b_query_scalars(w));
+  std::vector<Fr> b_inputs;
+  for (std::size_t i = 0; i < w.inputs.size(); ++i) {
+    if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
+  }
+  sums.b_g1 = s.query_msm(bases.b_g1, b_inputs, w.b_aux_density, w.aux.size());
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   pending->blind(sums);
@@ -153,7 +177,9 @@ void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset();
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;
-  std::size_t bytes = (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.scalars.capacity()) * sizeof(Fr);
+  std::size_t bytes =
+      (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.aux.capacity() + s.scalars.capacity()) * sizeof(Fr) +
+      s.select.device_bytes();
   for (const auto& [id, bases] : s.bases) bytes += bases->bytes();
   return bytes;
 }

@@ -17,15 +17,10 @@ constexpr unsigned kElementsPerThread = 4;
 constexpr unsigned kMaxPassThreads = (1u << DeviceNtt::kMaxTileLog) / kElementsPerThread;
 // Global loads of a pass with columns are runs of at least 2^kMinColumnsLog elements.
 constexpr unsigned kMinColumnsLog = 2;
-// The tiled bit reversal swaps blocks of 2^kRevLog × 2^kRevLog elements.
-constexpr unsigned kRevLog = 5;
-constexpr unsigned kRevSide = 1u << kRevLog;
-constexpr unsigned kRevThreads = kRevSide * kRevSide / 4;
-// A square in shared memory: rows padded by one 16-byte slot so that column reads
-// fall on distinct banks; two planes per square, two squares.
-constexpr unsigned kRow = kRevSide + 1;
-constexpr unsigned kRevPlane = kRevSide * kRow;
-constexpr std::size_t kRevSmem = 4 * kRevPlane * sizeof(uint4);
+// The reversing last pass of a natural-order DIF takes 2^kRevTopLog columns from
+// the top index bits, so its bit-reversed stores are runs of 2^kRevTopLog elements
+// (128 bytes).
+constexpr unsigned kRevTopLog = 2;
 
 // The stages [s_lo, s_lo + k) of one pass; each block also takes 2^m neighbouring
 // columns (index bits 0 … m−1) so its global loads are runs of 2^m elements.
@@ -37,10 +32,12 @@ struct Pass {
 
 // The first pass takes the low bits (contiguous, no columns needed); the rest are
 // split evenly, leaving room in the tile for at least 2^kMinColumnsLog columns.
-std::vector<Pass> plan_passes(unsigned lg, unsigned tile_log) {
+// With `reversing`, the first pass is the reversing one (a DIF's last): fewer
+// stages, its columns from the top bits.
+std::vector<Pass> plan_passes(unsigned lg, unsigned tile_log, bool reversing = false) {
   std::vector<Pass> passes;
-  const unsigned k0 = std::min(lg, tile_log);
-  passes.push_back({0, k0, 0});
+  const unsigned k0 = std::min(lg, reversing ? tile_log - kRevTopLog : tile_log);
+  passes.push_back({0, k0, reversing ? std::min(kRevTopLog, lg - k0) : 0});
   unsigned s = k0;
   unsigned rest = lg - k0;
   const unsigned max_k = tile_log - kMinColumnsLog;
@@ -56,6 +53,19 @@ std::vector<Pass> plan_passes(unsigned lg, unsigned tile_log) {
 }
 
 __device__ __forceinline__ u32 reverse_bits(u32 i, u32 lg) { return lg == 0 ? 0 : __brev(i) >> (32 - lg); }
+
+__device__ __forceinline__ Fr power(const Fr* hi, const Fr* lo, u32 lo_bits, u32 e) {
+  return hi[e >> lo_bits] * lo[e & ((1u << lo_bits) - 1)];
+}
+
+// A pass's output scaling: the value stored at index o is multiplied by x^e,
+// e = o or bitrev(o) (x^e from DevicePowers tables); none when hi is null.
+struct StoreScale {
+  const Fr* hi = nullptr;
+  const Fr* lo = nullptr;
+  u32 lo_bits = 0;
+  bool bit_reversed = false;
+};
 
 // Fr values in shared memory as two planes of 16-byte halves: a quarter warp
 // reading consecutive elements then touches eight distinct bank groups, where
@@ -82,16 +92,27 @@ struct SharedFr {
 // Twiddles come from the stage tables: stage s (pairs 2^s apart) uses
 // ω_{2^(s+1)}^j, j < 2^s, stored at [2^s + j], so a block's twiddles for one stage
 // are runs of 2^m consecutive entries, like its data.
-template <bool kDif>
+//
+// kRev (DIF, s_lo = 0): the last pass of a natural-order output. Index bits are
+// (top: 2^m columns, mid, low: the k stages); each value is stored at its
+// bit-reversed index (bitrev t, bitrev mid, bitrev c). Those indices belong to
+// other blocks' tiles, so unless one block holds the whole vector the pass reads
+// a copy the previous pass left elsewhere (out of place). Its twiddles are the
+// same for every column.
+template <bool kDif, bool kRev = false>
 class PassTile {
  public:
-  __device__ PassTile(uint4* smem, u32 s_lo, u32 k, u32 m)
-      : s_lo_(s_lo), k_(k), m_(m), col_mask_((1u << m) - 1), size_(1u << (k + m)),
+  __device__ PassTile(uint4* smem, u32 lg, u32 s_lo, u32 k, u32 m)
+      : lg_(lg), s_lo_(s_lo), k_(k), m_(m), col_mask_((1u << m) - 1), size_(1u << (k + m)),
         tile_{smem, smem + size_},
         tw_{smem + 2 * size_, smem + 2 * size_ + (((1u << k) - 1) << m)} {
-    const u32 mid_bits = s_lo - m;
-    mid_ = blockIdx.x & ((1u << mid_bits) - 1);
-    base_ = ((blockIdx.x >> mid_bits) << (s_lo + k)) | (mid_ << m);
+    if constexpr (kRev) {
+      mid_ = blockIdx.x;
+    } else {
+      const u32 mid_bits = s_lo - m;
+      mid_ = blockIdx.x & ((1u << mid_bits) - 1);
+      base_ = ((blockIdx.x >> mid_bits) << (s_lo + k)) | (mid_ << m);
+    }
   }
 
   __device__ void load(const Fr* data, const Fr* twiddles) const {
@@ -106,7 +127,8 @@ class PassTile {
         const u32 row = (l >> m_) + 1;  // 2^ls + t_low
         const u32 ls = 31 - __clz(row);
         const u32 t_low = row - (1u << ls);
-        w[r] = twiddles[(1u << (s_lo_ + ls)) + ((t_low << s_lo_) | (mid_ << m_) | (l & col_mask_))];
+        w[r] = kRev ? twiddles[(1u << ls) + t_low]
+                    : twiddles[(1u << (s_lo_ + ls)) + ((t_low << s_lo_) | (mid_ << m_) | (l & col_mask_))];
       }
     }
 #pragma unroll
@@ -118,11 +140,17 @@ class PassTile {
     __syncthreads();
   }
 
-  __device__ void store(Fr* data) const {
+  __device__ void store(Fr* data, const StoreScale& scale) const {
 #pragma unroll
     for (u32 r = 0; r < kElementsPerThread; ++r) {
       const u32 l = threadIdx.x + r * blockDim.x;
-      if (l < size_) data[global_index(l)] = tile_.get(l);
+      if (l >= size_) continue;
+      const u32 o = kRev ? reverse_bits(global_index(l), lg_) : global_index(l);
+      Fr x = tile_.get(l);
+      if (scale.hi != nullptr) {
+        x = x * power(scale.hi, scale.lo, scale.lo_bits, scale.bit_reversed ? reverse_bits(o, lg_) : o);
+      }
+      data[o] = x;
     }
   }
 
@@ -140,7 +168,15 @@ class PassTile {
   }
 
  private:
-  __device__ u32 global_index(u32 l) const { return base_ | ((l >> m_) << s_lo_) | (l & col_mask_); }
+  // The input index of tile element l (for kRev, before the reversal).
+  __device__ u32 global_index(u32 l) const {
+    if constexpr (kRev) {
+      const u32 top = m_ == 0 ? 0 : (l & col_mask_) << (lg_ - m_);
+      return top | (mid_ << k_) | (l >> m_);
+    } else {
+      return base_ | ((l >> m_) << s_lo_) | (l & col_mask_);
+    }
+  }
   __device__ u32 index(u32 t, u32 c) const { return (t << m_) | c; }
   // Stage s_lo + ls is the full transform's stage 0 only when both are 0; its
   // twiddles are all 1.
@@ -207,29 +243,27 @@ class PassTile {
     }
   }
 
-  u32 s_lo_, k_, m_, col_mask_, size_;
+  u32 lg_, s_lo_, k_, m_, col_mask_, size_;
   u32 mid_ = 0, base_ = 0;
   SharedFr tile_, tw_;
 };
 
 // Three blocks of the largest tile fit a multiprocessor's shared memory; the
 // register cap that follows keeps all three resident.
-template <bool kDif>
-__global__ void __launch_bounds__(kMaxPassThreads, 3) ntt_pass_kernel(Fr* data, const Fr* twiddles, u32 s_lo, u32 k,
-                                                                  u32 m) {
+// The pass reads src and writes dst: the same vector (in place) or, around a
+// reversing pass, two different ones.
+template <bool kDif, bool kRev>
+__global__ void __launch_bounds__(kMaxPassThreads, 3)
+    ntt_pass_kernel(const Fr* src, Fr* dst, const Fr* twiddles, u32 lg, u32 s_lo, u32 k, u32 m, StoreScale scale) {
   extern __shared__ uint4 smem[];
-  const PassTile<kDif> tile(smem, s_lo, k, m);
-  tile.load(data, twiddles);
+  const PassTile<kDif, kRev> tile(smem, lg, s_lo, k, m);
+  tile.load(src, twiddles);
   tile.run();
-  tile.store(data);
+  tile.store(dst, scale);
 }
 
 // Shared memory bytes of a pass: the tile and its twiddles, both 2^(k+m) at most.
 std::size_t pass_smem(const Pass& p) { return 2 * sizeof(Fr) << (p.k + p.m); }
-
-__device__ __forceinline__ Fr power(const Fr* hi, const Fr* lo, u32 lo_bits, u32 e) {
-  return hi[e >> lo_bits] * lo[e & ((1u << lo_bits) - 1)];
-}
 
 __global__ void expand_powers_kernel(Fr* out, u32 count, const Fr* hi, const Fr* lo, u32 lo_bits) {
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -249,63 +283,6 @@ __global__ void scale_kernel(Fr* data, u32 lg, const Fr* hi, const Fr* lo, u32 l
   const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= (1u << lg)) return;
   data[i] = data[i] * power(hi, lo, lo_bits, bit_reversed ? reverse_bits(i, lg) : i);
-}
-
-__global__ void bit_reverse_kernel(Fr* data, u32 lg) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (1u << lg)) return;
-  const u32 j = reverse_bits(i, lg);
-  if (i < j) {
-    const Fr t = data[i];
-    data[i] = data[j];
-    data[j] = t;
-  }
-}
-
-// Bit reversal for lg ≥ 2·kRevLog, in coalesced runs: the block for middle bits
-// `mid` owns the indices (a, mid, l) with a, l < 2^kRevLog as top and bottom bits,
-// and reversal maps them onto those of bitrev(mid), (bitrev(l), bitrev(mid),
-// bitrev(a)); one block loads both squares and writes each into the other. With
-// `hi` set, the value landing at index o is also multiplied by x^o.
-__global__ void __launch_bounds__(kRevThreads)
-    bit_reverse_tiled_kernel(Fr* data, u32 lg, const Fr* hi, const Fr* lo, u32 lo_bits) {
-  extern __shared__ uint4 smem[];
-  const u32 mid_bits = lg - 2 * kRevLog;
-  const u32 mid = blockIdx.x;
-  const u32 rmid = reverse_bits(mid, mid_bits);
-  if (mid > rmid) return;
-  const u32 squares = mid == rmid ? 1 : 2;
-  auto square = [&](u32 s) { return SharedFr{smem + 2 * s * kRevPlane, smem + (2 * s + 1) * kRevPlane}; };
-  auto global = [&](u32 s, u32 a, u32 l) { return (a << (lg - kRevLog)) | ((s == 0 ? mid : rmid) << kRevLog) | l; };
-  constexpr u32 kPerThread = kRevSide * kRevSide / kRevThreads;
-  for (u32 s = 0; s < squares; ++s) {
-    Fr x[kPerThread];
-#pragma unroll
-    for (u32 r = 0; r < kPerThread; ++r) {
-      const u32 e = threadIdx.x + r * blockDim.x;
-      x[r] = data[global(s, e / kRevSide, e % kRevSide)];
-    }
-#pragma unroll
-    for (u32 r = 0; r < kPerThread; ++r) {
-      const u32 e = threadIdx.x + r * blockDim.x;
-      square(s).set((e / kRevSide) * kRow + e % kRevSide, x[r]);
-    }
-  }
-  __syncthreads();
-  for (u32 s = 0; s < squares; ++s) {
-    // Destination square s takes its values from the other square (itself when one).
-    const SharedFr src = square(squares - 1 - s);
-#pragma unroll
-    for (u32 r = 0; r < kPerThread; ++r) {
-      const u32 e = threadIdx.x + r * blockDim.x;
-      const u32 a = e / kRevSide;
-      const u32 l = e % kRevSide;
-      Fr x = src.get(reverse_bits(l, kRevLog) * kRow + reverse_bits(a, kRevLog));
-      const u32 o = global(s, a, l);
-      if (hi != nullptr) x = x * power(hi, lo, lo_bits, o);
-      data[o] = x;
-    }
-  }
 }
 
 __global__ void quotient_kernel(Fr* a, const Fr* b, const Fr* c, u32 n, Fr z_inv, bool divide) {
@@ -375,36 +352,57 @@ DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log)
       shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_),
       shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_) {
   const int smem = static_cast<int>(2 * sizeof(Fr) << kMaxTileLog);
-  check(cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-        "ntt smem attribute");
-  check(cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-        "ntt smem attribute");
-  check(cudaFuncSetAttribute(bit_reverse_tiled_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(kRevSmem)),
-        "bit reverse smem attribute");
+  for (auto kernel : {ntt_pass_kernel<true, false>, ntt_pass_kernel<false, false>, ntt_pass_kernel<true, true>}) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "ntt smem attribute");
+  }
 }
 
-void DeviceNtt::run_pass(ff::Fr* values, const ff::Fr* twiddles, bool dif, unsigned s_lo, unsigned k, unsigned m,
+void DeviceNtt::run_pass(const ff::Fr* src, ff::Fr* dst, const ff::Fr* twiddles, PassKind kind, unsigned s_lo,
+                         unsigned k, unsigned m, const DevicePowers* powers, bool scale_bit_reversed,
                          cudaStream_t stream) const {
   const Pass pass{s_lo, k, m};
   const unsigned threads = std::max(1u, (1u << (k + m)) / kElementsPerThread);
   const unsigned blocks = 1u << (log_size_ - k - m);
-  auto kernel = dif ? ntt_pass_kernel<true> : ntt_pass_kernel<false>;
-  kernel<<<blocks, threads, pass_smem(pass), stream>>>(dev(values), dev(twiddles), s_lo, k, m);
+  StoreScale scale;
+  if (powers) scale = {dev(powers->hi.data()), dev(powers->lo.data()), powers->lo_bits, scale_bit_reversed};
+  auto kernel = kind == PassKind::dit ? ntt_pass_kernel<false, false>
+                : kind == PassKind::dif ? ntt_pass_kernel<true, false>
+                                        : ntt_pass_kernel<true, true>;
+  kernel<<<blocks, threads, pass_smem(pass), stream>>>(dev(src), dev(dst), dev(twiddles), log_size_, s_lo, k, m,
+                                                       scale);
   check_launch("ntt_pass_kernel");
 }
 
-void DeviceNtt::dif(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const {
-  const std::vector<Pass> passes = plan_passes(log_size_, tile_log_);
-  for (auto it = passes.rbegin(); it != passes.rend(); ++it) {
-    if (it->k != 0) run_pass(values, twiddles, true, it->s_lo, it->k, it->m, stream);
+void DeviceNtt::dif(ff::Fr* values, const ff::Fr* twiddles, bool natural_output, const DevicePowers* powers,
+                    ff::Fr* scratch, cudaStream_t stream) const {
+  const std::vector<Pass> passes = plan_passes(log_size_, tile_log_, natural_output);
+  // With more than one pass, the one before the reversing pass writes to scratch.
+  ff::Fr* staged = natural_output && passes.size() > 1 ? scratch_for(scratch) : values;
+  for (std::size_t p = passes.size(); p-- > 0;) {
+    const Pass& pass = passes[p];
+    if (pass.k == 0) continue;
+    const ff::Fr* src = p == 0 ? staged : values;
+    ff::Fr* dst = p == 1 ? staged : values;
+    run_pass(src, dst, twiddles, p == 0 && natural_output ? PassKind::dif_reversing : PassKind::dif, pass.s_lo, pass.k,
+             pass.m, p == 0 ? powers : nullptr, !natural_output, stream);
   }
 }
 
-void DeviceNtt::dit(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const {
-  for (const Pass& pass : plan_passes(log_size_, tile_log_)) {
-    if (pass.k != 0) run_pass(values, twiddles, false, pass.s_lo, pass.k, pass.m, stream);
+void DeviceNtt::dit(ff::Fr* values, const ff::Fr* twiddles, const DevicePowers* powers, cudaStream_t stream) const {
+  const std::vector<Pass> passes = plan_passes(log_size_, tile_log_);
+  for (const Pass& pass : passes) {
+    if (pass.k == 0) continue;
+    const bool last = &pass == &passes.back();
+    run_pass(values, values, twiddles, PassKind::dit, pass.s_lo, pass.k, pass.m, last ? powers : nullptr, false,
+             stream);
   }
+}
+
+ff::Fr* DeviceNtt::scratch_for(ff::Fr* given) const {
+  if (given != nullptr) return given;
+  const std::lock_guard lock(scratch_mutex_);
+  scratch_.reserve(size());
+  return scratch_.data();
 }
 
 void DeviceNtt::scale(ff::Fr* values, const DevicePowers& powers, bool bit_reversed_index, cudaStream_t stream) const {
@@ -413,34 +411,22 @@ void DeviceNtt::scale(ff::Fr* values, const DevicePowers& powers, bool bit_rever
   check_launch("scale_kernel");
 }
 
-void DeviceNtt::bit_reverse(ff::Fr* values, const DevicePowers* powers, cudaStream_t stream) const {
-  if (log_size_ >= 2 * kRevLog) {
-    bit_reverse_tiled_kernel<<<1u << (log_size_ - 2 * kRevLog), kRevThreads, kRevSmem, stream>>>(
-        dev(values), log_size_, powers ? dev(powers->hi.data()) : nullptr, powers ? dev(powers->lo.data()) : nullptr,
-        powers ? powers->lo_bits : 0);
-    check_launch("bit_reverse_tiled_kernel");
+void DeviceNtt::transform(ff::Fr* values, Direction direction, poly::NttOrder order, const DevicePowers* powers,
+                          cudaStream_t stream, ff::Fr* scratch) const {
+  const ff::Fr* twiddles = direction == Direction::forward ? forward_twiddles_.data() : inverse_twiddles_.data();
+  if (log_size_ == 0) {  // no stages and no reordering
+    if (powers) scale(values, *powers, false, stream);
     return;
   }
-  bit_reverse_kernel<<<elementwise_blocks(size()), kElementwiseThreads, 0, stream>>>(dev(values), log_size_);
-  check_launch("bit_reverse_kernel");
-  if (powers) scale(values, *powers, false, stream);
-}
-
-void DeviceNtt::transform(ff::Fr* values, Direction direction, poly::NttOrder order, const DevicePowers* powers,
-                          cudaStream_t stream) const {
-  const ff::Fr* twiddles = direction == Direction::forward ? forward_twiddles_.data() : inverse_twiddles_.data();
   switch (order) {
     case poly::NttOrder::natural_to_bit_reversed:
-      dif(values, twiddles, stream);
-      if (powers) scale(values, *powers, true, stream);
+      dif(values, twiddles, false, powers, nullptr, stream);
       break;
     case poly::NttOrder::bit_reversed_to_natural:
-      dit(values, twiddles, stream);
-      if (powers) scale(values, *powers, false, stream);
+      dit(values, twiddles, powers, stream);
       break;
     case poly::NttOrder::natural_to_natural:
-      dif(values, twiddles, stream);
-      bit_reverse(values, powers, stream);
+      dif(values, twiddles, true, powers, scratch, stream);
       break;
   }
 }
@@ -463,21 +449,19 @@ void DeviceNtt::coset_inverse(ff::Fr* values, poly::NttOrder order, cudaStream_t
 }
 
 void DeviceNtt::h_scalars(ff::Fr* a, ff::Fr* b, ff::Fr* c, bool divide_and_interpolate, cudaStream_t stream) const {
-  // Evaluations on H → coefficients (bit-reversed, scaled by g^i/N in one pass) →
-  // evaluations on the coset gH, natural order.
+  // Evaluations on H → coefficients (bit-reversed, scaled by g^i/N as the last pass
+  // stores them) → evaluations on the coset gH, natural order.
   for (ff::Fr* v : {a, b, c}) {
-    dif(v, inverse_twiddles_.data(), stream);
-    scale(v, shift_over_size_, true, stream);
-    dit(v, forward_twiddles_.data(), stream);
+    transform(v, Direction::inverse, poly::NttOrder::natural_to_bit_reversed, &shift_over_size_, stream);
+    transform(v, Direction::forward, poly::NttOrder::bit_reversed_to_natural, nullptr, stream);
   }
   quotient_kernel<<<elementwise_blocks(size()), kElementwiseThreads, 0, stream>>>(
       dev(a), dev(b), dev(c), static_cast<u32>(size()), to_device(vanishing_inv_), divide_and_interpolate);
   check_launch("quotient_kernel");
   if (!divide_and_interpolate) return;
-  // Back to coefficients: bit-reversed, scaled by g^−i/N at the natural index i,
-  // which is where the reversal puts each value.
-  dif(a, inverse_twiddles_.data(), stream);
-  bit_reverse(a, &shift_inv_over_size_, stream);
+  // Back to coefficients in natural order, scaled by g^−i/N; c is free for the
+  // reversing pass's input.
+  transform(a, Direction::inverse, poly::NttOrder::natural_to_natural, &shift_inv_over_size_, stream, c);
 }
 
 }  // namespace zkpipe::gpu

@@ -6,14 +6,17 @@
 // twiddles of its stages into shared memory and does up to tile_log stages there,
 // two at a time as radix-4 butterflies (DIF for natural input, DIT for bit-reversed
 // input). Twiddles come from per-stage tables resident on the device, so each
-// pass reads them in runs like its data. Natural-order output takes one more
-// coalesced pass (tiled bit reversal) that also applies a 1/N or coset scaling;
-// other scalings are separate element-wise passes.
+// pass reads them in runs like its data. For natural-order output, the last DIF
+// pass stores each value at its bit-reversed index (in runs of four), reading the
+// previous pass's output from a scratch vector (out of place). A 1/N or
+// coset scaling after a transform is applied by its last pass as it stores; the
+// coset scaling before a forward transform is a separate element-wise pass.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <mutex>
 
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
@@ -41,7 +44,8 @@ class DeviceNtt {
   // beat fewer passes.
   static constexpr unsigned kDefaultTileLog = 9;
 
-  // Builds the twiddle tables on the device (N points each way, so 2·32·N bytes).
+  // Builds the twiddle tables on the device (N points each way, so 2·32·N bytes);
+  // a natural-order transform adds a 32·N-byte scratch vector on first use.
   // tile_log (clamped to [4, kMaxTileLog]) is the pass tile.
   explicit DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log = kDefaultTileLog);
 
@@ -65,19 +69,27 @@ class DeviceNtt {
   // The transform in the given order, then with `powers` set, the value at output
   // index o (its natural index i: o = i, or bitrev(i) in bit-reversed output)
   // multiplied by x^i.
+  // scratch: size() elements a natural-order output may use (the shared scratch_
+  // when null).
   void transform(ff::Fr* values, Direction direction, poly::NttOrder order, const DevicePowers* powers,
-                 cudaStream_t stream) const;
-  // One pass over stages [s_lo, s_lo + k) with 2^m columns per block.
-  void run_pass(ff::Fr* values, const ff::Fr* twiddles, bool dif, unsigned s_lo, unsigned k, unsigned m,
-                cudaStream_t stream) const;
-  // Natural input → bit-reversed output (decimation in frequency).
-  void dif(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const;
+                 cudaStream_t stream, ff::Fr* scratch = nullptr) const;
+  enum class PassKind { dif, dif_reversing, dit };
+  // One pass over stages [s_lo, s_lo + k) with 2^m columns per block; with `powers`
+  // set, each stored value is multiplied by x^o (x^bitrev(o) with
+  // scale_bit_reversed) at its output index o.
+  void run_pass(const ff::Fr* src, ff::Fr* dst, const ff::Fr* twiddles, PassKind kind, unsigned s_lo, unsigned k,
+                unsigned m, const DevicePowers* powers, bool scale_bit_reversed, cudaStream_t stream) const;
+  // Natural input → bit-reversed output (decimation in frequency), or natural
+  // output with the reversal folded into the last pass, which then reads the
+  // previous pass's output from scratch; `powers` as in transform.
+  void dif(ff::Fr* values, const ff::Fr* twiddles, bool natural_output, const DevicePowers* powers, ff::Fr* scratch,
+           cudaStream_t stream) const;
   // Bit-reversed input → natural output (decimation in time).
-  void dit(ff::Fr* values, const ff::Fr* twiddles, cudaStream_t stream) const;
+  void dit(ff::Fr* values, const ff::Fr* twiddles, const DevicePowers* powers, cudaStream_t stream) const;
   // values[i] ·= x^e(i), e(i) = i or bitrev(i).
   void scale(ff::Fr* values, const DevicePowers& powers, bool bit_reversed_index, cudaStream_t stream) const;
-  // values[bitrev(i)] ↔ values[i], then with `powers` set values[o] ·= x^o.
-  void bit_reverse(ff::Fr* values, const DevicePowers* powers, cudaStream_t stream) const;
+  // `given`, or scratch_ (allocated on first use).
+  ff::Fr* scratch_for(ff::Fr* given) const;
 
   unsigned log_size_;
   unsigned tile_log_;
@@ -88,6 +100,11 @@ class DeviceNtt {
   DevicePowers shift_;               // g^i
   DevicePowers shift_over_size_;     // g^i / N
   DevicePowers shift_inv_over_size_; // g^−i / N
+  // Natural-order transforms without a caller's scratch stage through this one
+  // (size() elements, allocated on first use): such calls on one DeviceNtt must
+  // be ordered with each other (one stream, or synchronized).
+  mutable std::mutex scratch_mutex_;
+  mutable DeviceBuffer<ff::Fr> scratch_;
 };
 
 }  // namespace zkpipe::gpu

@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#ifdef ZKPIPE_FF_X86_64
+
 namespace zkpipe::ff {
 namespace {
 
@@ -121,3 +123,5 @@ TEST(FpX8, SquareMatchesFp) { check(Op::square); }
 
 }  // namespace
 }  // namespace zkpipe::ff
+
+#endif  // ZKPIPE_FF_X86_64

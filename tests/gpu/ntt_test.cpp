@@ -84,6 +84,28 @@ TEST_P(GpuNtt, EveryTransformAndOrderMatchesHost) {
 // Tile-sized, one pass; two passes; three passes with columns.
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuNtt, ::testing::Values(0u, 1u, 2u, 5u, 11u, 12u, 16u, 19u, 21u));
 
+// Every pass tile: the reversing last pass changes shape with the tile.
+TEST(GpuNtt, EveryTileMatchesHost) {
+  ZKPIPE_REQUIRE_GPU();
+  for (unsigned lg : {3u, 9u, 14u}) {
+    const poly::EvaluationDomain domain(std::size_t{1} << lg);
+    const std::vector<Fr> input = random_vector(domain.size(), 100 + lg);
+    for (unsigned tile = 4; tile <= DeviceNtt::kMaxTileLog; ++tile) {
+      const DeviceNtt ntt(domain, tile);
+      for (const Transform& t : kTransforms) {
+        for (NttOrder order : kOrders) {
+          std::vector<Fr> expected = input;
+          t.host(domain, expected, order);
+          DeviceVector v(input);
+          (ntt.*t.device)(v.data(), order, nullptr);
+          EXPECT_EQ(v.read(), expected)
+              << t.name << " order " << static_cast<int>(order) << " lg " << lg << " tile " << tile;
+        }
+      }
+    }
+  }
+}
+
 void check_h(groth16::HQuery query, unsigned lg, std::size_t used) {
   const std::size_t n = std::size_t{1} << lg;
   std::vector<Fr> a = random_vector(used, 10 + lg);
