@@ -1,6 +1,6 @@
 // GPU benchmarks: G1 MSM, NTTs and the CUDA prover's start(), timed with CUDA events
 // after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [msm|ntt|tiles|start|all] [max_log]
+//   bench_gpu [msm|ntt|tiles|start|prove|all] [max_log]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "ec/msm.hpp"
 #include "ec/msm_testing.hpp"
@@ -249,6 +250,38 @@ void bench_start(unsigned max_log) {
   }
 }
 
+// The whole partition proof: start() on the GPU, then finish() on the host's threads
+// (the B query's G2 MSM and the assembly), on the synthetic partition with G2 points
+// added — the shape of supraseal C2's per-proof wall time.
+void bench_prove(unsigned max_log) {
+  std::printf("\n== CudaProver start + finish (G2 MSM on %d host threads), synthetic partition (wall ms) ==\n",
+              tbb::this_task_arena::max_concurrency());
+  const std::vector<ec::Affine<ec::G2Curve>> distinct_g2 = ec::msm_testing::random_points<ec::G2Curve>(1 << 20, 2);
+  gpu::CudaProver prover;
+  for (unsigned lg : {20u, 22u, 24u}) {
+    if (lg > max_log) break;
+    SyntheticPartition p = synthetic_partition(lg);
+    std::vector<ec::Affine<ec::G2Curve>> b_g2(p.key.b_g1.size());
+    tbb::parallel_for(std::size_t{0}, b_g2.size(), [&](std::size_t i) { b_g2[i] = distinct_g2[i % distinct_g2.size()]; });
+    p.key.b_g2 = std::move(b_g2);
+    p.key.vk.beta_g2 = distinct_g2[0];
+    p.key.vk.delta_g2 = distinct_g2[1];
+    for (int run = 0; run < 3; ++run) {  // run 0 uploads the key and warms up
+      const auto t0 = std::chrono::steady_clock::now();
+      auto pending = prover.start(p.witness, p.key, groth16::Blinding::zero());
+      const auto t1 = std::chrono::steady_clock::now();
+      [[maybe_unused]] const groth16::Proof proof = prover.finish(std::move(pending));
+      const auto t2 = std::chrono::steady_clock::now();
+      if (run == 0) continue;
+      std::printf("2^%u: start %.1f ms, finish %.1f ms, proof %.1f ms\n", lg,
+                  std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                  std::chrono::duration<double, std::milli>(t2 - t1).count(),
+                  std::chrono::duration<double, std::milli>(t2 - t0).count());
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -266,5 +299,6 @@ int main(int argc, char** argv) {
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
   if (what == "tiles") bench_ntt_tiles(max_log);
   if (what == "start" || what == "all") bench_start(max_log);
+  if (what == "prove") bench_prove(max_log);
   return 0;
 }

@@ -2,6 +2,7 @@
 // shared fixture folder, see its README): chain-2e10 and sorted64x16.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace zkpipe::formats::testing {
 
@@ -27,9 +29,14 @@ inline void write_bytes(const std::filesystem::path& p, const std::vector<std::u
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// A scratch copy of a file for tests that corrupt it.
+// A scratch copy of a file for tests that corrupt it, private to this process and
+// test: ctest runs tests in parallel processes, and rewriting a file that another
+// process has memory-mapped would crash that reader (SIGBUS).
 inline std::filesystem::path scratch_path(const std::string& name) {
-  return std::filesystem::path(::testing::TempDir()) / ("zkpipe_formats_" + name);
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string owner = std::to_string(::getpid()) + "_" + (test ? test->name() : "none") + "_";
+  std::replace(owner.begin(), owner.end(), '/', '_');  // parameterized tests: "Name/param"
+  return std::filesystem::path(::testing::TempDir()) / ("zkpipe_formats_" + owner + name);
 }
 
 inline void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
