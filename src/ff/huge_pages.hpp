@@ -26,24 +26,25 @@ inline void advise_huge_pages(const void* data, std::size_t bytes) {
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
-// v.resize(n) with the new storage advised before anything touches it. Only an empty
-// vector gets fresh, untouched storage, so that is the one case advised.
+// Gives an empty vector untouched storage for n elements, advised, when that is large
+// enough to matter (only an empty vector's new storage is certainly untouched).
+template <class T>
+void reserve_on_huge_pages(std::vector<T>& v, std::size_t n) {
+  if (!v.empty() || n * sizeof(T) < kHugePageBytes) return;
+  v.reserve(n);
+  advise_huge_pages(v.data(), n * sizeof(T));
+}
+
+// v.resize(n) and v.assign(n, value) with the new storage advised first.
 template <class T>
 void resize_on_huge_pages(std::vector<T>& v, std::size_t n) {
-  if (v.empty() && n * sizeof(T) >= kHugePageBytes) {
-    v.reserve(n);
-    advise_huge_pages(v.data(), n * sizeof(T));
-  }
+  reserve_on_huge_pages(v, n);
   v.resize(n);
 }
 
-// The same for v.assign(n, value).
 template <class T>
 void assign_on_huge_pages(std::vector<T>& v, std::size_t n, const T& value) {
-  if (v.empty() && n * sizeof(T) >= kHugePageBytes) {
-    v.reserve(n);
-    advise_huge_pages(v.data(), n * sizeof(T));
-  }
+  reserve_on_huge_pages(v, n);
   v.assign(n, value);
 }
 
