@@ -1,6 +1,6 @@
-// GPU benchmarks: G1 MSM, NTTs and the CUDA prover's start(), timed with CUDA events
-// after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [msm|ntt|tiles|start|prove|all] [max_log]
+// GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
+// events after a warm-up, median of several runs. Prints one table; usage:
+//   bench_gpu [msm|msm_g2|ntt|tiles|start|prove|all] [max_log]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -74,6 +74,15 @@ std::vector<Affine> bench_points(std::size_t n) {
   return points;
 }
 
+// The same for G2.
+std::vector<ec::Affine<ec::G2Curve>> bench_points_g2(std::size_t n) {
+  static const std::vector<ec::Affine<ec::G2Curve>> distinct =
+      ec::msm_testing::random_points<ec::G2Curve>(1 << 20, 2);
+  std::vector<ec::Affine<ec::G2Curve>> points(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { points[i] = distinct[i % distinct.size()]; });
+  return points;
+}
+
 std::vector<Fr> random_fr(std::size_t n, std::uint64_t seed) {
   std::vector<Fr> v(n);
   const std::size_t blocks = (n + 65535) / 65536;
@@ -104,6 +113,36 @@ void bench_msm(unsigned max_log) {
     }
     const unsigned def = gpu::DeviceMsm::default_window_bits(n);
     for (unsigned c = def - 2; c <= def + 1; ++c) {
+      const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
+      std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
+      std::fflush(stdout);
+    }
+  }
+}
+
+void bench_msm_g2(unsigned max_log) {
+  std::printf("\n== G2 MSM (bases and scalars on the device; random scalars) ==\n");
+  std::printf("%-6s %-8s %12s\n", "log n", "window", "median ms");
+  gpu::PinnedStaging staging;
+  gpu::DeviceMsm msm;
+  EventTimer timer;
+  for (unsigned lg = 20; lg <= max_log; lg += 2) {
+    const std::size_t n = std::size_t{1} << lg;
+    gpu::DeviceG2Bases bases(bench_points_g2(n), staging, nullptr);
+    const std::vector<Fr> scalars = random_fr(n, lg);
+    gpu::DeviceBuffer<Fr> d_scalars(n);
+    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
+    gpu::check(cudaDeviceSynchronize(), "upload");
+    if (lg <= 20) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto host = ec::msm<ec::G2Curve>(bench_points_g2(n), scalars);
+      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const bool same = msm.sum(bases, d_scalars.data(), n, nullptr) == host;
+      std::printf("%-6u check against ec::msm: %s (host %.1f ms on %d threads)\n", lg, same ? "equal" : "DIFFERENT",
+                  host_ms, tbb::this_task_arena::max_concurrency());
+    }
+    const unsigned def = gpu::DeviceMsm::default_window_bits(n);
+    for (unsigned c = def - 1; c <= def + 1; ++c) {
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
       std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
       std::fflush(stdout);
@@ -175,7 +214,7 @@ void bench_ntt_tiles(unsigned max_log) {
 
 // A Filecoin-shaped partition without a circuit: N constraints, N aux variables
 // (60% zeros, 30% ones, the rest random), a = random, b = bits, c = a·b; a key of
-// matching shape with repeated random points. The proof is not meant to verify:
+// matching shape with repeated random points (G1 and G2). The proof is not meant to verify:
 // only start()'s work is measured.
 struct SyntheticPartition {
   groth16::ProvingKey key;
@@ -219,6 +258,9 @@ SyntheticPartition synthetic_partition(unsigned lg) {
   p.key.b_g1 = prefix(b_count);
   p.key.l = prefix(n);
   p.key.h = prefix(n - 1);
+  p.key.b_g2 = bench_points_g2(b_count);
+  p.key.vk.beta_g2 = p.key.b_g2[0];
+  p.key.vk.delta_g2 = p.key.b_g2[1];
   p.key.vk.ic = prefix(2);
   p.key.vk.alpha_g1 = points[1];
   p.key.vk.beta_g1 = points[2];
@@ -250,34 +292,33 @@ void bench_start(unsigned max_log) {
   }
 }
 
-// The whole partition proof: start() on the GPU, then finish() on the host's threads
-// (the B query's G2 MSM and the assembly), on the synthetic partition with G2 points
-// added — the shape of supraseal C2's per-proof wall time.
+// The whole partition proof, start() then finish(), on the synthetic partition — the
+// shape of supraseal C2's per-proof wall time — with the B query's G2 MSM in start()
+// on the device, then in finish() on the host's threads.
 void bench_prove(unsigned max_log) {
-  std::printf("\n== CudaProver start + finish (G2 MSM on %d host threads), synthetic partition (wall ms) ==\n",
+  std::printf("\n== CudaProver start + finish, synthetic partition (wall ms; host G2 MSM on %d threads) ==\n",
               tbb::this_task_arena::max_concurrency());
-  const std::vector<ec::Affine<ec::G2Curve>> distinct_g2 = ec::msm_testing::random_points<ec::G2Curve>(1 << 20, 2);
-  gpu::CudaProver prover;
-  for (unsigned lg : {20u, 22u, 24u}) {
+  for (unsigned lg : {20u, 22u, 24u, 26u}) {
     if (lg > max_log) break;
     SyntheticPartition p = synthetic_partition(lg);
-    std::vector<ec::Affine<ec::G2Curve>> b_g2(p.key.b_g1.size());
-    tbb::parallel_for(std::size_t{0}, b_g2.size(), [&](std::size_t i) { b_g2[i] = distinct_g2[i % distinct_g2.size()]; });
-    p.key.b_g2 = std::move(b_g2);
-    p.key.vk.beta_g2 = distinct_g2[0];
-    p.key.vk.delta_g2 = distinct_g2[1];
-    for (int run = 0; run < 3; ++run) {  // run 0 uploads the key and warms up
-      const auto t0 = std::chrono::steady_clock::now();
-      auto pending = prover.start(p.witness, p.key, groth16::Blinding::zero());
-      const auto t1 = std::chrono::steady_clock::now();
-      [[maybe_unused]] const groth16::Proof proof = prover.finish(std::move(pending));
-      const auto t2 = std::chrono::steady_clock::now();
-      if (run == 0) continue;
-      std::printf("2^%u: start %.1f ms, finish %.1f ms, proof %.1f ms\n", lg,
-                  std::chrono::duration<double, std::milli>(t1 - t0).count(),
-                  std::chrono::duration<double, std::milli>(t2 - t1).count(),
-                  std::chrono::duration<double, std::milli>(t2 - t0).count());
-      std::fflush(stdout);
+    for (const bool g2_on_device : {true, false}) {
+      gpu::CudaProver prover(0, gpu::CudaProverOptions{.g2_msm_on_device = g2_on_device});
+      for (int run = 0; run < 3; ++run) {  // run 0 uploads the key and warms up
+        const auto t0 = std::chrono::steady_clock::now();
+        auto pending = prover.start(p.witness, p.key, groth16::Blinding::zero());
+        const auto t1 = std::chrono::steady_clock::now();
+        const std::vector<groth16::StageTime> stages = pending->timings;
+        [[maybe_unused]] const groth16::Proof proof = prover.finish(std::move(pending));
+        const auto t2 = std::chrono::steady_clock::now();
+        if (run == 0) continue;
+        std::printf("2^%u G2 on %s: start %.1f ms, finish %.1f ms, proof %.1f ms;", lg,
+                    g2_on_device ? "device" : "host", std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                    std::chrono::duration<double, std::milli>(t2 - t1).count(),
+                    std::chrono::duration<double, std::milli>(t2 - t0).count());
+        for (const auto& s : stages) std::printf(" %s %.1f", s.stage.c_str(), 1e3 * s.seconds);
+        std::printf("\n");
+        std::fflush(stdout);
+      }
     }
   }
 }
@@ -296,6 +337,7 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, %.1f GiB\n", prop.name, prop.multiProcessorCount,
               prop.totalGlobalMem / double(1 << 30));
   if (what == "msm" || what == "all") bench_msm(max_log);
+  if (what == "msm_g2" || what == "all") bench_msm_g2(max_log);
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
   if (what == "tiles") bench_ntt_tiles(max_log);
   if (what == "start" || what == "all") bench_start(max_log);

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <vector>
@@ -24,7 +25,6 @@ using groth16::PartitionWitness;
 using groth16::PendingProof;
 using groth16::Proof;
 using groth16::ProvingKey;
-using G1 = ec::Jacobian<ec::G1Curve>;
 
 namespace {
 
@@ -33,21 +33,29 @@ struct KeyBases {
   DeviceG1Bases b_g1;
   DeviceG1Bases l;
   DeviceG1Bases h;
+  DeviceG2Bases b_g2;  // empty unless the G2 MSM runs on the device
 
-  std::size_t bytes() const { return (a.size() + b_g1.size() + l.size() + h.size()) * sizeof(G1AffineWords); }
+  std::size_t bytes() const { return a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + b_g2.bytes(); }
 };
 
 // A key is recognised by where its queries live and how long they are.
-using KeyId = std::tuple<const void*, const void*, const void*, const void*, std::size_t>;
+using KeyId = std::tuple<const void*, const void*, const void*, const void*, const void*, std::size_t>;
 
 KeyId key_id(const ProvingKey& key) {
-  return {key.a.data(), key.b_g1.data(), key.l.data(), key.h.data(), key.h.size()};
+  return {key.a.data(), key.b_g1.data(), key.l.data(), key.h.data(), key.b_g2.data(), key.h.size()};
 }
+
+// start()'s blinded G1 sums, and the B query's G2 sum when the device computed it.
+struct CudaPendingProof final : groth16::PendingG1Proof {
+  using groth16::PendingG1Proof::PendingG1Proof;
+  std::optional<ec::Jacobian<ec::G2Curve>> b_g2_sum;
+};
 
 }  // namespace
 
 struct CudaProver::State {
   int device;
+  CudaProverOptions options;
   cudaStream_t stream = nullptr;
   cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
   CudaEvent aux_uploaded;
@@ -63,7 +71,7 @@ struct CudaProver::State {
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
   std::mutex mutex;
 
-  explicit State(int ordinal) : device(ordinal) {
+  State(int ordinal, CudaProverOptions opts) : device(ordinal), options(opts) {
     check(cudaSetDevice(device), "cudaSetDevice");
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -79,7 +87,10 @@ struct CudaProver::State {
       slot = std::make_unique<KeyBases>(KeyBases{DeviceG1Bases(key.a.span(), staging, stream),
                                                  DeviceG1Bases(key.b_g1.span(), staging, stream),
                                                  DeviceG1Bases(key.l.span(), staging, stream),
-                                                 DeviceG1Bases(key.h.span(), staging, stream)});
+                                                 DeviceG1Bases(key.h.span(), staging, stream),
+                                                 options.g2_msm_on_device
+                                                     ? DeviceG2Bases(key.b_g2.span(), staging, stream)
+                                                     : DeviceG2Bases()});
     }
     return *slot;
   }
@@ -99,22 +110,22 @@ struct CudaProver::State {
     }
   }
 
-  // Σ over the query of prefix[j]·bases[j] for the host values `prefix`, then the aux
-  // values (resident in `aux`) whose density bit is set: the scalar order of
-  // groth16::a_query_scalars / b_query_scalars, selected on the device.
-  G1 query_msm(const DeviceG1Bases& bases, const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density,
-               std::size_t aux_count) {
+  // Into `scalars`: the host values `prefix`, then the aux values (resident in `aux`)
+  // whose density bit is set — the scalar order of groth16::a_query_scalars /
+  // b_query_scalars, selected on the device. Returns their count.
+  std::size_t query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density,
+                            std::size_t aux_count) {
     const std::size_t total = prefix.size() + count_selected(density, aux_count);
     scalars.reserve(total);
     staging.upload(scalars.data(), std::span<const Fr>(prefix), stream);
     select.select(aux.data(), aux_count, density, scalars.data() + prefix.size(), staging, stream);
-    return msm.sum(bases, scalars.data(), total, stream);
+    return total;
   }
 
   void sync() { check(cudaStreamSynchronize(stream), "prover stream"); }
 };
 
-CudaProver::CudaProver(int device) : state_(std::make_unique<State>(device)) {}
+CudaProver::CudaProver(int device, CudaProverOptions options) : state_(std::make_unique<State>(device, options)) {}
 
 CudaProver::~CudaProver() = default;
 
@@ -125,7 +136,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
-  auto pending = std::make_unique<groth16::PendingG1Proof>(w, key, blinding);
+  auto pending = std::make_unique<CudaPendingProof>(w, key, blinding);
   groth16::Stopwatch clock;
 
   const KeyBases& bases = s.bases_for(key);
@@ -155,22 +166,31 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   sums.l = s.msm.sum(bases.l, s.aux.data(), w.aux.size(), s.stream);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  sums.a = s.query_msm(bases.a, w.inputs, w.a_aux_density, w.aux.size());
+  const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, w.aux.size());
+  sums.a = s.msm.sum(bases.a, s.scalars.data(), a_count, s.stream);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
   for (std::size_t i = 0; i < w.inputs.size(); ++i) {
     if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
   }
-  sums.b_g1 = s.query_msm(bases.b_g1, b_inputs, w.b_aux_density, w.aux.size());
+  const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, w.aux.size());
+  sums.b_g1 = s.msm.sum(bases.b_g1, s.scalars.data(), b_count, s.stream);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
+
+  if (s.options.g2_msm_on_device) {
+    // The B query's G1 and G2 MSMs share their scalars, still on the device.
+    pending->b_g2_sum = s.msm.sum(bases.b_g2, s.scalars.data(), b_count, s.stream);
+    pending->timings.push_back({"msm_b_g2", clock.lap()});
+  }
 
   pending->blind(sums);
   return pending;
 }
 
 Proof CudaProver::finish(std::unique_ptr<PendingProof> pending) {
-  return groth16::finish_on_cpu(dynamic_cast<const groth16::PendingG1Proof&>(*pending));
+  const auto& p = dynamic_cast<const CudaPendingProof&>(*pending);
+  return p.b_g2_sum ? groth16::assemble(p, *p.b_g2_sum) : groth16::finish_on_cpu(p);
 }
 
 void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }

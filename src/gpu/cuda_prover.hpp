@@ -1,8 +1,10 @@
-// The CUDA backend of the split prover: start() runs the h polynomial (NTTs) and the
-// four G1 MSMs on one GPU, finish() does the G2 MSM and the assembly on the CPU, as
-// CpuProver does, so both backends give the same proof for the same Blinding.
+// The CUDA backend of the split prover: start() runs the h polynomial (NTTs), the
+// four G1 MSMs and (by default) the B query's G2 MSM on one GPU; finish() only
+// assembles the proof on the CPU. With the G2 MSM on the CPU instead, finish() runs
+// it there, as CpuProver does. Either way both backends give the same proof for the
+// same Blinding.
 //
-// Per key, the G1 query points (A, B, L, H) are uploaded once and stay resident;
+// Per key, the query points (G1: A, B, L, H; G2: B) are uploaded once and stay resident;
 // per domain, the NTT tables. Device vectors for a, b, c and the MSM scratch grow to
 // the largest partition seen and are reused, so steady-state partitions allocate no
 // device memory. One CudaProver drives one device (chosen by ordinal); calls on
@@ -17,9 +19,15 @@
 
 namespace zkpipe::gpu {
 
+struct CudaProverOptions {
+  // The B query's G2 MSM in start() on the device (its bases resident, like the G1
+  // ones), rather than in finish() on the host's threads.
+  bool g2_msm_on_device = true;
+};
+
 class CudaProver final : public groth16::ProverBackend {
  public:
-  explicit CudaProver(int device = 0);
+  explicit CudaProver(int device = 0, CudaProverOptions options = {});
   ~CudaProver() override;
 
   std::string name() const override { return "cuda"; }

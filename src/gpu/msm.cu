@@ -13,6 +13,7 @@
 #include "ec/xyzz.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/g1.cuh"
+#include "gpu/g2.cuh"
 
 namespace zkpipe::gpu {
 
@@ -101,14 +102,15 @@ __global__ void bucket_bounds_kernel(const u32* keys, u32 count, u32 sentinel, u
   if (i + 1 == count || keys[i + 1] != k) end[k] = i + 1;
 }
 
-__global__ void bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end, const G1Affine* bases,
-                                         u32 buckets, G1Xyzz* out) {
+template <class P>
+__global__ void bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end,
+                                         const typename P::Affine* bases, u32 buckets, P* out) {
   const u32 b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= buckets) return;
-  G1Xyzz acc = G1Xyzz::identity();
+  P acc = P::identity();
   for (u32 e = start[b]; e < end[b]; ++e) {
     const u32 v = values[e];
-    const G1Affine p = bases[v & ~kNegative];
+    const typename P::Affine p = bases[v & ~kNegative];
     acc = acc.add_affine((v & kNegative) ? -p : p);
   }
   out[b] = acc;
@@ -116,15 +118,16 @@ __global__ void bucket_accumulate_kernel(const u32* values, const u32* start, co
 
 // Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …): its share
 // of Σ d·bucket_d is Σ_j (j + 1)·bucket_(s·L+j) + s·L·Σ_j bucket_(s·L+j).
-__global__ void segment_reduce_kernel(const G1Xyzz* buckets, u32 windows, u32 half, u32 segment_len, G1Xyzz* out) {
+template <class P>
+__global__ void segment_reduce_kernel(const P* buckets, u32 windows, u32 half, u32 segment_len, P* out) {
   const u32 segments = half / segment_len;
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= windows * segments) return;
   const u32 w = t / segments;
   const u32 s = t % segments;
-  const G1Xyzz* seg = buckets + static_cast<std::size_t>(w) * half + s * segment_len;
-  G1Xyzz running = G1Xyzz::identity();
-  G1Xyzz total = G1Xyzz::identity();
+  const P* seg = buckets + static_cast<std::size_t>(w) * half + s * segment_len;
+  P running = P::identity();
+  P total = P::identity();
   for (u32 j = segment_len; j-- > 0;) {
     running = running + seg[j];
     total = total + running;
@@ -133,38 +136,52 @@ __global__ void segment_reduce_kernel(const G1Xyzz* buckets, u32 windows, u32 ha
 }
 
 // points[g·stride + j] += points[g·stride + j + half] for j < half.
-__global__ void pair_reduce_kernel(G1Xyzz* points, u32 groups, u32 stride, u32 half) {
+template <class P>
+__global__ void pair_reduce_kernel(P* points, u32 groups, u32 stride, u32 half) {
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * half) return;
   const u32 g = t / half;
   const u32 j = t % half;
-  G1Xyzz* p = points + static_cast<std::size_t>(g) * stride;
+  P* p = points + static_cast<std::size_t>(g) * stride;
   p[j] = p[j] + p[j + half];
 }
 
-__global__ void ones_partial_kernel(const u32* ones, const G1Affine* bases, G1Xyzz* out) {
+template <class P>
+__global__ void ones_partial_kernel(const u32* ones, const typename P::Affine* bases, P* out) {
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   const u32 count = ones[0];
   const u32 chunk = (count + kOnesThreads - 1) / kOnesThreads;
   const u32 first = min(count, t * chunk);
   const u32 last = min(count, first + chunk);
-  G1Xyzz acc = G1Xyzz::identity();
+  P acc = P::identity();
   for (u32 e = first; e < last; ++e) acc = acc.add_affine(bases[ones[1 + e]]);
   out[t] = acc;
 }
 
-void tree_reduce(G1Xyzz* points, u32 groups, u32 width, cudaStream_t stream) {
+template <class P>
+void tree_reduce(P* points, u32 groups, u32 width, cudaStream_t stream) {
   for (u32 half = width / 2; half >= 1; half /= 2) {
     pair_reduce_kernel<<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(points, groups, width, half);
     check_launch("pair_reduce_kernel");
   }
 }
 
-using HostXyzz = ec::Xyzz<ec::G1Curve>;
-using HostJacobian = ec::Jacobian<ec::G1Curve>;
+// The device point types of a host curve.
+template <class Curve>
+struct DevicePoint;
+template <>
+struct DevicePoint<ec::G1Curve> {
+  using Xyzz = G1Xyzz;
+};
+template <>
+struct DevicePoint<ec::G2Curve> {
+  using Xyzz = G2Xyzz;
+};
 
-HostJacobian to_host(const ff::Fp* words) {
-  HostXyzz p;
+// A device XYZZ point read back as its four coordinates.
+template <class Curve>
+ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
+  ec::Xyzz<Curve> p;
   p.X = words[0];
   p.Y = words[1];
   p.ZZ = words[2];
@@ -174,19 +191,23 @@ HostJacobian to_host(const ff::Fp* words) {
 
 }  // namespace
 
-DeviceG1Bases::DeviceG1Bases(std::span<const ec::Affine<ec::G1Curve>> points, PinnedStaging& staging,
-                             cudaStream_t stream)
+template <class Curve>
+DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging,
+                                cudaStream_t stream)
     : points_(points.size()), size_(points.size()) {
-  staging.upload(points_.data(), points.size(), stream, [&](std::size_t first, std::size_t n, G1AffineWords* out) {
+  staging.upload(points_.data(), points.size(), stream, [&](std::size_t first, std::size_t n, AffineWords<Curve>* out) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
       for (std::size_t i = r.begin(); i < r.end(); ++i) {
         const auto& p = points[first + i];
-        out[i] = p.infinity ? G1AffineWords{} : G1AffineWords{p.x, p.y};
+        out[i] = p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
       }
     });
   });
   check(cudaStreamSynchronize(stream), "upload bases");
 }
+
+template class DeviceBases<ec::G1Curve>;
+template class DeviceBases<ec::G2Curve>;
 
 unsigned DeviceMsm::default_window_bits(std::size_t n) {
   // Fitted to H200 timings of random scalars at 2^16 … 2^24: the best width grows
@@ -198,6 +219,22 @@ unsigned DeviceMsm::default_window_bits(std::size_t n) {
 
 ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
+  return sum_impl(bases, scalars, n, stream, window_bits);
+}
+
+ec::Jacobian<ec::G2Curve> DeviceMsm::sum(const DeviceG2Bases& bases, const ff::Fr* scalars, std::size_t n,
+                                         cudaStream_t stream, unsigned window_bits) {
+  return sum_impl(bases, scalars, n, stream, window_bits);
+}
+
+template <class Curve>
+ec::Jacobian<Curve> DeviceMsm::sum_impl(const DeviceBases<Curve>& bases, const ff::Fr* scalars, std::size_t n,
+                                        cudaStream_t stream, unsigned window_bits) {
+  using Xyzz = typename DevicePoint<Curve>::Xyzz;
+  using Affine = typename Xyzz::Affine;
+  using HostField = typename Curve::Field;
+  using HostJacobian = ec::Jacobian<Curve>;
+  static_assert(sizeof(Xyzz) == 4 * sizeof(HostField) && sizeof(Affine) == sizeof(AffineWords<Curve>));
   if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
   if (n == 0) return HostJacobian::identity();
   const u32 c = window_bits ? window_bits : default_window_bits(n);
@@ -217,16 +254,16 @@ ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::F
   sorted_values_.reserve(entries);
   bucket_start_.reserve(buckets);
   bucket_end_.reserve(buckets);
-  buckets_.reserve(std::size_t{4} * buckets);
-  segments_.reserve(std::size_t{4} * windows * segments);
+  buckets_.reserve(sizeof(Xyzz) * buckets);
+  segments_.reserve(sizeof(Xyzz) * windows * segments);
   ones_.reserve(n + 1);
-  ones_partial_.reserve(std::size_t{4} * kOnesThreads);
+  ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
 
   const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
-  const auto* dev_bases = reinterpret_cast<const G1Affine*>(bases.data());
-  auto* dev_buckets = reinterpret_cast<G1Xyzz*>(buckets_.data());
-  auto* dev_segments = reinterpret_cast<G1Xyzz*>(segments_.data());
-  auto* dev_ones_partial = reinterpret_cast<G1Xyzz*>(ones_partial_.data());
+  const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
+  auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
+  auto* dev_segments = reinterpret_cast<Xyzz*>(segments_.data());
+  auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
 
   check(cudaMemsetAsync(ones_.data(), 0, sizeof(u32), stream), "memset ones");
   digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), shape, keys_.data(),
@@ -261,21 +298,22 @@ ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::F
   check_launch("ones_partial_kernel");
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
 
-  std::vector<ff::Fp> window_sums(std::size_t{4} * windows * segments);
-  std::vector<ff::Fp> ones_sum(4);
-  check(cudaMemcpyAsync(window_sums.data(), segments_.data(), window_sums.size() * sizeof(ff::Fp),
+  std::vector<HostField> window_sums(std::size_t{4} * windows * segments);
+  std::vector<HostField> ones_sum(4);
+  check(cudaMemcpyAsync(window_sums.data(), segments_.data(), window_sums.size() * sizeof(HostField),
                         cudaMemcpyDeviceToHost, stream),
         "copy window sums");
-  check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(ff::Fp), cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
+                        stream),
         "copy ones sum");
   check(cudaStreamSynchronize(stream), "msm");
 
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {
     for (u32 i = 0; i < shape.bits(w); ++i) acc = acc.dbl();
-    acc = acc + to_host(&window_sums[std::size_t{4} * w * segments]);
+    acc = acc + to_host<Curve>(&window_sums[std::size_t{4} * w * segments]);
   }
-  return acc + to_host(ones_sum.data());
+  return acc + to_host<Curve>(ones_sum.data());
 }
 
 }  // namespace zkpipe::gpu

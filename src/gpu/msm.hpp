@@ -1,5 +1,6 @@
-// G1 multi-scalar multiplication on the device (Pippenger), equal as a point to
-// ec::msm for the same inputs.
+// G1 and G2 multi-scalar multiplication on the device (Pippenger), equal as a
+// point to ec::msm for the same inputs; one set of kernels, templated on the point
+// type (coordinates in Fp or Fp2).
 //
 //   1. digits: each scalar, out of Montgomery form, is cut into signed c-bit digits
 //      |d| ≤ 2^(c−1); scalars 0 and 1 get no digits (1s go to a list of their own).
@@ -21,32 +22,44 @@
 #include "ec/curves.hpp"
 #include "ec/jacobian.hpp"
 #include "ff/fp.hpp"
+#include "ff/fp2.hpp"
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
 
-// The device layout of an affine G1 point: x, y in Montgomery form; (0, 0) is the
+// The device layout of an affine point: x, y in Montgomery form; (0, 0) is the
 // point at infinity.
-struct G1AffineWords {
-  ff::Fp x;
-  ff::Fp y;
+template <class Curve>
+struct AffineWords {
+  typename Curve::Field x;
+  typename Curve::Field y;
 };
 
-// G1 points resident on the device.
-class DeviceG1Bases {
+using G1AffineWords = AffineWords<ec::G1Curve>;
+using G2AffineWords = AffineWords<ec::G2Curve>;
+
+// Points of one group resident on the device.
+template <class Curve>
+class DeviceBases {
  public:
-  DeviceG1Bases() = default;
-  DeviceG1Bases(std::span<const ec::Affine<ec::G1Curve>> points, PinnedStaging& staging, cudaStream_t stream);
+  DeviceBases() = default;
+  DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging, cudaStream_t stream);
 
   std::size_t size() const { return size_; }
-  const G1AffineWords* data() const { return points_.data(); }
+  const AffineWords<Curve>* data() const { return points_.data(); }
+  std::size_t bytes() const { return size_ * sizeof(AffineWords<Curve>); }
 
  private:
-  DeviceBuffer<G1AffineWords> points_;
+  DeviceBuffer<AffineWords<Curve>> points_;
   std::size_t size_ = 0;
 };
+
+using DeviceG1Bases = DeviceBases<ec::G1Curve>;
+using DeviceG2Bases = DeviceBases<ec::G2Curve>;
+extern template class DeviceBases<ec::G1Curve>;
+extern template class DeviceBases<ec::G2Curve>;
 
 class DeviceMsm {
  public:
@@ -55,11 +68,15 @@ class DeviceMsm {
   // with stream before returning.
   ec::Jacobian<ec::G1Curve> sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream,
                                 unsigned window_bits = 0);
+  ec::Jacobian<ec::G2Curve> sum(const DeviceG2Bases& bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream,
+                                unsigned window_bits = 0);
 
   static unsigned default_window_bits(std::size_t n);
 
  private:
-  struct Xyzz;  // device XYZZ point bytes (4 Fp)
+  template <class Curve>
+  ec::Jacobian<Curve> sum_impl(const DeviceBases<Curve>& bases, const ff::Fr* scalars, std::size_t n,
+                               cudaStream_t stream, unsigned window_bits);
 
   DeviceBuffer<std::uint32_t> keys_;
   DeviceBuffer<std::uint32_t> values_;
@@ -68,10 +85,11 @@ class DeviceMsm {
   DeviceBuffer<std::byte> sort_temp_;
   DeviceBuffer<std::uint32_t> bucket_start_;
   DeviceBuffer<std::uint32_t> bucket_end_;
-  DeviceBuffer<ff::Fp> buckets_;      // XYZZ, 4 Fp each
-  DeviceBuffer<ff::Fp> segments_;     // XYZZ, 4 Fp each
+  // XYZZ points of either group, as bytes: the same scratch serves G1 and G2 sums.
+  DeviceBuffer<std::byte> buckets_;
+  DeviceBuffer<std::byte> segments_;
   DeviceBuffer<std::uint32_t> ones_;  // indices of scalar-1 terms, count first
-  DeviceBuffer<ff::Fp> ones_partial_; // XYZZ, 4 Fp each
+  DeviceBuffer<std::byte> ones_partial_;
 };
 
 }  // namespace zkpipe::gpu

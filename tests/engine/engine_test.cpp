@@ -120,8 +120,10 @@ TEST(Engine, AfterSendAndBudgetPoliciesBoundQueuedPartitions) {
     Harness h({.synthesis_workers = pw, .channel_capacity = capacity, .policy = policy},
               {.start = milliseconds(15), .finish = milliseconds(1)});
     h.engine->submit(h.request(10, milliseconds(1))).get();
-    // The channel's slot plus one blocked sender per synthesis worker.
-    EXPECT_LE(h.ledger.snapshot()[Stage::queued].peak_count, pw + capacity) << policy_name(policy);
+    // The channel's slot, one blocked sender per synthesis worker, and the one the
+    // device worker has received but not yet started (it stays queued until it holds
+    // the device; a loaded machine widens that moment enough to be seen).
+    EXPECT_LE(h.ledger.snapshot()[Stage::queued].peak_count, pw + capacity + 1) << policy_name(policy);
     h.finish();
   }
 }
