@@ -262,10 +262,13 @@ TEST_P(EngineCancel, CancelledRequestReleasesEverything) {
   EXPECT_THROW(ticket.get(), RequestCancelled);
   ProofTicket next = h.engine->submit(h.request(1, milliseconds(1)));
   EXPECT_EQ(next.get().proofs.size(), 1u);
-  if (c.after == Hook::abc_freed) {
-    EXPECT_GE(h.backend->aborted(), 1);
-  }
   h.finish();
+  // After the drain: every proof the backend started was finished or aborted, none
+  // left pending, and the cancelled request did not run to its end (the next request
+  // finished one). Whether a cancelled partition is caught in finish or before start
+  // depends on timing, so the split between the two is not asserted.
+  EXPECT_EQ(h.backend->started(), h.backend->finished() + h.backend->aborted());
+  EXPECT_LT(h.backend->finished(), 4 + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stages, EngineCancel,
