@@ -16,21 +16,23 @@ namespace zkpipe::ff {
 
 namespace detail {
 
-// mulx needs BMI2; adcx / adox need ADX (CPUID leaf 7, sub-leaf 0, EBX bits 8 and 19).
-inline bool detect_bmi2_adx() {
+// Whether CPUID leaf 7, sub-leaf 0, sets all of `bits` in EBX.
+inline bool leaf7_ebx_has(unsigned bits) {
 #ifdef ZKPIPE_FF_X86_64
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-  constexpr unsigned kBmi2 = 1u << 8;
-  constexpr unsigned kAdx = 1u << 19;
-  return (ebx & kBmi2) && (ebx & kAdx);
+  return (ebx & bits) == bits;
 #else
+  static_cast<void>(bits);
   return false;
 #endif
 }
 
-// AVX-512 Foundation and IFMA (CPUID leaf 7 EBX bits 16 and 21), with the operating
-// system saving the opmask and zmm registers (XCR0 bits 1, 2, 5, 6, 7).
+// mulx needs BMI2; adcx / adox need ADX (leaf 7 EBX bits 8 and 19).
+inline bool detect_bmi2_adx() { return leaf7_ebx_has((1u << 8) | (1u << 19)); }
+
+// AVX-512 Foundation and IFMA (leaf 7 EBX bits 16 and 21), with the operating system
+// saving the opmask and zmm registers (XCR0 bits 1, 2, 5, 6, 7).
 inline bool detect_avx512_ifma() {
 #ifdef ZKPIPE_FF_X86_64
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -41,10 +43,7 @@ inline bool detect_avx512_ifma() {
   __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
   constexpr unsigned kZmmState = 0xe6;
   if ((xcr0_low & kZmmState) != kZmmState) return false;
-  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-  constexpr unsigned kAvx512F = 1u << 16;
-  constexpr unsigned kAvx512Ifma = 1u << 21;
-  return (ebx & kAvx512F) && (ebx & kAvx512Ifma);
+  return leaf7_ebx_has((1u << 16) | (1u << 21));
 #else
   return false;
 #endif

@@ -137,22 +137,28 @@ TEST(Msm, EveryWindowSizeAndBucketKindMatchesNaive) {
 // The vectorized batches (where the processor has AVX-512 IFMA) and the scalar ones.
 constexpr MsmBuckets kBatchAffineKinds[] = {MsmBuckets::batch_affine, MsmBuckets::batch_affine_scalar};
 
-TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
-  // 300 terms over 8 points and 5 scalars: every batch meets its own bucket again
-  // (overflow), equal points (doubling) and opposite points (cancelling).
-  const auto points = msm_testing::random_points<G1Curve>(8, 80);
-  const auto values = msm_testing::random_scalars(5, 81);
-  std::vector<Affine<G1Curve>> bases;
+// `terms` terms over 8 points and 5 scalars: every batch meets its own bucket again
+// (waiting or overflow), equal points (doubling) and opposite points (cancelling).
+template <class Curve>
+void expect_shared_buckets_match_naive(std::size_t terms, std::uint64_t seed,
+                                       std::initializer_list<unsigned> window_bits) {
+  const auto points = msm_testing::random_points<Curve>(8, seed);
+  const auto values = msm_testing::random_scalars(5, seed + 1);
+  std::vector<Affine<Curve>> bases;
   std::vector<Fr> scalars;
-  for (std::size_t i = 0; i < 300; ++i) {
+  for (std::size_t i = 0; i < terms; ++i) {
     bases.push_back(i % 3 == 0 ? -points[i % 8] : points[i % 8]);
     scalars.push_back(values[i % 5]);
   }
   for (MsmBuckets kind : kBatchAffineKinds) {
-    for (unsigned bits : {4u, 10u, 12u}) {
+    for (unsigned bits : window_bits) {
       expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = bits, .buckets = kind});
     }
   }
+}
+
+TEST(Msm, BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
+  expect_shared_buckets_match_naive<G1Curve>(300, 80, {4u, 10u, 12u});
 }
 
 TEST(Msm, FoldedBucketReductionMatchesNaive) {
@@ -173,17 +179,7 @@ TEST(Msm, FoldedBucketReductionMatchesNaive) {
 }
 
 TEST(Msm, G2BatchAffineHandlesSharedBucketsDoublingAndCancelling) {
-  const auto points = msm_testing::random_points<G2Curve>(8, 86);
-  const auto values = msm_testing::random_scalars(5, 87);
-  std::vector<Affine<G2Curve>> bases;
-  std::vector<Fr> scalars;
-  for (std::size_t i = 0; i < 200; ++i) {
-    bases.push_back(i % 3 == 0 ? -points[i % 8] : points[i % 8]);
-    scalars.push_back(values[i % 5]);
-  }
-  for (MsmBuckets kind : kBatchAffineKinds) {
-    expect_matches_naive(bases, scalars, {.max_threads = 1, .window_bits = 10, .buckets = kind});
-  }
+  expect_shared_buckets_match_naive<G2Curve>(200, 86, {10u});
 }
 
 TEST(Msm, SizesAroundAutomaticWindowThresholdsMatchNaive) {
