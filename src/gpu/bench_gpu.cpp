@@ -1,7 +1,8 @@
 // GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
 // events after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [msm|msm_g2|ntt|tiles|start|prove|all] [max_log]
+//   bench_gpu [msm|msm_g2|msm_streamed|ntt|tiles|start|prove|all] [max_log]
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/staging.hpp"
 
@@ -95,7 +97,8 @@ std::vector<Fr> random_fr(std::size_t n, std::uint64_t seed) {
 
 void bench_msm(unsigned max_log) {
   std::printf("\n== G1 MSM (bases and scalars on the device; random scalars) ==\n");
-  std::printf("%-6s %-8s %12s\n", "log n", "window", "median ms");
+  std::printf("%-6s %-7s %10s | per phase, ms: %6s %6s %6s %10s %6s %6s\n", "log n", "window", "median ms", "digits",
+              "sort", "order", "accumulate", "reduce", "ones");
   gpu::PinnedStaging staging;
   gpu::DeviceMsm msm;
   EventTimer timer;
@@ -112,9 +115,57 @@ void bench_msm(unsigned max_log) {
       std::printf("%-6u check against ec::msm: %s\n", lg, same ? "equal" : "DIFFERENT");
     }
     const unsigned def = gpu::DeviceMsm::default_window_bits(n);
-    for (unsigned c = def - 2; c <= def + 1; ++c) {
+    for (unsigned c = def - 1; c <= def + 1; ++c) {
+      msm.set_phase_timing(false);
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
-      std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
+      msm.set_phase_timing(true);
+      msm.sum(bases, d_scalars.data(), n, nullptr, c);
+      const gpu::MsmPhaseTimes& t = msm.last_phases();
+      std::printf("%-6u %-7u %10.2f | %21.2f %6.2f %6.2f %10.2f %6.2f %6.2f%s\n", lg, c, ms, t.digits, t.sort, t.order,
+                  t.accumulate, t.reduce, t.ones, c == def ? "  (default)" : "");
+      std::fflush(stdout);
+    }
+    msm.set_phase_timing(false);
+  }
+}
+
+// G1 MSM with the bases in host memory, streamed in chunks (StreamedMsm), against
+// the resident sum; wall time, since the host converts the chunks.
+void bench_msm_streamed(unsigned max_log) {
+  std::printf("\n== G1 MSM, bases streamed from host memory (wall ms, median of %d) ==\n", kRuns);
+  gpu::PinnedStaging staging;
+  gpu::DeviceMsm msm;
+  EventTimer timer;
+  for (unsigned lg : {22u, 24u, 26u}) {
+    if (lg > max_log) break;
+    const std::size_t n = std::size_t{1} << lg;
+    const std::vector<Affine> points = bench_points(n);
+    const std::vector<Fr> scalars = random_fr(n, lg);
+    gpu::DeviceBuffer<Fr> d_scalars(n);
+    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
+    gpu::check(cudaDeviceSynchronize(), "upload");
+    ec::Jacobian<ec::G1Curve> resident_sum;
+    {
+      gpu::DeviceG1Bases bases(points, staging, nullptr);
+      const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s); });
+      resident_sum = msm.sum(bases, d_scalars.data(), n, nullptr);
+      std::printf("2^%u resident: %.2f ms\n", lg, ms);
+    }
+    for (const std::size_t chunk : {n / 4, n / 16}) {
+      gpu::StreamedG1Msm streamed(chunk);
+      std::vector<double> ms;
+      bool same = true;
+      for (int run = 0; run <= kRuns; ++run) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto sum = streamed.sum(msm, points, d_scalars.data(), n, nullptr);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        same = same && sum == resident_sum;
+      }
+      std::sort(ms.begin(), ms.end());
+      std::printf("2^%u streamed, chunks of 2^%d points: %.2f ms (%s the resident sum)\n", lg,
+                  static_cast<int>(std::bit_width(chunk)) - 1, ms[ms.size() / 2],
+                  same ? "equal to" : "DIFFERENT from");
       std::fflush(stdout);
     }
   }
@@ -337,6 +388,7 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, %.1f GiB\n", prop.name, prop.multiProcessorCount,
               prop.totalGlobalMem / double(1 << 30));
   if (what == "msm" || what == "all") bench_msm(max_log);
+  if (what == "msm_streamed") bench_msm_streamed(max_log);
   if (what == "msm_g2" || what == "all") bench_msm_g2(max_log);
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
   if (what == "tiles") bench_ntt_tiles(max_log);

@@ -1,10 +1,12 @@
 #include "gpu/cuda_prover.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "ec/msm.hpp"
@@ -14,6 +16,7 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/staging.hpp"
 
@@ -28,7 +31,9 @@ using groth16::ProvingKey;
 
 namespace {
 
+// A key's query points on the device, or none of them when they are streamed.
 struct KeyBases {
+  bool streamed = false;
   DeviceG1Bases a;
   DeviceG1Bases b_g1;
   DeviceG1Bases l;
@@ -54,6 +59,11 @@ struct CudaPendingProof final : groth16::PendingG1Proof {
 }  // namespace
 
 struct CudaProver::State {
+  static int select_device(int ordinal) {
+    check(cudaSetDevice(ordinal), "cudaSetDevice");
+    return ordinal;
+  }
+
   int device;
   CudaProverOptions options;
   cudaStream_t stream = nullptr;
@@ -61,6 +71,10 @@ struct CudaProver::State {
   CudaEvent aux_uploaded;
   PinnedStaging staging;
   DeviceMsm msm;
+  // Made on first use, for keys whose points stay on the host; they share msm's
+  // scratch.
+  std::unique_ptr<StreamedG1Msm> streamed_g1;
+  std::unique_ptr<StreamedG2Msm> streamed_g2;
   DeviceBuffer<Fr> a;
   DeviceBuffer<Fr> b;
   DeviceBuffer<Fr> c;
@@ -71,8 +85,9 @@ struct CudaProver::State {
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
   std::mutex mutex;
 
-  State(int ordinal, CudaProverOptions opts) : device(ordinal), options(opts) {
-    check(cudaSetDevice(device), "cudaSetDevice");
+  // `device` is the first member: selecting it there creates the events and pools
+  // of the members after it on that device.
+  State(int ordinal, CudaProverOptions opts) : device(select_device(ordinal)), options(opts) {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
   }
@@ -81,10 +96,40 @@ struct CudaProver::State {
     cudaStreamDestroy(stream);
   }
 
+  // Bytes of the key's points on the device (the G2 ones only when the G2 MSM runs
+  // there).
+  std::size_t resident_bytes(const ProvingKey& key) const {
+    return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1AffineWords) +
+           (options.g2_msm_on_device ? key.b_g2.size() * sizeof(G2AffineWords) : 0);
+  }
+
+  // Whether the key's points can stay on the device: with the option unset, when
+  // they, the scratch of the largest MSM and the working vectors (a, b, c, the NTT
+  // tables and scratch, aux, the query scalars) fit in the free memory, less a margin.
+  bool fits_on_device(const ProvingKey& key) const {
+    const std::size_t bases_bytes = resident_bytes(key);
+    if (options.max_resident_base_bytes != 0) return bases_bytes <= options.max_resident_base_bytes;
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const std::size_t terms = std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()});
+    const std::size_t scratch = options.g2_msm_on_device
+                                    ? std::max(msm_scratch_bytes<ec::G1Curve>(terms),
+                                               msm_scratch_bytes<ec::G2Curve>(key.b_g2.size()))
+                                    : msm_scratch_bytes<ec::G1Curve>(terms);
+    const std::size_t working = (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
+    const std::size_t need = bases_bytes + scratch + working + device_memory_margin(free_bytes);
+    return need <= free_bytes;
+  }
+
   const KeyBases& bases_for(const ProvingKey& key) {
     auto& slot = bases[key_id(key)];
+    if (!slot && !fits_on_device(key)) {
+      slot = std::make_unique<KeyBases>();
+      slot->streamed = true;
+    }
     if (!slot) {
-      slot = std::make_unique<KeyBases>(KeyBases{DeviceG1Bases(key.a.span(), staging, stream),
+      slot = std::make_unique<KeyBases>(KeyBases{false, DeviceG1Bases(key.a.span(), staging, stream),
                                                  DeviceG1Bases(key.b_g1.span(), staging, stream),
                                                  DeviceG1Bases(key.l.span(), staging, stream),
                                                  DeviceG1Bases(key.h.span(), staging, stream),
@@ -120,6 +165,28 @@ struct CudaProver::State {
     staging.upload(scalars.data(), std::span<const Fr>(prefix), stream);
     select.select(aux.data(), aux_count, density, scalars.data() + prefix.size(), staging, stream);
     return total;
+  }
+
+  // Σ scalars[i]·points[i] for i < n from the resident points, or from the host ones
+  // in chunks when the key is streamed.
+  template <class Curve>
+  ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, const DeviceBases<Curve>& resident,
+                              std::span<const ec::Affine<Curve>> host, const Fr* device_scalars, std::size_t n) {
+    if (!key_bases.streamed) return msm.sum(resident, device_scalars, n, stream);
+    return streamed<Curve>().sum(msm, host, device_scalars, n, stream);
+  }
+
+  template <class Curve>
+  StreamedMsm<Curve>& streamed() {
+    auto& slot = [&]() -> std::unique_ptr<StreamedMsm<Curve>>& {
+      if constexpr (std::is_same_v<Curve, ec::G1Curve>) {
+        return streamed_g1;
+      } else {
+        return streamed_g2;
+      }
+    }();
+    if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(options.stream_chunk_points);
+    return *slot;
   }
 
   void sync() { check(cudaStreamSynchronize(stream), "prover stream"); }
@@ -160,14 +227,14 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
 
   groth16::G1MsmSums sums;
-  sums.h = s.msm.sum(bases.h, s.a.data(), key.h.size(), s.stream);
+  sums.h = s.msm_sum(bases, bases.h, key.h.span(), s.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm.sum(bases.l, s.aux.data(), w.aux.size(), s.stream);
+  sums.l = s.msm_sum(bases, bases.l, key.l.span(), s.aux.data(), w.aux.size());
   pending->timings.push_back({"msm_l", clock.lap()});
 
   const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, w.aux.size());
-  sums.a = s.msm.sum(bases.a, s.scalars.data(), a_count, s.stream);
+  sums.a = s.msm_sum(bases, bases.a, key.a.span(), s.scalars.data(), a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
@@ -175,12 +242,12 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
   }
   const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, w.aux.size());
-  sums.b_g1 = s.msm.sum(bases.b_g1, s.scalars.data(), b_count, s.stream);
+  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1.span(), s.scalars.data(), b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm.sum(bases.b_g2, s.scalars.data(), b_count, s.stream);
+    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2.span(), s.scalars.data(), b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
@@ -200,8 +267,20 @@ std::size_t CudaProver::device_bytes() const {
   std::size_t bytes =
       (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.aux.capacity() + s.scalars.capacity()) * sizeof(Fr) +
       s.select.device_bytes();
-  for (const auto& [id, bases] : s.bases) bytes += bases->bytes();
+  for (const auto& [id, bases] : s.bases) {
+    if (bases) bytes += bases->bytes();
+  }
+  if (s.streamed_g1) bytes += s.streamed_g1->device_bytes();
+  if (s.streamed_g2) bytes += s.streamed_g2->device_bytes();
   return bytes;
+}
+
+BasePlacement CudaProver::base_placement(const ProvingKey& key) const {
+  State& s = *state_;
+  std::lock_guard lock(s.mutex);
+  const auto it = s.bases.find(key_id(key));
+  if (it == s.bases.end() || !it->second) return BasePlacement::kNotLoaded;
+  return it->second->streamed ? BasePlacement::kStreamed : BasePlacement::kResident;
 }
 
 }  // namespace zkpipe::gpu

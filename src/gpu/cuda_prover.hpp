@@ -4,11 +4,14 @@
 // it there, as CpuProver does. Either way both backends give the same proof for the
 // same Blinding.
 //
-// Per key, the query points (G1: A, B, L, H; G2: B) are uploaded once and stay resident;
-// per domain, the NTT tables. Device vectors for a, b, c and the MSM scratch grow to
-// the largest partition seen and are reused, so steady-state partitions allocate no
-// device memory. One CudaProver drives one device (chosen by ordinal); calls on
-// one prover are serialized.
+// Per key, the query points (G1: A, B, L, H; G2: B) are uploaded once and stay resident
+// when they fit in the device's free memory beside the MSM scratch and the working
+// vectors; a key that does not fit keeps its points in host memory and every MSM
+// streams them to the device in chunks (StreamedMsm). Per domain, the NTT tables.
+// Device vectors for a, b, c and the MSM scratch grow to the largest partition seen
+// and are reused, so steady-state partitions allocate no device memory. One
+// CudaProver drives one device (chosen by ordinal); calls on one prover are
+// serialized.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +26,17 @@ struct CudaProverOptions {
   // The B query's G2 MSM in start() on the device (its bases resident, like the G1
   // ones), rather than in finish() on the host's threads.
   bool g2_msm_on_device = true;
+  // A key's query points stay resident on the device when their bytes are at most
+  // this; 0: when they, the MSM scratch and the working vectors fit in the free
+  // device memory (less a margin) at the key's first start(). Otherwise they are
+  // streamed from host memory at every MSM.
+  std::size_t max_resident_base_bytes = 0;
+  // Points per streamed chunk; 0: the largest that fits in free device memory.
+  std::size_t stream_chunk_points = 0;
 };
+
+// Where a key's query points are kept, decided at its first start().
+enum class BasePlacement { kNotLoaded, kResident, kStreamed };
 
 class CudaProver final : public groth16::ProverBackend {
  public:
@@ -36,8 +49,11 @@ class CudaProver final : public groth16::ProverBackend {
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;
   void abort(std::unique_ptr<groth16::PendingProof> pending) override;
 
-  // Device memory held by this prover (resident bases, tables, pools), in bytes.
+  // Device memory held by this prover (resident bases, chunk buffers, tables,
+  // pools), in bytes.
   std::size_t device_bytes() const;
+
+  BasePlacement base_placement(const groth16::ProvingKey& key) const;
 
  private:
   struct State;

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "ec/xyzz.hpp"
@@ -102,11 +103,13 @@ __global__ void bucket_bounds_kernel(const u32* keys, u32 count, u32 sentinel, u
   if (i + 1 == count || keys[i + 1] != k) end[k] = i + 1;
 }
 
-template <class P>
-__global__ void bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end,
-                                         const typename P::Affine* bases, u32 buckets, P* out) {
-  const u32 b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= buckets) return;
+template <class P, unsigned Threads, unsigned MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end, const u32* order,
+                             const typename P::Affine* bases, u32 buckets, P* out) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  const u32 b = order[t];
   P acc = P::identity();
   for (u32 e = start[b]; e < end[b]; ++e) {
     const u32 v = values[e];
@@ -114,6 +117,21 @@ __global__ void bucket_accumulate_kernel(const u32* values, const u32* start, co
     acc = acc.add_affine((v & kNegative) ? -p : p);
   }
   out[b] = acc;
+}
+
+__global__ void bucket_sizes_kernel(const u32* start, const u32* end, u32 buckets, u32* sizes, u32* order) {
+  const u32 b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= buckets) return;
+  sizes[b] = end[b] - start[b];
+  order[b] = b;
+}
+
+template <class P, unsigned Threads, unsigned MinBlocks>
+void launch_accumulate(const u32* values, const u32* start, const u32* end, const u32* order,
+                       const typename P::Affine* bases, u32 buckets, P* out, cudaStream_t stream) {
+  bucket_accumulate_kernel<P, Threads, MinBlocks><<<(buckets + Threads - 1) / Threads, Threads, 0, stream>>>(
+      values, start, end, order, bases, buckets, out);
+  check_launch("bucket_accumulate_kernel");
 }
 
 // Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …): its share
@@ -191,6 +209,13 @@ ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
 
 }  // namespace
 
+void DeviceMsm::set_phase_timing(bool on) {
+  phase_events_.clear();
+  if (on) {
+    for (int i = 0; i < kPhaseEvents; ++i) phase_events_.emplace_back(cudaEventDefault);
+  }
+}
+
 template <class Curve>
 DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging,
                                 cudaStream_t stream)
@@ -210,25 +235,25 @@ template class DeviceBases<ec::G1Curve>;
 template class DeviceBases<ec::G2Curve>;
 
 unsigned DeviceMsm::default_window_bits(std::size_t n) {
-  // Fitted to H200 timings of random scalars at 2^16 … 2^24: the best width grows
+  // Fitted to H200 timings of random scalars at 2^16 … 2^26: the best width grows
   // by one per doubling while the sort dominates, then by one per quadrupling.
   const int lg = std::bit_width(std::max<std::size_t>(n, 1)) - 1;
-  const int c = lg <= 18 ? lg - 3 : (lg + 12) / 2;
+  const int c = lg <= 18 ? lg - 3 : (lg + 14) / 2;
   return static_cast<unsigned>(std::clamp(c, 4, 20));
 }
 
-ec::Jacobian<ec::G1Curve> DeviceMsm::sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n,
+ec::Jacobian<ec::G1Curve> DeviceMsm::sum(DeviceBasesView<ec::G1Curve> bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
   return sum_impl(bases, scalars, n, stream, window_bits);
 }
 
-ec::Jacobian<ec::G2Curve> DeviceMsm::sum(const DeviceG2Bases& bases, const ff::Fr* scalars, std::size_t n,
+ec::Jacobian<ec::G2Curve> DeviceMsm::sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
   return sum_impl(bases, scalars, n, stream, window_bits);
 }
 
 template <class Curve>
-ec::Jacobian<Curve> DeviceMsm::sum_impl(const DeviceBases<Curve>& bases, const ff::Fr* scalars, std::size_t n,
+ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
                                         cudaStream_t stream, unsigned window_bits) {
   using Xyzz = typename DevicePoint<Curve>::Xyzz;
   using Affine = typename Xyzz::Affine;
@@ -265,11 +290,16 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(const DeviceBases<Curve>& bases, const f
   auto* dev_segments = reinterpret_cast<Xyzz*>(segments_.data());
   auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
 
+  auto mark = [&](int i) {
+    if (!phase_events_.empty()) check(cudaEventRecord(phase_events_[i].get(), stream), "event");
+  };
+  mark(0);
   check(cudaMemsetAsync(ones_.data(), 0, sizeof(u32), stream), "memset ones");
   digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), shape, keys_.data(),
                                                         values_.data(), ones_.data());
   check_launch("digits_kernel");
 
+  mark(1);
   const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
   std::size_t temp_bytes = 0;
   check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(), values_.data(),
@@ -281,22 +311,53 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(const DeviceBases<Curve>& bases, const f
                                         stream),
         "sort");
 
+  mark(2);
   check(cudaMemsetAsync(bucket_start_.data(), 0, buckets * sizeof(u32), stream), "memset starts");
   check(cudaMemsetAsync(bucket_end_.data(), 0, buckets * sizeof(u32), stream), "memset ends");
   bucket_bounds_kernel<<<blocks_for(entries), kThreads, 0, stream>>>(sorted_keys_.data(), static_cast<u32>(entries),
                                                                      buckets, bucket_start_.data(), bucket_end_.data());
   check_launch("bucket_bounds_kernel");
-  bucket_accumulate_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(
-      sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), dev_bases, buckets, dev_buckets);
-  check_launch("bucket_accumulate_kernel");
+  // Buckets by size, largest first: a warp's threads then add similar counts of
+  // points instead of all waiting for the warp's fullest bucket.
+  bucket_order_.reserve(buckets);
+  bucket_sizes_.reserve(buckets);
+  sorted_order_.reserve(buckets);
+  sorted_sizes_.reserve(buckets);
+  bucket_sizes_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(bucket_start_.data(), bucket_end_.data(), buckets,
+                                                                   bucket_sizes_.data(), bucket_order_.data());
+  check_launch("bucket_sizes_kernel");
+  const int size_bits = std::bit_width(n);
+  std::size_t order_temp_bytes = 0;
+  check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_temp_bytes, bucket_sizes_.data(),
+                                                  sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
+                                                  static_cast<int>(buckets), 0, size_bits, stream),
+        "bucket order size");
+  sort_temp_.reserve(order_temp_bytes);
+  check(cub::DeviceRadixSort::SortPairsDescending(sort_temp_.data(), order_temp_bytes, bucket_sizes_.data(),
+                                                  sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
+                                                  static_cast<int>(buckets), 0, size_bits, stream),
+        "bucket order");
+  mark(3);
+  // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
+  // kernel fits only 8). G2 points need every register: blocks of 64.
+  if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
+    launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
+                                   sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+  } else {
+    launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
+                                    sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+  }
+  mark(4);
   segment_reduce_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
       dev_buckets, windows, half, segment_len, dev_segments);
   check_launch("segment_reduce_kernel");
   tree_reduce(dev_segments, windows, segments, stream);
+  mark(5);
 
   ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
   check_launch("ones_partial_kernel");
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
+  mark(6);
 
   std::vector<HostField> window_sums(std::size_t{4} * windows * segments);
   std::vector<HostField> ones_sum(4);
@@ -307,6 +368,13 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(const DeviceBases<Curve>& bases, const f
                         stream),
         "copy ones sum");
   check(cudaStreamSynchronize(stream), "msm");
+  if (!phase_events_.empty()) {
+    float ms[kPhaseEvents - 1];
+    for (int i = 0; i + 1 < kPhaseEvents; ++i) {
+      check(cudaEventElapsedTime(&ms[i], phase_events_[i].get(), phase_events_[i + 1].get()), "elapsed");
+    }
+    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[4], ms[5]};
+  }
 
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {

@@ -5,7 +5,9 @@
 //   1. digits: each scalar, out of Montgomery form, is cut into signed c-bit digits
 //      |d| ≤ 2^(c−1); scalars 0 and 1 get no digits (1s go to a list of their own).
 //   2. sort: (window, |d|) keys with (point index, sign) values, CUB radix sort.
-//   3. buckets: one thread per bucket adds its points (XYZZ, mixed additions).
+//   3. buckets: one thread per bucket adds its points (XYZZ, mixed additions);
+//      threads take buckets largest first (a second, small sort by bucket size),
+//      so the threads of a warp finish together.
 //   4. reduction: Σ_d d·bucket_d per window by running sums over segments of
 //      buckets in parallel, then a pairwise tree over the segments.
 //   5. the points of scalar 1 are summed in parallel chunks and a tree.
@@ -16,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <deque>
 #include <span>
 
 #include "ec/affine.hpp"
@@ -40,6 +43,20 @@ struct AffineWords {
 using G1AffineWords = AffineWords<ec::G1Curve>;
 using G2AffineWords = AffineWords<ec::G2Curve>;
 
+// Points of one group on the device, not owned: what an MSM reads. Lets the
+// caller own the memory (StreamedMsm's refilled chunk buffers).
+template <class Curve>
+class DeviceBasesView {
+ public:
+  DeviceBasesView(const AffineWords<Curve>* data, std::size_t size) : data_(data), size_(size) {}
+  const AffineWords<Curve>* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  const AffineWords<Curve>* data_;
+  std::size_t size_;
+};
+
 // Points of one group resident on the device.
 template <class Curve>
 class DeviceBases {
@@ -50,6 +67,7 @@ class DeviceBases {
   std::size_t size() const { return size_; }
   const AffineWords<Curve>* data() const { return points_.data(); }
   std::size_t bytes() const { return size_ * sizeof(AffineWords<Curve>); }
+  operator DeviceBasesView<Curve>() const { return {points_.data(), size_}; }  // NOLINT: MSMs take views
 
  private:
   DeviceBuffer<AffineWords<Curve>> points_;
@@ -61,21 +79,35 @@ using DeviceG2Bases = DeviceBases<ec::G2Curve>;
 extern template class DeviceBases<ec::G1Curve>;
 extern template class DeviceBases<ec::G2Curve>;
 
+// Milliseconds per phase of the last sum (CUDA events), when phase timing is on.
+struct MsmPhaseTimes {
+  float digits = 0;
+  float sort = 0;
+  float order = 0;  // bucket bounds and the largest-first bucket order
+  float accumulate = 0;
+  float reduce = 0;
+  float ones = 0;
+};
+
 class DeviceMsm {
  public:
   // Σ scalars[i]·bases[i] for i < n; scalars is a device pointer to n Montgomery
   // Fr values, n ≤ bases.size(). window_bits 0 picks a width from n. Synchronizes
   // with stream before returning.
-  ec::Jacobian<ec::G1Curve> sum(const DeviceG1Bases& bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream,
-                                unsigned window_bits = 0);
-  ec::Jacobian<ec::G2Curve> sum(const DeviceG2Bases& bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream,
-                                unsigned window_bits = 0);
+  ec::Jacobian<ec::G1Curve> sum(DeviceBasesView<ec::G1Curve> bases, const ff::Fr* scalars, std::size_t n,
+                                cudaStream_t stream, unsigned window_bits = 0);
+  ec::Jacobian<ec::G2Curve> sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
+                                cudaStream_t stream, unsigned window_bits = 0);
 
   static unsigned default_window_bits(std::size_t n);
 
+  // Records events between the phases of every later sum (a little overhead).
+  void set_phase_timing(bool on);
+  const MsmPhaseTimes& last_phases() const { return phases_; }
+
  private:
   template <class Curve>
-  ec::Jacobian<Curve> sum_impl(const DeviceBases<Curve>& bases, const ff::Fr* scalars, std::size_t n,
+  ec::Jacobian<Curve> sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
                                cudaStream_t stream, unsigned window_bits);
 
   DeviceBuffer<std::uint32_t> keys_;
@@ -90,6 +122,13 @@ class DeviceMsm {
   DeviceBuffer<std::byte> segments_;
   DeviceBuffer<std::uint32_t> ones_;  // indices of scalar-1 terms, count first
   DeviceBuffer<std::byte> ones_partial_;
+  DeviceBuffer<std::uint32_t> bucket_order_;
+  DeviceBuffer<std::uint32_t> bucket_sizes_;
+  DeviceBuffer<std::uint32_t> sorted_order_;
+  DeviceBuffer<std::uint32_t> sorted_sizes_;
+  static constexpr int kPhaseEvents = 7;
+  std::deque<CudaEvent> phase_events_;  // empty unless phase timing is on
+  MsmPhaseTimes phases_;
 };
 
 }  // namespace zkpipe::gpu

@@ -19,7 +19,10 @@ namespace zkpipe::gpu {
 
 class CudaEvent {
  public:
-  CudaEvent() { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate"); }
+  // Without timing by default (cheaper to record and wait on); cudaEventDefault to time with it.
+  explicit CudaEvent(unsigned flags = cudaEventDisableTiming) {
+    check(cudaEventCreateWithFlags(&event_, flags), "cudaEventCreate");
+  }
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
   ~CudaEvent() { cudaEventDestroy(event_); }

@@ -1,0 +1,83 @@
+// MSM over bases kept in host memory, for parameter sets larger than the device:
+// Σ scalars[i]·bases[i] is the sum, over chunks of consecutive points, of DeviceMsm
+// sums. The chunks go through two device buffers: while the device sums chunk k
+// from one, a host thread converts chunk k + 1 into pinned staging and the copy
+// engine moves it into the other, on a stream of its own; an event orders the
+// chunk's MSM after its copy. The result is the same point as one resident sum.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <span>
+
+#include "ec/affine.hpp"
+#include "ec/curves.hpp"
+#include "ec/jacobian.hpp"
+#include "ff/fr.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/staging.hpp"
+
+namespace zkpipe::gpu {
+
+// Device scratch, in bytes, that DeviceMsm reserves for a sum of n terms over Curve
+// at its default window width (sort keys and values, the sort's own buffers,
+// buckets, window sums). An estimate for placement decisions, not a bound: the
+// callers keep a margin.
+template <class Curve>
+std::size_t msm_scratch_bytes(std::size_t n);
+
+// Device memory to leave free beyond such estimates, given the free bytes: CUB's
+// sort storage and the allocator's rounding differ from them, and other users of
+// the device allocate later.
+std::size_t device_memory_margin(std::size_t free_bytes);
+
+template <class Curve>
+class StreamedMsm {
+ public:
+  // chunk_points: points per chunk; 0 picks, at each sum, the largest chunk whose
+  // two buffers and MSM scratch fit in the free device memory (less a margin).
+  // Streams and events belong to the device current at construction.
+  explicit StreamedMsm(std::size_t chunk_points = 0);
+  StreamedMsm(const StreamedMsm&) = delete;
+  StreamedMsm& operator=(const StreamedMsm&) = delete;
+  ~StreamedMsm();
+
+  // Σ scalars[i]·bases[i] for i < n, like DeviceMsm::sum but with bases in host
+  // memory; scalars is a device pointer to n Montgomery Fr values, n ≤ bases.size().
+  // The chunk MSMs run on stream, in msm (whose scratch is sized by the chunk, not
+  // by n); call with the construction's device current. Returns once every chunk
+  // is summed.
+  ec::Jacobian<Curve> sum(DeviceMsm& msm, std::span<const ec::Affine<Curve>> bases, const ff::Fr* scalars,
+                          std::size_t n, cudaStream_t stream, unsigned window_bits = 0);
+
+  // Points per chunk for a sum of n terms (at most n).
+  std::size_t chunk_points(std::size_t n) const;
+
+  // Device memory held by the two chunk buffers, in bytes.
+  std::size_t device_bytes() const {
+    return (chunks_[0].capacity() + chunks_[1].capacity()) * sizeof(AffineWords<Curve>);
+  }
+
+ private:
+  // The first `buffers` chunk buffers hold at least `points` points each (one
+  // suffices when the sum is a single chunk).
+  void reserve(std::size_t points, int buffers);
+  // Host thread side: chunk [first, first + count) of bases into buffer `slot`,
+  // on the copy stream, then records uploaded_[slot].
+  void upload(std::span<const ec::Affine<Curve>> bases, std::size_t first, std::size_t count, int slot);
+
+  std::size_t chunk_points_;
+  int device_ = 0;
+  cudaStream_t copy_stream_ = nullptr;
+  PinnedStaging staging_;
+  DeviceBuffer<AffineWords<Curve>> chunks_[2];
+  CudaEvent uploaded_[2];
+};
+
+using StreamedG1Msm = StreamedMsm<ec::G1Curve>;
+using StreamedG2Msm = StreamedMsm<ec::G2Curve>;
+extern template class StreamedMsm<ec::G1Curve>;
+extern template class StreamedMsm<ec::G2Curve>;
+
+}  // namespace zkpipe::gpu

@@ -1,0 +1,181 @@
+// StreamedMsm (bases in host memory, summed in chunks on the device) against
+// ec::msm and the resident DeviceMsm, for G1 and G2, compared as points.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "ec/msm.hpp"
+#include "ec/msm_testing.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/msm_streamed.hpp"
+#include "gpu_test_env.hpp"
+
+namespace zkpipe::gpu {
+namespace {
+
+using ff::Fr;
+
+template <class Curve>
+class GpuStreamedMsm : public ::testing::Test {
+ protected:
+  using Affine = ec::Affine<Curve>;
+  using Jacobian = ec::Jacobian<Curve>;
+
+  // Nothing touches CUDA before the check: without a device the test skips.
+  void SetUp() override {
+    ZKPIPE_REQUIRE_GPU();
+    msm_ = std::make_unique<DeviceMsm>();
+  }
+
+  DeviceBuffer<Fr> upload(const std::vector<Fr>& scalars) {
+    DeviceBuffer<Fr> d(std::max<std::size_t>(scalars.size(), 1));
+    check(cudaMemcpy(d.data(), scalars.data(), scalars.size() * sizeof(Fr), cudaMemcpyHostToDevice), "upload");
+    return d;
+  }
+
+  // The first n terms through `streamed` (all of them when n is 0).
+  Jacobian streamed_sum(StreamedMsm<Curve>& streamed, const std::vector<Affine>& points,
+                        const std::vector<Fr>& scalars, std::size_t n = 0, unsigned window_bits = 0) {
+    const DeviceBuffer<Fr> d = upload(scalars);
+    return streamed.sum(*msm_, points, d.data(), n ? n : scalars.size(), nullptr, window_bits);
+  }
+
+  void expect_matches(std::size_t chunk, const std::vector<Affine>& points, const std::vector<Fr>& scalars) {
+    StreamedMsm<Curve> streamed(chunk);
+    const Jacobian expected = ec::msm<Curve>(std::span<const Affine>(points).first(scalars.size()), scalars);
+    EXPECT_EQ(streamed_sum(streamed, points, scalars), expected) << "n " << scalars.size() << " chunk " << chunk;
+  }
+
+  std::unique_ptr<DeviceMsm> msm_;
+};
+
+using Curves = ::testing::Types<ec::G1Curve, ec::G2Curve>;
+TYPED_TEST_SUITE(GpuStreamedMsm, Curves);
+
+TYPED_TEST(GpuStreamedMsm, ChunkSizes) {
+  const std::size_t n = 1000;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 51);
+  const auto scalars = ec::msm_testing::random_scalars(n, 52);
+  // One chunk exactly, several with a short last one, a last chunk of one point,
+  // many small chunks, a chunk larger than n.
+  for (std::size_t chunk : {1000, 300, 999, 7, 5000}) this->expect_matches(chunk, points, scalars);
+  EXPECT_EQ(StreamedMsm<TypeParam>(300).chunk_points(n), 300u);
+  EXPECT_EQ(StreamedMsm<TypeParam>(5000).chunk_points(n), n);
+}
+
+TYPED_TEST(GpuStreamedMsm, WitnessShapedScalarsOverManyChunks) {
+  const std::size_t n = (1 << 14) + 3;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 53);
+  this->expect_matches(5000, points, ec::msm_testing::witness_like_scalars(n, 50, 45, 54));
+  this->expect_matches(1 << 12, points, ec::msm_testing::random_scalars(n, 55));
+}
+
+TYPED_TEST(GpuStreamedMsm, EdgeCases) {
+  using Affine = ec::Affine<TypeParam>;
+  const std::size_t n = 1000;
+  auto points = ec::msm_testing::random_points<TypeParam>(n, 56);
+  this->expect_matches(300, points, std::vector<Fr>(n, Fr::zero()));
+  this->expect_matches(300, points, std::vector<Fr>(n, Fr::one()));
+  this->expect_matches(300, points, std::vector<Fr>(n, -Fr::one()));
+  // A chunk of zeros, a chunk of ones, points at infinity (a whole chunk of them),
+  // repeated points and their negatives, zero, one and the largest scalars mixed.
+  std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 57);
+  for (std::size_t i = 0; i < 300; ++i) scalars[i] = Fr::zero();
+  for (std::size_t i = 300; i < 600; ++i) scalars[i] = Fr::one();
+  for (std::size_t i = 600; i < 900; ++i) points[i] = Affine::identity();
+  for (std::size_t i = 0; i < n; i += 7) points[i] = Affine::identity();
+  for (std::size_t i = 1; i < n; i += 5) points[i] = points[1];
+  for (std::size_t i = 2; i < n; i += 5) points[i] = -points[1];
+  for (std::size_t i = 3; i < n; i += 11) scalars[i] = -Fr::one() - Fr::from_u64(i);
+  for (std::size_t i = 904; i < n; i += 6) scalars[i] = Fr::zero();
+  for (std::size_t i = 905; i < n; i += 9) scalars[i] = Fr::one();
+  for (std::size_t chunk : {300, 64, 1000, 4096}) this->expect_matches(chunk, points, scalars);
+  // Only points at infinity: the identity.
+  StreamedMsm<TypeParam> streamed(30);
+  EXPECT_EQ(this->streamed_sum(streamed, std::vector<Affine>(100, Affine::identity()),
+                               ec::msm_testing::random_scalars(100, 58)),
+            ec::Jacobian<TypeParam>::identity());
+}
+
+TYPED_TEST(GpuStreamedMsm, EqualsResidentSumAtAFixedWindow) {
+  const std::size_t n = 3001;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 59);
+  const auto scalars = ec::msm_testing::random_scalars(n, 60);
+  const DeviceBuffer<Fr> d = this->upload(scalars);
+  PinnedStaging staging;
+  const DeviceBases<TypeParam> resident(points, staging, nullptr);
+  StreamedMsm<TypeParam> streamed(1000);
+  for (unsigned c : {0u, 4u, 11u}) {
+    const auto expected = this->msm_->sum(resident, d.data(), n, nullptr, c);
+    EXPECT_EQ(streamed.sum(*this->msm_, points, d.data(), n, nullptr, c), expected) << "window " << c;
+  }
+}
+
+TYPED_TEST(GpuStreamedMsm, FewerScalarsThanBasesAndBounds) {
+  using Jacobian = ec::Jacobian<TypeParam>;
+  const auto points = ec::msm_testing::random_points<TypeParam>(1000, 61);
+  const auto scalars = ec::msm_testing::random_scalars(999, 62);
+  StreamedMsm<TypeParam> streamed(400);
+  EXPECT_EQ(this->streamed_sum(streamed, points, scalars),
+            ec::msm<TypeParam>(std::span<const ec::Affine<TypeParam>>(points).first(999), scalars));
+  EXPECT_EQ(this->streamed_sum(streamed, points, scalars, 1),
+            ec::msm<TypeParam>(std::span<const ec::Affine<TypeParam>>(points).first(1),
+                               std::span<const Fr>(scalars).first(1)));
+  const DeviceBuffer<Fr> d = this->upload(scalars);
+  EXPECT_EQ(streamed.sum(*this->msm_, points, d.data(), 0, nullptr), Jacobian::identity());
+  EXPECT_THROW(streamed.sum(*this->msm_, points, d.data(), 1001, nullptr), std::invalid_argument);
+}
+
+// One StreamedMsm serves sums of growing and shrinking sizes: its chunk buffers grow
+// and are reused.
+TYPED_TEST(GpuStreamedMsm, ReusedAcrossSizes) {
+  StreamedMsm<TypeParam> fixed(256);
+  StreamedMsm<TypeParam> from_memory;
+  for (std::size_t n : {100, 3000, 257, 5000, 1}) {
+    const auto points = ec::msm_testing::random_points<TypeParam>(n, 63 + n);
+    const auto scalars = ec::msm_testing::random_scalars(n, 64 + n);
+    const auto expected = ec::msm<TypeParam>(points, scalars);
+    EXPECT_EQ(this->streamed_sum(fixed, points, scalars), expected) << "n " << n;
+    EXPECT_EQ(this->streamed_sum(from_memory, points, scalars), expected) << "n " << n;
+    // A few thousand points fit on any device in one chunk.
+    EXPECT_EQ(from_memory.chunk_points(n), n);
+  }
+  EXPECT_EQ(fixed.device_bytes(), 2 * 256 * sizeof(AffineWords<TypeParam>));
+  EXPECT_GE(from_memory.device_bytes(), 5000 * sizeof(AffineWords<TypeParam>));
+}
+
+// msm_scratch_bytes, which placement decisions rely on, covers what DeviceMsm
+// allocates for a sum (and does not overstate it grossly): it mirrors msm.cu's
+// reservations and must follow them when they change.
+TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
+  const std::size_t n = 1 << 18;
+  // The allocator's rounding and CUB's own storage.
+  const std::size_t slack = std::size_t{48} << 20;
+  PinnedStaging staging;
+  const DeviceBases<TypeParam> bases(std::vector<ec::Affine<TypeParam>>(n, ec::Affine<TypeParam>::identity()),
+                                     staging, nullptr);
+  const DeviceBuffer<Fr> d = this->upload(ec::msm_testing::random_scalars(n, 65));
+  const auto free_bytes = [] {
+    std::size_t free = 0;
+    std::size_t total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+  };
+  // A first sum loads the kernels (lazy module loading takes device memory too).
+  DeviceMsm().sum(bases, d.data(), n, nullptr);
+  const std::size_t before = free_bytes();
+  DeviceMsm msm;
+  EXPECT_EQ(msm.sum(bases, d.data(), n, nullptr), ec::Jacobian<TypeParam>::identity());
+  const std::size_t used = before - free_bytes();
+  const std::size_t estimate = msm_scratch_bytes<TypeParam>(n);
+  EXPECT_LE(used, estimate + slack) << "estimate " << estimate;
+  EXPECT_LE(estimate, 2 * used + slack) << "used " << used;
+}
+
+}  // namespace
+}  // namespace zkpipe::gpu

@@ -1,0 +1,82 @@
+// CudaProver with the key's points kept on the host and streamed in chunks gives
+// the CPU backend's proofs for the same (r, s); the placement follows the options.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "groth16/cpu_prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "gpu/cuda_prover.hpp"
+#include "gpu/msm.hpp"
+#include "gpu_test_env.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
+
+namespace zkpipe::gpu {
+namespace {
+
+using groth16::Blinding;
+using groth16::Proof;
+using groth16::ProvingKey;
+using r1cs::porep::PorepLikeCircuit;
+
+class CudaProverPlacement : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ZKPIPE_REQUIRE_GPU();
+    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("tiny"), 2025, 2);
+    key_ = std::make_unique<ProvingKey>(
+        groth16::setup(groth16::record_matrices(*circuit_), groth16::ToxicWaste::from_seed(2)));
+  }
+
+  std::unique_ptr<PorepLikeCircuit> circuit_;
+  std::unique_ptr<ProvingKey> key_;
+};
+
+// The G2 MSM on the device (streamed too) and on the host.
+class CudaProverStreamed : public CudaProverPlacement, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(CudaProverStreamed, ForcedStreamingEqualsCpuProofsAndVerifies) {
+  const groth16::PreparedVerifyingKey pvk(key_->vk);
+  groth16::CpuProver cpu;
+  // Every query in several chunks, the last one short.
+  const std::size_t chunk = std::max<std::size_t>(key_->h.size() / 3 + 5, 2);
+  CudaProver gpu(0, CudaProverOptions{
+                        .g2_msm_on_device = GetParam(), .max_resident_base_bytes = 1, .stream_chunk_points = chunk});
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kNotLoaded);
+  for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
+    const Blinding blinding = p == 0 ? Blinding::zero() : Blinding::random();
+    groth16::PartitionWitness w_cpu = groth16::synthesize_witness(*circuit_, p);
+    groth16::PartitionWitness w_gpu = groth16::synthesize_witness(*circuit_, p);
+    ASSERT_GT(w_gpu.aux.size(), chunk) << "the L query must take several chunks";
+    const Proof expected = groth16::prove(cpu, w_cpu, *key_, blinding);
+    auto pending = gpu.start(w_gpu, *key_, blinding);
+    EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
+    w_gpu.release_abc();
+    const Proof proof = gpu.finish(std::move(pending));
+    EXPECT_EQ(proof, expected) << "partition " << p;
+    EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
+  }
+  // Two G1 chunk buffers, and two G2 ones when the G2 MSM streams too; no resident points.
+  const std::size_t chunk_bytes =
+      2 * chunk * (sizeof(G1AffineWords) + (GetParam() ? sizeof(G2AffineWords) : 0));
+  EXPECT_GE(gpu.device_bytes(), chunk_bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverStreamed, ::testing::Bool());
+
+TEST_F(CudaProverPlacement, SmallKeyStaysResident) {
+  CudaProver by_memory(0);
+  CudaProver by_limit(0, CudaProverOptions{.max_resident_base_bytes = std::numeric_limits<std::size_t>::max()});
+  for (CudaProver* gpu : {&by_memory, &by_limit}) {
+    groth16::PartitionWitness w = groth16::synthesize_witness(*circuit_, 0);
+    gpu->abort(gpu->start(w, *key_, Blinding::random()));
+    EXPECT_EQ(gpu->base_placement(*key_), BasePlacement::kResident);
+  }
+}
+
+}  // namespace
+}  // namespace zkpipe::gpu
