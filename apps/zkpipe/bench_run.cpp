@@ -16,7 +16,6 @@
 #include "engine/buffer_log.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/work_queue.hpp"
-#include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -101,6 +100,9 @@ std::size_t parse_budget(const std::string& text, const PreparedWorkload& w) {
 
 PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
+  // The backend first: a missing device fails before the parameters are set up.
+  w.backend = make_backend(o.backend);
+  w.device_used = device_memory_probe(o.backend);
   w.baseline_rss = engine::resident_bytes();
   const std::filesystem::path path = o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);
   if (!std::filesystem::exists(path)) {
@@ -123,14 +125,15 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   config.scratch = engine::ScratchAccounting::by_footprint;
 
   engine::reset_peak_resident();
-  engine::Engine eng(config, {std::make_shared<groth16::CpuProver>()});
+  engine::Engine eng(config, {w.backend});
   auto recorder = std::make_shared<engine::RunRecorder>();
   eng.add_listener(recorder);
   const auto threshold = engine::parse_log_level(o.log_level);
   const auto line_level = engine::parse_log_level(o.buffers_log_level);
   if (!threshold || !line_level) throw std::invalid_argument("log levels are error, warn, info, debug, trace");
   eng.add_listener(std::make_shared<engine::BufferLogger>(
-      std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline_rss}));
+      std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline_rss},
+      w.device_used));
   auto parameters = eng.make_resident(w.key);
   ledger.reset_peaks();
 
@@ -195,6 +198,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.seconds_per_proof = report.wall_seconds / static_cast<double>(o.count);
   report.device_busy = eng.device_busy_seconds()[0] / report.wall_seconds;
   report.ledger = ledger.snapshot();
+  if (w.device_used) report.device_used = w.device_used();
   eng.shutdown(engine::ShutdownMode::drain);
   parameters.reset();
   report.peak_rss = engine::peak_resident_bytes();
@@ -227,7 +231,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << "\n== zkpipe bench batch: " << o.workload.circuit << "/" << o.workload.preset << ", " << r.proofs
       << " proofs x " << o.workload.partitions << " partitions (domain 2^"
       << std::bit_width(w.shape.domain_size) - 1 << ", " << format_bytes(static_cast<double>(w.footprint.total()))
-      << " working set each), cpu backend\n";
+      << " working set each), " << describe_backend(o.backend) << "\n";
   out << "   pw=" << o.engine.synthesis_workers << " gw=" << o.engine.workers_per_device
       << " finalizers=" << o.engine.finalizers << " channel=" << o.engine.channel_capacity
       << " concurrency=" << o.concurrency << " policy=" << engine::policy_name(r.policy)
@@ -246,13 +250,21 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << buf;
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";
-  out << "ledger peaks: tracked " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
+  out << "ledger peaks: tracked (host memory) " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
   for (engine::Stage s : engine::kAllStages) {
     const auto& t = r.ledger[s];
     std::snprintf(buf, sizeof buf, "  %-18s %4zu buffers %12s   mean time in stage %s\n",
                   std::string(engine::stage_name(s)).c_str(), t.peak_count,
                   format_bytes(static_cast<double>(t.peak_bytes)).c_str(), format_seconds(t.mean_seconds()).c_str());
     out << buf;
+  }
+  if (w.device_used) {
+    // Device memory is not in tracked (nor in RSS); the driver's figure also holds
+    // the context, kernels' local memory and allocations under 1 MiB.
+    const auto& dev = r.ledger[engine::Stage::device];
+    out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
+        << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
+        << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";
   }
   out << "untracked (RSS - baseline - tracked): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
       << engine::format_compact_bytes(r.untracked_final) << "\n";

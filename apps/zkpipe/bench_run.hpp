@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "backend.hpp"
 #include "engine/engine.hpp"
 #include "engine/run_recorder.hpp"
 #include "groth16/footprint.hpp"
@@ -23,6 +25,7 @@ struct BenchOptions {
   std::size_t count = 4;        // proofs
   std::size_t concurrency = 2;  // proofs in flight
   engine::EngineConfig engine;
+  BackendOptions backend;
   std::string budget = "auto";
   std::string key_path;                 // empty: <params_dir>/<circuit>-<preset>.zkpk, set up if missing
   std::string params_dir = "out/params";
@@ -42,6 +45,10 @@ struct PreparedWorkload {
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
   std::string key_path;
   std::size_t baseline_rss = 0;  // before the parameters were loaded
+  // One backend for every run of a command, so that a CUDA backend's resident bases
+  // are uploaded once, not by the first proof of each run.
+  std::shared_ptr<groth16::ProverBackend> backend;
+  engine::DeviceMemoryProbe device_used;  // empty for the CPU backend
 };
 
 struct BenchReport {
@@ -59,6 +66,7 @@ struct BenchReport {
   engine::LedgerSnapshot ledger;  // peaks of this run
   double untracked_max = 0;
   double untracked_final = 0;
+  std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch
 };
 
 // Parses "auto", a byte count with an optional K/M/G/T(iB) suffix, or "Nx" (the

@@ -25,6 +25,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   add_instance_options(cmd, o.workload);
   cmd.add_option("-c,--count", o.count, "Proofs to run")->capture_default_str()->check(CLI::PositiveNumber);
   cmd.add_option("-j,--concurrency", o.concurrency, "Proofs in flight")->capture_default_str()->check(CLI::PositiveNumber);
+  add_backend_options(cmd, o.backend);
   cmd.add_option("--gw", o.engine.workers_per_device, "Device workers per device")->capture_default_str()->check(CLI::PositiveNumber);
   cmd.add_option("--finalizers", o.engine.finalizers, "Finalizer threads")->capture_default_str()->check(CLI::PositiveNumber);
   cmd.add_option("--channel", o.engine.channel_capacity, "Capacity of the synthesis-to-device channel")->capture_default_str();

@@ -5,11 +5,12 @@
 #include <memory>
 #include <vector>
 
+#include "backend.hpp"
 #include "commands.hpp"
-#include "groth16/cpu_prover.hpp"
-#include "groth16/parameter_file.hpp"
+#include "engine/buffer_ledger.hpp"
 #include "engine/process_memory.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "workloads.hpp"
@@ -23,6 +24,7 @@ struct ProveOptions {
   std::string key;
   std::string out;
   std::string json_dir;
+  BackendOptions backend;
   bool quiet = false;
 };
 
@@ -30,29 +32,43 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// The device's memory after a partition, the ledger's and the driver's: the two
+// should agree up to the context and small allocations.
+std::string device_memory_note(const engine::DeviceMemoryProbe& probe) {
+  if (!probe) return "";
+  const engine::StageTotals dev = engine::BufferLedger::process().snapshot()[engine::Stage::device];
+  std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
+                     std::to_string(dev.count) + " ledger buffers";
+  if (const auto used = probe()) note += " (" + format_bytes(static_cast<double>(*used)) + " in use on the device)";
+  return note;
+}
+
 void run_prove(const ProveOptions& o) {
+  // The backend first: a missing device fails before any work is done.
+  const std::shared_ptr<groth16::ProverBackend> backend = make_backend(o.backend);
+  const engine::DeviceMemoryProbe device_used = device_memory_probe(o.backend);
+  if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   auto circuit = make_circuit(o.workload);
   groth16::ProvingKey key = groth16::load_parameter_file(o.key);
-  groth16::CpuProver backend;
   std::vector<groth16::Proof> proofs;
   for (std::size_t p = 0; p < o.workload.partitions; ++p) {
     auto t = std::chrono::steady_clock::now();
     groth16::PartitionWitness w = groth16::synthesize_witness(*circuit, p);
     double synth = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    auto pending = backend.start(w, key, groth16::Blinding::random());
+    auto pending = backend->start(w, key, groth16::Blinding::random());
     w.release_abc();
     double start = seconds_since(t);
     std::string steps;
     for (const auto& step : pending->timings) steps += " " + step.stage + "=" + format_seconds(step.seconds);
     t = std::chrono::steady_clock::now();
-    proofs.push_back(backend.finish(std::move(pending)));
+    proofs.push_back(backend->finish(std::move(pending)));
     double finish = seconds_since(t);
     if (!o.quiet) {
       std::cerr << "partition " << p + 1 << "/" << o.workload.partitions << ": synthesis "
                 << format_seconds(synth) << ", start " << format_seconds(start) << " (" << steps.substr(1)
                 << "), finish " << format_seconds(finish) << ", peak RSS "
-                << format_bytes(double(engine::peak_resident_bytes())) << "\n";
+                << format_bytes(double(engine::peak_resident_bytes())) << device_memory_note(device_used) << "\n";
     }
   }
   auto bytes = groth16::encode_proofs(proofs);
@@ -75,13 +91,14 @@ void run_prove(const ProveOptions& o) {
 
 void register_prove(CLI::App& app) {
   auto opts = std::make_shared<ProveOptions>();
-  CLI::App* cmd = app.add_subcommand("prove", "Prove every partition of a circuit instance on the CPU");
+  CLI::App* cmd = app.add_subcommand("prove", "Prove every partition of a circuit instance (CPU or CUDA backend)");
   add_circuit_options(*cmd, opts->workload);
   add_instance_options(*cmd, opts->workload);
   cmd->add_option("--key", opts->key, "Parameter file from `zkpipe setup`")->required();
   cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required();
   cmd->add_option("--json-dir", opts->json_dir,
                   "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
+  add_backend_options(*cmd, opts->backend);
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
   cmd->callback([opts] { run_prove(*opts); });
 }

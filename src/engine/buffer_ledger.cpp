@@ -53,13 +53,24 @@ void BufferLedger::notify(LedgerChange change, Stage stage, std::size_t bytes) {
   for (const auto& [id, observer] : observers_) observer(event);
 }
 
+void BufferLedger::enter_host_totals(Stage stage, std::size_t bytes) {
+  if (!is_host(stage)) return;
+  ++state_.count;
+  state_.tracked += bytes;
+}
+
+void BufferLedger::leave_host_totals(Stage stage, std::size_t bytes) {
+  if (!is_host(stage)) return;
+  --state_.count;
+  state_.tracked -= bytes;
+}
+
 void BufferLedger::add(Stage stage, std::size_t bytes) {
   std::lock_guard lock(mutex_);
   StageTotals& s = state_[stage];
   ++s.count;
   s.bytes += bytes;
-  ++state_.count;
-  state_.tracked += bytes;
+  enter_host_totals(stage, bytes);
   raise_peaks(stage);
   notify(LedgerChange::add, stage, bytes);
 }
@@ -71,9 +82,11 @@ void BufferLedger::move(Stage from, Stage to, std::size_t bytes, double seconds_
   f.bytes -= bytes;
   f.seconds += seconds_in_from;
   ++f.exits;
+  leave_host_totals(from, bytes);
   StageTotals& t = state_[to];
   ++t.count;
   t.bytes += bytes;
+  enter_host_totals(to, bytes);
   raise_peaks(to);
   notify(LedgerChange::move, to, bytes);
 }
@@ -82,7 +95,7 @@ void BufferLedger::resize(Stage stage, std::size_t old_bytes, std::size_t new_by
   std::lock_guard lock(mutex_);
   StageTotals& s = state_[stage];
   s.bytes = s.bytes - old_bytes + new_bytes;
-  state_.tracked = state_.tracked - old_bytes + new_bytes;
+  if (is_host(stage)) state_.tracked = state_.tracked - old_bytes + new_bytes;
   raise_peaks(stage);
   notify(LedgerChange::resize, stage, new_bytes);
 }
@@ -94,8 +107,7 @@ void BufferLedger::remove(Stage stage, std::size_t bytes, double seconds_in_stag
   s.bytes -= bytes;
   s.seconds += seconds_in_stage;
   ++s.exits;
-  --state_.count;
-  state_.tracked -= bytes;
+  leave_host_totals(stage, bytes);
   notify(LedgerChange::remove, stage, bytes);
 }
 

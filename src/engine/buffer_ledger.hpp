@@ -9,6 +9,10 @@
 // There is one process-wide ledger, BufferLedger::process(), so that every engine
 // and backend in the process reports into the same numbers that are reconciled with
 // RSS; tests that need isolation make their own instance and hand it to the engine.
+//
+// Device memory (Stage::device) is in the ledger too, with its own count, bytes and
+// peaks, but not in the host totals (tracked, count, peak_tracked): those are what
+// RSS and the memory budget are compared against.
 #pragma once
 
 #include <array>
@@ -38,9 +42,9 @@ struct StageTotals {
 
 struct LedgerSnapshot {
   std::array<StageTotals, kStageCount> stages{};
-  std::size_t tracked = 0;       // bytes over all stages
+  std::size_t tracked = 0;       // bytes over the host stages (all but Stage::device)
   std::size_t peak_tracked = 0;
-  std::size_t count = 0;         // buffers over all stages
+  std::size_t count = 0;         // buffers over the host stages
 
   const StageTotals& operator[](Stage s) const { return stages[index_of(s)]; }
   StageTotals& operator[](Stage s) { return stages[index_of(s)]; }
@@ -85,6 +89,9 @@ class BufferLedger {
   void move(Stage from, Stage to, std::size_t bytes, double seconds_in_from);
   void resize(Stage stage, std::size_t old_bytes, std::size_t new_bytes);
   void remove(Stage stage, std::size_t bytes, double seconds_in_stage);
+  // tracked and count follow the host stages only.
+  void enter_host_totals(Stage stage, std::size_t bytes);
+  void leave_host_totals(Stage stage, std::size_t bytes);
   void raise_peaks(Stage stage);
   void notify(LedgerChange change, Stage stage, std::size_t bytes);
 

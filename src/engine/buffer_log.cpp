@@ -34,7 +34,8 @@ std::string format_compact_bytes(double bytes) {
   return buf;
 }
 
-std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss) {
+std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss,
+                               std::optional<std::size_t> device_used) {
   std::string line = "buffers ev=" + std::string(hook_name(event.hook)) + " proof=" + std::to_string(event.request) +
                      " part=" + std::to_string(event.partition + 1) + "/" + std::to_string(event.partitions);
   for (Stage stage : kAllStages) {
@@ -42,6 +43,7 @@ std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss)
     line.append(" ").append(stage_key(stage)).append("=").append(std::to_string(s.count));
     if (s.count != 0) line.append("/").append(format_compact_bytes(static_cast<double>(s.bytes)));
   }
+  if (device_used) line += " dev_used=" + format_compact_bytes(static_cast<double>(*device_used));
   const double untracked = static_cast<double>(event.rss) - static_cast<double>(baseline_rss) -
                            static_cast<double>(event.ledger.tracked);
   line += " rss=" + format_compact_bytes(static_cast<double>(event.rss)) +
@@ -56,7 +58,8 @@ void BufferLogger::on_hook(const HookEvent& event) {
     return;
   }
   last_line_ = event.time;
-  out_ << format_buffer_line(event, options_.baseline_rss);
+  out_ << format_buffer_line(event, options_.baseline_rss,
+                             device_used_ ? device_used_() : std::nullopt);
   if (suppressed_ != 0) out_ << " (+" << suppressed_ << " events not logged)";
   out_ << '\n';
   suppressed_ = 0;

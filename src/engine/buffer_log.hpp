@@ -1,16 +1,21 @@
 // The log_buffers line, one per lifecycle hook:
 //   buffers ev=synth_done proof=7 part=3/10 synth=4/13.1GiB queued=2/6.5GiB gpu=1/3.3GiB
-//     finalize=3/2.1GiB dealloc=0 params=1/2.0GiB scratch=0 rss=41.2GiB untracked=0.8GiB
+//     finalize=3/2.1GiB dealloc=0 params=1/2.0GiB scratch=2/128.0MiB dev=21/12.1GiB
+//     dev_used=12.9GiB rss=41.2GiB untracked=0.8GiB
 // (count/bytes per stage), where untracked = RSS − baseline − tracked: memory the
 // ledger does not know about (leaks, allocator slack, copies inside synthesis).
+// dev= is the ledger's device memory, which is not in tracked (it is not in RSS);
+// dev_used= is what the device's driver reports in use, when a probe is given.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "engine/engine.hpp"
 
@@ -23,7 +28,12 @@ std::optional<LogLevel> parse_log_level(std::string_view text);
 // "13.1GiB", "512.0MiB", "0" (compact, for log lines); negative values keep their sign.
 std::string format_compact_bytes(double bytes);
 
-std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss);
+std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss,
+                               std::optional<std::size_t> device_used = std::nullopt);
+
+// The device memory in use as the driver reports it (engine code cannot ask CUDA;
+// the program that made the device backend can); nullopt when it cannot tell.
+using DeviceMemoryProbe = std::function<std::optional<std::size_t>()>;
 
 struct BufferLogOptions {
   LogLevel line_level = LogLevel::debug;  // the level the lines are logged at
@@ -34,13 +44,16 @@ struct BufferLogOptions {
 
 class BufferLogger final : public EngineListener {
  public:
-  BufferLogger(std::ostream& out, const BufferLogOptions& options) : out_(out), options_(options) {}
+  // With a device_used probe the lines carry dev_used=.
+  BufferLogger(std::ostream& out, const BufferLogOptions& options, DeviceMemoryProbe device_used = {})
+      : out_(out), options_(options), device_used_(std::move(device_used)) {}
 
   void on_hook(const HookEvent& event) override;
 
  private:
   std::ostream& out_;
   BufferLogOptions options_;
+  DeviceMemoryProbe device_used_;
   std::optional<double> last_line_;
   std::size_t suppressed_ = 0;
 };

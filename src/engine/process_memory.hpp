@@ -1,5 +1,6 @@
 // The process's own view of its memory, read from /proc/self, to reconcile the
-// ledger with: untracked = RSS − baseline − tracked.
+// ledger with: untracked = RSS − baseline − tracked. (Device memory is reconciled
+// with what CUDA reports instead: gpu/device_memory.hpp.)
 #pragma once
 
 #include <cstddef>

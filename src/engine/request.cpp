@@ -17,7 +17,8 @@ double PartitionTimeline::seconds_in(Stage stage) const {
     case Stage::pending_finalize: return span(Hook::abc_freed, Hook::finalize_done);
     case Stage::awaiting_dealloc: return span(Hook::finalize_done, Hook::dealloc_done);
     case Stage::parameters:
-    case Stage::scratch: break;
+    case Stage::scratch:
+    case Stage::device: break;
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

@@ -11,6 +11,7 @@ std::string_view stage_name(Stage stage) {
     case Stage::awaiting_dealloc: return "awaiting dealloc";
     case Stage::parameters: return "parameters";
     case Stage::scratch: return "scratch";
+    case Stage::device: return "device memory";
   }
   return "?";
 }
@@ -24,6 +25,7 @@ std::string_view stage_key(Stage stage) {
     case Stage::awaiting_dealloc: return "dealloc";
     case Stage::parameters: return "params";
     case Stage::scratch: return "scratch";
+    case Stage::device: return "dev";
   }
   return "?";
 }

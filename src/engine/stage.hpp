@@ -1,6 +1,6 @@
-// The stages a partition's buffers pass through in the engine, plus the two kinds
-// of memory that belong to no partition stage (parameters and backend scratch), and
-// the lifecycle hooks at which a partition moves from one stage to the next.
+// The stages a partition's buffers pass through in the engine, plus the kinds of
+// memory that belong to no partition stage (parameters, backend scratch, device
+// memory), and the lifecycle hooks at which a partition moves from one stage to the next.
 #pragma once
 
 #include <array>
@@ -17,18 +17,24 @@ enum class Stage : std::uint8_t {
   pending_finalize,  // start() returned, a/b/c freed; waiting for / inside finish()
   awaiting_dealloc,  // proof done; the dealloc thread has yet to free the witness
   parameters,        // proving keys resident for the engine
-  scratch,           // backend working memory during start() / finish()
+  scratch,           // backend working memory (pinned staging included: it is host memory)
+  device,            // GPU memory held by a device backend (resident bases, pools)
 };
 
-inline constexpr std::size_t kStageCount = 7;
+inline constexpr std::size_t kStageCount = 8;
 
 inline constexpr std::array<Stage, kStageCount> kAllStages = {
-    Stage::synthesizing, Stage::queued,     Stage::on_device, Stage::pending_finalize,
-    Stage::awaiting_dealloc, Stage::parameters, Stage::scratch};
+    Stage::synthesizing,     Stage::queued,     Stage::on_device, Stage::pending_finalize,
+    Stage::awaiting_dealloc, Stage::parameters, Stage::scratch,   Stage::device};
+
+// Whether a stage's bytes are host memory. Device memory is not in RSS, so it stays
+// out of the ledger's host totals (tracked, count) that are reconciled with RSS
+// and held under the memory budget; it has only its own stage totals.
+inline constexpr bool is_host(Stage stage) { return stage != Stage::device; }
 
 // Long names for tables and traces: "synthesizing", "on device", …
 std::string_view stage_name(Stage stage);
-// The short keys of the log_buffers line: synth, queued, gpu, finalize, dealloc, params, scratch.
+// The short keys of the log_buffers line: synth, queued, gpu, finalize, dealloc, params, scratch, dev.
 std::string_view stage_key(Stage stage);
 
 inline constexpr std::size_t index_of(Stage stage) { return static_cast<std::size_t>(stage); }

@@ -1,8 +1,9 @@
 // The tracked large-buffer type: page-aligned anonymous memory from mmap, returned
 // to the operating system by munmap when freed (never parked in a malloc arena, so
 // RSS follows the ledger), carrying a stage tag that it reports to the ledger.
-// Backends allocate their own large memory (staging, pinned, device mirrors,
-// scratch) through it; the fake backend of the tests does.
+// Host backends allocate their own large memory (staging, scratch) through it; the
+// fake backend of the tests does. The CUDA backend's device and page-locked buffers
+// are not mmap'ed, so they carry a ledger charge of their own (gpu/device_buffer.hpp).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,11 @@
 // Owning handles for device memory and page-locked host memory. Both only grow:
 // reserve(n) reallocates when n exceeds the capacity, so buffers kept in a context
 // are allocated once and reused by every later partition of the same size.
+//
+// Each allocation of at least kLedgerMinBytes carries a charge in the
+// process-wide buffer ledger for as long as it exists (resized when the buffer
+// grows): device memory under Stage::device, which the ledger keeps out of its host
+// totals (it is not in RSS), page-locked host memory under Stage::scratch (it is).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,13 +13,19 @@
 #include <cstddef>
 #include <utility>
 
+#include "engine/buffer_ledger.hpp"
 #include "gpu/cuda_error.hpp"
 
 namespace zkpipe::gpu {
 
+// The smallest allocation that is charged to the ledger: the ledger's "large
+// buffer" (DESIGN.md: every allocation of 1 MiB or more).
+inline constexpr std::size_t kLedgerMinBytes = std::size_t{1} << 20;
+
 namespace detail {
 
 struct DeviceAllocator {
+  static constexpr engine::Stage kStage = engine::Stage::device;
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMalloc(&p, bytes), "cudaMalloc");
@@ -24,6 +35,7 @@ struct DeviceAllocator {
 };
 
 struct PinnedAllocator {
+  static constexpr engine::Stage kStage = engine::Stage::scratch;
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMallocHost(&p, bytes), "cudaMallocHost");
@@ -39,10 +51,14 @@ class Buffer {
   explicit Buffer(std::size_t n) { reserve(n); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
-  Buffer(Buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
+  Buffer(Buffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        capacity_(std::exchange(o.capacity_, 0)),
+        charge_(std::move(o.charge_)) {}
   Buffer& operator=(Buffer&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(capacity_, o.capacity_);
+    std::swap(charge_, o.charge_);
     return *this;
   }
   ~Buffer() {
@@ -55,16 +71,34 @@ class Buffer {
     if (data_) Allocator::release(data_);
     data_ = nullptr;
     capacity_ = 0;
-    data_ = static_cast<T*>(Allocator::allocate(n * sizeof(T)));
+    const std::size_t bytes = n * sizeof(T);
+    try {
+      data_ = static_cast<T*>(Allocator::allocate(bytes));
+    } catch (...) {
+      charge_.release();  // the old memory is gone and there is no new one
+      throw;
+    }
     capacity_ = n;
+    charge(bytes);
   }
 
   T* data() const { return data_; }
   std::size_t capacity() const { return capacity_; }
 
  private:
+  // One charge for the buffer's whole life: growing resizes it, so the ledger counts
+  // one buffer and its time in the stage runs from the first allocation.
+  void charge(std::size_t bytes) {
+    if (charge_.active()) {
+      charge_.resize(bytes);
+    } else if (bytes >= kLedgerMinBytes) {
+      charge_ = engine::BufferLedger::process().charge(Allocator::kStage, bytes);
+    }
+  }
+
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
+  engine::BufferLedger::Charge charge_;
 };
 
 }  // namespace detail

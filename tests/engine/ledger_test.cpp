@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/buffer_ledger.hpp"
 #include "engine/buffer_log.hpp"
@@ -42,6 +46,49 @@ TEST(BufferLedger, CountsBytesAndPeaksPerStage) {
   EXPECT_EQ(s[Stage::queued].peak_bytes, 100u);  // moved in at 100, then shrunk
   ledger.reset_peaks();
   EXPECT_EQ(ledger.snapshot().peak_tracked, 0u);
+}
+
+// Device memory is not in RSS: it has its own stage totals and peaks, and stays out
+// of the host totals that untracked and the memory budget are computed from.
+TEST(BufferLedger, DeviceMemoryStaysOutOfTheHostTotals) {
+  BufferLedger ledger;
+  auto host = ledger.charge(Stage::scratch, 50);
+  {
+    auto dev = ledger.charge(Stage::device, 1000);
+    LedgerSnapshot s = ledger.snapshot();
+    EXPECT_EQ(s.tracked, 50u);
+    EXPECT_EQ(s.count, 1u);
+    EXPECT_EQ(s[Stage::device].count, 1u);
+    EXPECT_EQ(s[Stage::device].bytes, 1000u);
+
+    dev.resize(3000);
+    s = ledger.snapshot();
+    EXPECT_EQ(s.tracked, 50u);
+    EXPECT_EQ(s[Stage::device].bytes, 3000u);
+    EXPECT_EQ(s[Stage::device].peak_bytes, 3000u);
+
+    // A buffer that leaves the host for the device leaves the host totals, and back.
+    host.move_to(Stage::device);
+    s = ledger.snapshot();
+    EXPECT_EQ(s.tracked, 0u);
+    EXPECT_EQ(s.count, 0u);
+    EXPECT_EQ(s[Stage::device].count, 2u);
+    EXPECT_EQ(s[Stage::device].bytes, 3050u);
+    host.move_to(Stage::scratch);
+    s = ledger.snapshot();
+    EXPECT_EQ(s.tracked, 50u);
+    EXPECT_EQ(s.count, 1u);
+    EXPECT_EQ(s[Stage::device].bytes, 3000u);
+  }
+  LedgerSnapshot s = ledger.snapshot();
+  EXPECT_EQ(s[Stage::device].count, 0u);
+  EXPECT_EQ(s[Stage::device].bytes, 0u);
+  EXPECT_EQ(s[Stage::device].peak_count, 2u);
+  EXPECT_EQ(s[Stage::device].peak_bytes, 3050u);
+  EXPECT_EQ(s.tracked, 50u);
+  EXPECT_EQ(s.peak_tracked, 50u);  // the device's gigabytes never count as host memory
+  ledger.reset_peaks();
+  EXPECT_EQ(ledger.snapshot()[Stage::device].peak_bytes, 0u);
 }
 
 TEST(BufferLedger, TimeInStageAccumulates) {
@@ -113,7 +160,30 @@ TEST(BufferLog, LineFollowsTheDesignFormat) {
   HookEvent e{Hook::synth_done, 7, 2, 10, 1.0, rss, s};
   EXPECT_EQ(format_buffer_line(e, std::size_t{1} << 30),
             "buffers ev=synth_done proof=7 part=3/10 synth=4/13.0GiB queued=2/6.0GiB gpu=1/1.5GiB finalize=0 "
-            "dealloc=0 params=0 scratch=0 rss=22.5GiB untracked=1.0GiB");
+            "dealloc=0 params=0 scratch=0 dev=0 rss=22.5GiB untracked=1.0GiB");
+}
+
+// Device bytes are shown (dev=, and the driver's dev_used= when known) but do not
+// enter untracked = RSS - baseline - tracked.
+TEST(BufferLog, DeviceBytesAreShownButNotInUntracked) {
+  BufferLedger ledger;
+  auto host = ledger.charge(Stage::scratch, std::size_t{1} << 27);
+  std::vector<BufferLedger::Charge> device;
+  for (int i = 0; i < 3; ++i) device.push_back(ledger.charge(Stage::device, std::size_t{4} << 30));
+  const LedgerSnapshot s = ledger.snapshot();
+  const std::size_t rss = (std::size_t{1} << 30) + (std::size_t{1} << 27) + (std::size_t{1} << 29);
+  HookEvent e{Hook::gpu_start, 1, 0, 1, 1.0, rss, s};
+  const std::string tail = "params=0 scratch=1/128.0MiB dev=3/12.0GiB rss=1.6GiB untracked=512.0MiB";
+  const std::string line = format_buffer_line(e, std::size_t{1} << 30);
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+  const std::string with_used = format_buffer_line(e, std::size_t{1} << 30, std::size_t{25} << 29);
+  EXPECT_NE(with_used.find(" dev=3/12.0GiB dev_used=12.5GiB rss=1.6GiB "), std::string::npos) << with_used;
+
+  std::ostringstream out;
+  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, std::size_t{1} << 30},
+                      [] { return std::optional<std::size_t>(std::size_t{13} << 30); });
+  logger.on_hook(e);
+  EXPECT_NE(out.str().find(" dev_used=13.0GiB "), std::string::npos) << out.str();
 }
 
 TEST(BufferLog, RateLimitAndLevel) {

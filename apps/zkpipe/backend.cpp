@@ -1,0 +1,70 @@
+#include "backend.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "groth16/cpu_prover.hpp"
+
+#ifdef ZKPIPE_WITH_CUDA
+#include "gpu/cuda_prover.hpp"
+#include "gpu/device_memory.hpp"
+#endif
+
+namespace zkpipe::cli {
+
+namespace {
+
+bool is_cuda(const BackendOptions& o) { return o.backend == "cuda"; }
+
+int ordinal(const BackendOptions& o) { return o.device.value_or(0); }
+
+}  // namespace
+
+void add_backend_options(CLI::App& cmd, BackendOptions& o) {
+  cmd.add_option("--backend", o.backend, "Prover backend: cpu, or cuda (an NVIDIA GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda (default 0)")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+}
+
+std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o) {
+  if (!is_cuda(o)) {
+    if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
+    return std::make_shared<groth16::CpuProver>();
+  }
+#ifdef ZKPIPE_WITH_CUDA
+  gpu::require_device(ordinal(o));
+  return std::make_shared<gpu::CudaProver>(ordinal(o));
+#else
+  throw std::runtime_error(
+      "--backend cuda: this zkpipe was built without the CUDA backend (nvcc not found at configure time)");
+#endif
+}
+
+std::string describe_backend(const BackendOptions& o) {
+  if (!is_cuda(o)) return "cpu backend";
+  std::string text = "cuda backend (device " + std::to_string(ordinal(o));
+#ifdef ZKPIPE_WITH_CUDA
+  text += ": " + gpu::device_name(ordinal(o));
+#endif
+  return text + ")";
+}
+
+engine::DeviceMemoryProbe device_memory_probe([[maybe_unused]] const BackendOptions& o) {
+#ifdef ZKPIPE_WITH_CUDA
+  if (is_cuda(o)) {
+    return [device = ordinal(o)]() -> std::optional<std::size_t> {
+      // A log line must not fail the proof it describes.
+      try {
+        return gpu::device_memory_used(device);
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    };
+  }
+#endif
+  return {};
+}
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,34 @@
+// The prover backend a command runs on: --backend cpu|cuda [--device N]. The CUDA
+// backend exists only in a build configured with nvcc (ZKPIPE_WITH_CUDA); elsewhere
+// asking for it is an error that says so, as is a build with it on a machine
+// without the device.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/buffer_log.hpp"
+#include "groth16/prover.hpp"
+
+namespace zkpipe::cli {
+
+struct BackendOptions {
+  std::string backend = "cpu";
+  std::optional<int> device;  // CUDA device ordinal; 0 when not given
+};
+
+void add_backend_options(CLI::App& cmd, BackendOptions& options);
+
+// Throws std::runtime_error naming the problem when the backend cannot run here.
+std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options);
+
+// "cpu backend", or "cuda backend (device 0: NVIDIA H200)".
+std::string describe_backend(const BackendOptions& options);
+
+// The device's memory in use as CUDA reports it; empty for the CPU backend.
+engine::DeviceMemoryProbe device_memory_probe(const BackendOptions& options);
+
+}  // namespace zkpipe::cli
