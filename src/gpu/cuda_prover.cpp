@@ -1,6 +1,7 @@
 #include "gpu/cuda_prover.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -198,8 +199,8 @@ CudaProver::~CudaProver() = default;
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
                                                 const Blinding& blinding) {
-  groth16::check_witness_matches_key(w, key);
-  groth16::check_satisfied(w);
+  // The sizes now; the densities and a·b = c on the host's threads during the MSMs.
+  groth16::check_witness_sizes(w, key);
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
@@ -226,6 +227,17 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   s.sync();
   pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
 
+  // The witness checks that take a pass over N-sized vectors run on the host's
+  // threads while the device runs the MSMs (the uploads above need those threads
+  // for staging). A witness that fails them still fails start(), at its end; until
+  // then a density mismatch can only make the MSM sums wrong (their lengths are
+  // bounded by the bases), and nothing leaves start(). If the device work throws
+  // first, the future's destructor waits for the checks, which only read.
+  std::future<void> satisfied = std::async(std::launch::async, [&w, &key] {
+    groth16::check_witness_densities(w, key);
+    groth16::check_satisfied(w);
+  });
+
   groth16::G1MsmSums sums;
   sums.h = s.msm_sum(bases, bases.h, key.h.span(), s.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
@@ -251,6 +263,8 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
+  satisfied.get();
+  pending->timings.push_back({"witness_check_wait", clock.lap()});
   pending->blind(sums);
   return pending;
 }

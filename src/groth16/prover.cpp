@@ -57,6 +57,11 @@ Blinding Blinding::random() {
 }
 
 void check_witness_matches_key(const PartitionWitness& w, const ProvingKey& key) {
+  check_witness_sizes(w, key);
+  check_witness_densities(w, key);
+}
+
+void check_witness_sizes(const PartitionWitness& w, const ProvingKey& key) {
   if (w.inputs.size() != key.num_inputs()) {
     throw std::invalid_argument(mismatch("the number of public inputs (ONE included)", w.inputs.size(),
                                          key.num_inputs()));
@@ -67,6 +72,9 @@ void check_witness_matches_key(const PartitionWitness& w, const ProvingKey& key)
   if (w.a.size() > key.domain_size() || w.b.size() != w.a.size() || w.c.size() != w.a.size()) {
     throw std::invalid_argument(mismatch("the number of constraints", w.a.size(), key.domain_size()));
   }
+}
+
+void check_witness_densities(const PartitionWitness& w, const ProvingKey& key) {
   if (w.a_aux_density.count() != count(key.density.a_aux) ||
       w.b_input_density.count() != count(key.density.b_input) ||
       w.b_aux_density.count() != count(key.density.b_aux)) {

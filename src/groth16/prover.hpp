@@ -59,8 +59,12 @@ class ProverBackend {
 };
 
 // Checks that a witness has the shape the key was made for; throws
-// std::invalid_argument naming the first mismatch.
+// std::invalid_argument naming the first mismatch. Both halves below.
 void check_witness_matches_key(const PartitionWitness& witness, const ProvingKey& key);
+// The vector sizes (cheap): inputs, aux, constraints.
+void check_witness_sizes(const PartitionWitness& witness, const ProvingKey& key);
+// The A/B densities (a pass over the key's density vectors).
+void check_witness_densities(const PartitionWitness& witness, const ProvingKey& key);
 
 // Throws UnsatisfiedConstraint for the first constraint i with a_i·b_i ≠ c_i: a
 // prover must refuse such a witness rather than emit a proof that fails later.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
@@ -47,6 +48,34 @@ TEST_P(CudaProverG2, PorepPartitionsEqualCpuProofsAndVerify) {
 }
 
 INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverG2, ::testing::Bool());
+
+// The witness checks run beside the device work: a broken constraint or a density
+// that does not match the key still fails start() (naming the constraint), and the
+// prover proves the next partition.
+TEST(CudaProver, UnsatisfiedWitnessIsRejected) {
+  ZKPIPE_REQUIRE_GPU();
+  PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 1);
+  const ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
+  CudaProver gpu(0);
+  groth16::PartitionWitness broken = groth16::synthesize_witness(circuit, 0);
+  const std::size_t bad = broken.c.size() / 2;
+  broken.c[bad] += ff::Fr::one();
+  try {
+    (void)gpu.start(broken, key, Blinding::zero());
+    ADD_FAILURE() << "an unsatisfied witness was accepted";
+  } catch (const groth16::UnsatisfiedConstraint& e) {
+    EXPECT_EQ(e.index(), bad);
+  }
+  // An extra A-density bit: the count no longer matches the key's.
+  groth16::PartitionWitness other = groth16::synthesize_witness(circuit, 0);
+  std::size_t unset = 0;
+  while (other.a_aux_density.test(unset)) ++unset;
+  other.a_aux_density.set(unset);
+  EXPECT_THROW((void)gpu.start(other, key, Blinding::zero()), std::invalid_argument);
+  groth16::PartitionWitness good = groth16::synthesize_witness(circuit, 0);
+  EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(key.vk), groth16::prove(gpu, good, key, Blinding::random()),
+                              circuit.public_inputs(0)));
+}
 
 }  // namespace
 }  // namespace zkpipe::gpu
