@@ -95,6 +95,14 @@ std::vector<Fr> random_fr(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+// A copy of host scalars on the device, the copy complete.
+gpu::DeviceBuffer<Fr> on_device(std::span<const Fr> scalars, gpu::PinnedStaging& staging) {
+  gpu::DeviceBuffer<Fr> d(scalars.size());
+  staging.upload(d.data(), scalars, nullptr);
+  gpu::check(cudaDeviceSynchronize(), "upload");
+  return d;
+}
+
 void bench_msm(unsigned max_log) {
   std::printf("\n== G1 MSM (bases and scalars on the device; random scalars) ==\n");
   std::printf("%-6s %-7s %10s | per phase, ms: %6s %6s %6s %10s %6s %6s\n", "log n", "window", "median ms", "digits",
@@ -106,9 +114,7 @@ void bench_msm(unsigned max_log) {
     const std::size_t n = std::size_t{1} << lg;
     gpu::DeviceG1Bases bases(bench_points(n), staging, nullptr);
     const std::vector<Fr> scalars = random_fr(n, lg);
-    gpu::DeviceBuffer<Fr> d_scalars(n);
-    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
-    gpu::check(cudaDeviceSynchronize(), "upload");
+    const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
     if (lg <= 20) {
       const auto host = ec::msm<ec::G1Curve>(bench_points(n), scalars);
       const bool same = msm.sum(bases, d_scalars.data(), n, nullptr) == host;
@@ -141,9 +147,7 @@ void bench_msm_streamed(unsigned max_log) {
     const std::size_t n = std::size_t{1} << lg;
     const std::vector<Affine> points = bench_points(n);
     const std::vector<Fr> scalars = random_fr(n, lg);
-    gpu::DeviceBuffer<Fr> d_scalars(n);
-    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
-    gpu::check(cudaDeviceSynchronize(), "upload");
+    const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
     ec::Jacobian<ec::G1Curve> resident_sum;
     {
       gpu::DeviceG1Bases bases(points, staging, nullptr);
@@ -181,9 +185,7 @@ void bench_msm_g2(unsigned max_log) {
     const std::size_t n = std::size_t{1} << lg;
     gpu::DeviceG2Bases bases(bench_points_g2(n), staging, nullptr);
     const std::vector<Fr> scalars = random_fr(n, lg);
-    gpu::DeviceBuffer<Fr> d_scalars(n);
-    staging.upload(d_scalars.data(), std::span<const Fr>(scalars), nullptr);
-    gpu::check(cudaDeviceSynchronize(), "upload");
+    const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
     if (lg <= 20) {
       const auto t0 = std::chrono::steady_clock::now();
       const auto host = ec::msm<ec::G2Curve>(bench_points_g2(n), scalars);

@@ -115,9 +115,9 @@ struct CudaProver::State {
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     const std::size_t terms = std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()});
     const std::size_t scratch = options.g2_msm_on_device
-                                    ? std::max(msm_scratch_bytes<ec::G1Curve>(terms),
-                                               msm_scratch_bytes<ec::G2Curve>(key.b_g2.size()))
-                                    : msm_scratch_bytes<ec::G1Curve>(terms);
+                                    ? std::max(DeviceMsm::scratch_bytes<ec::G1Curve>(terms),
+                                               DeviceMsm::scratch_bytes<ec::G2Curve>(key.b_g2.size()))
+                                    : DeviceMsm::scratch_bytes<ec::G1Curve>(terms);
     const std::size_t working = (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
     const std::size_t need = bases_bytes + scratch + working + device_memory_margin(free_bytes);
     return need <= free_bytes;

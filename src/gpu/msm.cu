@@ -252,6 +252,43 @@ ec::Jacobian<ec::G2Curve> DeviceMsm::sum(DeviceBasesView<ec::G2Curve> bases, con
   return sum_impl(bases, scalars, n, stream, window_bits);
 }
 
+namespace {
+
+// How many of each scratch element a sum of n terms at window width c needs.
+struct ScratchCounts {
+  WindowShape shape;
+  u32 half;       // buckets per window
+  u32 buckets;    // over all windows
+  std::size_t entries;  // (window, digit) terms to sort
+  u32 segment_len;
+  u32 segments;   // per window
+};
+
+ScratchCounts scratch_counts(std::size_t n, u32 c) {
+  const WindowShape shape = window_shape(c);
+  const u32 half = 1u << (shape.max_bits() - 1);
+  const u32 segment_len = std::min(half, kSegmentBuckets);
+  return {shape, half, shape.windows * half, static_cast<std::size_t>(shape.windows) * n, segment_len,
+          half / segment_len};
+}
+
+}  // namespace
+
+template <class Curve>
+std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
+  const ScratchCounts k = scratch_counts(n, default_window_bits(n));
+  const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
+  const std::size_t sort = k.entries * 4 * sizeof(u32)     // keys, values and their sorted copies
+                           + k.entries * 2 * sizeof(u32)   // the sort's alternate buffers
+                           + (std::size_t{1} << 20);       // its histograms
+  const std::size_t per_bucket = 6 * sizeof(u32) + xyzz;   // bounds, order by size, sums
+  return sort + std::size_t{k.buckets} * per_bucket + std::size_t{k.shape.windows} * k.segments * xyzz +
+         (n + 1) * sizeof(u32) + std::size_t{kOnesThreads} * xyzz;
+}
+
+template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t);
+template std::size_t DeviceMsm::scratch_bytes<ec::G2Curve>(std::size_t);
+
 template <class Curve>
 ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
                                         cudaStream_t stream, unsigned window_bits) {
@@ -264,14 +301,15 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   if (n == 0) return HostJacobian::identity();
   const u32 c = window_bits ? window_bits : default_window_bits(n);
   if (c < 2 || c > 24) throw std::invalid_argument("DeviceMsm: window_bits out of range");
-  const WindowShape shape = window_shape(c);
+  const ScratchCounts counts = scratch_counts(n, c);
+  const WindowShape shape = counts.shape;
   const u32 windows = shape.windows;
-  const u32 half = 1u << (shape.max_bits() - 1);
-  const u32 buckets = windows * half;
-  const std::size_t entries = static_cast<std::size_t>(windows) * n;
+  const u32 half = counts.half;
+  const u32 buckets = counts.buckets;
+  const std::size_t entries = counts.entries;
   if (entries >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms for one sort");
-  const u32 segment_len = std::min(half, kSegmentBuckets);
-  const u32 segments = half / segment_len;
+  const u32 segment_len = counts.segment_len;
+  const u32 segments = counts.segments;
 
   keys_.reserve(entries);
   values_.reserve(entries);

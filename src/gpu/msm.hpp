@@ -101,6 +101,12 @@ class DeviceMsm {
 
   static unsigned default_window_bits(std::size_t n);
 
+  // Device scratch, in bytes, that a sum of n terms over Curve at the default window
+  // reserves (the sort's own temporary storage estimated): for placement decisions,
+  // which keep a margin.
+  template <class Curve>
+  static std::size_t scratch_bytes(std::size_t n);
+
   // Records events between the phases of every later sum (a little overhead).
   void set_phase_timing(bool on);
   const MsmPhaseTimes& last_phases() const { return phases_; }

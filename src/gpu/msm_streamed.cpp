@@ -4,7 +4,6 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <future>
 #include <stdexcept>
 
@@ -27,25 +26,6 @@ AffineWords<Curve> to_words(const ec::Affine<Curve>& p) {
 }  // namespace
 
 std::size_t device_memory_margin(std::size_t free_bytes) { return (std::size_t{1} << 30) + free_bytes / 10; }
-
-template <class Curve>
-std::size_t msm_scratch_bytes(std::size_t n) {
-  // Mirrors DeviceMsm's reservations: the 256 scalar bits in ceil(256 / c) windows of
-  // near-equal widths, 2^(widest − 1) buckets per window.
-  const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
-  const std::size_t c = DeviceMsm::default_window_bits(n);
-  const std::size_t windows = (256 + c - 1) / c;
-  const std::size_t widest = 256 / windows + (256 % windows ? 1 : 0);
-  const std::size_t buckets = windows << (widest - 1);
-  const std::size_t entries = windows * n;
-  const std::size_t sort = entries * 4 * sizeof(std::uint32_t)  // keys, values and their sorted copies
-                           + entries * 2 * sizeof(std::uint32_t)  // the sort's alternate buffers
-                           + (std::size_t{1} << 20);              // its histograms
-  const std::size_t bucket_bytes = buckets * (6 * sizeof(std::uint32_t) + xyzz)  // bounds, order by size, sums
-                                   + buckets / 32 * xyzz;  // segment sums, 32 buckets a segment
-  const std::size_t ones = (n + 1) * sizeof(std::uint32_t) + (std::size_t{1} << 16) * xyzz;
-  return sort + bucket_bytes + ones;
-}
 
 template <class Curve>
 StreamedMsm<Curve>::StreamedMsm(std::size_t chunk_points) : chunk_points_(chunk_points) {
@@ -71,7 +51,7 @@ std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
   const std::size_t margin = device_memory_margin(free_bytes);
   const std::size_t budget = available > margin ? available - margin : 0;
   const auto fits = [&](std::size_t m) {
-    return 2 * m * sizeof(AffineWords<Curve>) + msm_scratch_bytes<Curve>(m) <= budget;
+    return 2 * m * sizeof(AffineWords<Curve>) + DeviceMsm::scratch_bytes<Curve>(m) <= budget;
   };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
@@ -140,8 +120,6 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   return acc;
 }
 
-template std::size_t msm_scratch_bytes<ec::G1Curve>(std::size_t);
-template std::size_t msm_scratch_bytes<ec::G2Curve>(std::size_t);
 template class StreamedMsm<ec::G1Curve>;
 template class StreamedMsm<ec::G2Curve>;
 

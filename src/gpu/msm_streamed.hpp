@@ -20,13 +20,6 @@
 
 namespace zkpipe::gpu {
 
-// Device scratch, in bytes, that DeviceMsm reserves for a sum of n terms over Curve
-// at its default window width (sort keys and values, the sort's own buffers,
-// buckets, window sums). An estimate for placement decisions, not a bound: the
-// callers keep a margin.
-template <class Curve>
-std::size_t msm_scratch_bytes(std::size_t n);
-
 // Device memory to leave free beyond such estimates, given the free bytes: CUB's
 // sort storage and the allocator's rounding differ from them, and other users of
 // the device allocate later.

@@ -5,30 +5,17 @@
 #include <random>
 #include <vector>
 
-#include "ec/msm_testing.hpp"
-#include "ec/xyzz.hpp"
 #include "ff/fp2.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/g2.cuh"
-#include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"
+#include "xyzz_check.cuh"
 
 namespace zkpipe::gpu {
 namespace {
 
-template <class T>
-DeviceBuffer<T> to_device(const std::vector<T>& v) {
-  DeviceBuffer<T> d(v.size());
-  check(cudaMemcpy(d.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "to device");
-  return d;
-}
-
-template <class T>
-std::vector<T> to_host(const DeviceBuffer<T>& d, std::size_t n) {
-  std::vector<T> v(n);
-  check(cudaMemcpy(v.data(), d.data(), n * sizeof(T), cudaMemcpyDeviceToHost), "to host");
-  return v;
-}
+using device_check::to_device;
+using device_check::to_host;
 
 constexpr int kOps = 6;
 
@@ -80,73 +67,9 @@ TEST(GpuFp2, MatchesHost) {
   }
 }
 
-using HostAffine = ec::Affine<ec::G2Curve>;
-using HostXyzz = ec::Xyzz<ec::G2Curve>;
-using HostJacobian = ec::Jacobian<ec::G2Curve>;
-
-constexpr int kPointOps = 4;
-
-// From p and q: p + q (mixed), p + q (XYZZ, through 2q − q), 2p, 5p.
-__global__ void g2_ops_kernel(const G2Affine* p, const G2Affine* q, G2Xyzz* out, unsigned n) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const G2Xyzz xp = G2Xyzz::from_affine(p[i]);
-  out[kPointOps * i + 0] = xp.add_affine(q[i]);
-  out[kPointOps * i + 1] = xp + G2Xyzz::from_affine(q[i]).dbl().add_affine(-q[i]);
-  out[kPointOps * i + 2] = xp.dbl();
-  out[kPointOps * i + 3] = xp.mul_small(5);
-}
-
-struct XyzzWords {
-  ff::Fp2 X, Y, ZZ, ZZZ;
-  HostJacobian jacobian() const { return HostXyzz{X, Y, ZZ, ZZZ}.to_jacobian(); }
-};
-
-G2AffineWords words(const HostAffine& p) { return p.infinity ? G2AffineWords{} : G2AffineWords{p.x, p.y}; }
-
 TEST(GpuG2, XyzzOperationsMatchHost) {
   ZKPIPE_REQUIRE_GPU();
-  std::vector<HostAffine> ps = ec::msm_testing::random_points<ec::G2Curve>(128, 23);
-  std::vector<HostAffine> qs = ec::msm_testing::random_points<ec::G2Curve>(128, 24);
-  // The special cases: q = p (doubling), q = −p (cancels), identities.
-  qs[0] = ps[0];
-  qs[1] = -ps[1];
-  qs[2] = HostAffine::identity();
-  ps[3] = HostAffine::identity();
-  ps[4] = HostAffine::identity();
-  qs[4] = HostAffine::identity();
-  const std::size_t n = ps.size();
-  std::vector<G2AffineWords> pw, qw;
-  for (std::size_t i = 0; i < n; ++i) {
-    pw.push_back(words(ps[i]));
-    qw.push_back(words(qs[i]));
-  }
-  auto dp = to_device(pw);
-  auto dq = to_device(qw);
-  DeviceBuffer<XyzzWords> dout(kPointOps * n);
-  g2_ops_kernel<<<(n + 63) / 64, 64>>>(reinterpret_cast<const G2Affine*>(dp.data()),
-                                       reinterpret_cast<const G2Affine*>(dq.data()),
-                                       reinterpret_cast<G2Xyzz*>(dout.data()), n);
-  check_launch("g2_ops_kernel");
-  const std::vector<XyzzWords> out = to_host(dout, kPointOps * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const HostJacobian p = HostJacobian::from_affine(ps[i]);
-    const HostJacobian q = HostJacobian::from_affine(qs[i]);
-    EXPECT_EQ(out[kPointOps * i + 0].jacobian(), p + q) << i;
-    EXPECT_EQ(out[kPointOps * i + 1].jacobian(), p + q) << i;
-    EXPECT_EQ(out[kPointOps * i + 2].jacobian(), p.dbl()) << i;
-    EXPECT_EQ(out[kPointOps * i + 3].jacobian(), p.dbl().dbl() + p) << i;
-    // The device's XYZZ representatives equal the host's, not just the points.
-    const HostXyzz px = HostXyzz::from_affine(ps[i]);
-    const HostXyzz mixed = px + qs[i];
-    const HostXyzz twice = px.dbl();
-    EXPECT_EQ(out[kPointOps * i + 0].X, mixed.X) << i;
-    EXPECT_EQ(out[kPointOps * i + 0].Y, mixed.Y) << i;
-    EXPECT_EQ(out[kPointOps * i + 0].ZZ, mixed.ZZ) << i;
-    EXPECT_EQ(out[kPointOps * i + 0].ZZZ, mixed.ZZZ) << i;
-    EXPECT_EQ(out[kPointOps * i + 2].X, twice.X) << i;
-    EXPECT_EQ(out[kPointOps * i + 2].ZZZ, twice.ZZZ) << i;
-  }
+  device_check::expect_xyzz_ops_match_host<ec::G2Curve, G2Xyzz>(128, 23);
 }
 
 }  // namespace

@@ -149,7 +149,7 @@ TYPED_TEST(GpuStreamedMsm, ReusedAcrossSizes) {
   EXPECT_GE(from_memory.device_bytes(), 5000 * sizeof(AffineWords<TypeParam>));
 }
 
-// msm_scratch_bytes, which placement decisions rely on, covers what DeviceMsm
+// DeviceMsm::scratch_bytes, which placement decisions rely on, covers what DeviceMsm
 // allocates for a sum (and does not overstate it grossly): it mirrors msm.cu's
 // reservations and must follow them when they change.
 TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
@@ -172,7 +172,7 @@ TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
   DeviceMsm msm;
   EXPECT_EQ(msm.sum(bases, d.data(), n, nullptr), ec::Jacobian<TypeParam>::identity());
   const std::size_t used = before - free_bytes();
-  const std::size_t estimate = msm_scratch_bytes<TypeParam>(n);
+  const std::size_t estimate = DeviceMsm::scratch_bytes<TypeParam>(n);
   EXPECT_LE(used, estimate + slack) << "estimate " << estimate;
   EXPECT_LE(estimate, 2 * used + slack) << "used " << used;
 }

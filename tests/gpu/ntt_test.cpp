@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "ff/fr.hpp"
@@ -62,6 +63,20 @@ const Transform kTransforms[] = {
 const NttOrder kOrders[] = {NttOrder::natural_to_natural, NttOrder::natural_to_bit_reversed,
                             NttOrder::bit_reversed_to_natural};
 
+// Every transform in every order on the device equals the host's on the same input.
+void expect_every_transform_matches_host(const DeviceNtt& ntt, const poly::EvaluationDomain& domain,
+                                         const std::vector<Fr>& input, const std::string& label) {
+  for (const Transform& t : kTransforms) {
+    for (NttOrder order : kOrders) {
+      std::vector<Fr> expected = input;
+      t.host(domain, expected, order);
+      DeviceVector v(input);
+      (ntt.*t.device)(v.data(), order, nullptr);
+      EXPECT_EQ(v.read(), expected) << t.name << " order " << static_cast<int>(order) << " " << label;
+    }
+  }
+}
+
 class GpuNtt : public ::testing::TestWithParam<unsigned> {};
 
 TEST_P(GpuNtt, EveryTransformAndOrderMatchesHost) {
@@ -70,15 +85,7 @@ TEST_P(GpuNtt, EveryTransformAndOrderMatchesHost) {
   const poly::EvaluationDomain domain(std::size_t{1} << lg);
   const DeviceNtt ntt(domain);
   const std::vector<Fr> input = random_vector(domain.size(), lg);
-  for (const Transform& t : kTransforms) {
-    for (NttOrder order : kOrders) {
-      std::vector<Fr> expected = input;
-      t.host(domain, expected, order);
-      DeviceVector v(input);
-      (ntt.*t.device)(v.data(), order, nullptr);
-      EXPECT_EQ(v.read(), expected) << t.name << " order " << static_cast<int>(order) << " lg " << lg;
-    }
-  }
+  expect_every_transform_matches_host(ntt, domain, input, "lg " + std::to_string(lg));
 }
 
 // Tile-sized, one pass; two passes; three passes with columns.
@@ -92,16 +99,8 @@ TEST(GpuNtt, EveryTileMatchesHost) {
     const std::vector<Fr> input = random_vector(domain.size(), 100 + lg);
     for (unsigned tile = 4; tile <= DeviceNtt::kMaxTileLog; ++tile) {
       const DeviceNtt ntt(domain, tile);
-      for (const Transform& t : kTransforms) {
-        for (NttOrder order : kOrders) {
-          std::vector<Fr> expected = input;
-          t.host(domain, expected, order);
-          DeviceVector v(input);
-          (ntt.*t.device)(v.data(), order, nullptr);
-          EXPECT_EQ(v.read(), expected)
-              << t.name << " order " << static_cast<int>(order) << " lg " << lg << " tile " << tile;
-        }
-      }
+      expect_every_transform_matches_host(ntt, domain, input,
+                                          "lg " + std::to_string(lg) + " tile " + std::to_string(tile));
     }
   }
 }
