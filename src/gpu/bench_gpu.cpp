@@ -1,6 +1,6 @@
 // GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
 // events after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [msm|msm_g2|msm_streamed|ntt|tiles|start|prove|all] [max_log]
+//   bench_gpu [arith|msm|msm_g2|msm_streamed|ntt|tiles|start|prove|all] [max_log]
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include "ec/msm_testing.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
+#include "gpu/bench_arith.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_buffer.hpp"
@@ -389,6 +390,7 @@ int main(int argc, char** argv) {
   zkpipe::gpu::check(cudaGetDeviceProperties(&prop, 0), "properties");
   std::printf("device: %s, %d SMs, %.1f GiB\n", prop.name, prop.multiProcessorCount,
               prop.totalGlobalMem / double(1 << 30));
+  if (what == "arith" || what == "all") zkpipe::gpu::bench_arith();
   if (what == "msm" || what == "all") bench_msm(max_log);
   if (what == "msm_streamed") bench_msm_streamed(max_log);
   if (what == "msm_g2" || what == "all") bench_msm_g2(max_log);

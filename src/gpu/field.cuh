@@ -6,7 +6,7 @@
 // Multiplication is CIOS: for every word of b, add a·b_i and m·p (m chosen to clear
 // the lowest word), then drop the zero word; the running value is split into
 // even- and odd-aligned halves so each 32×32 product is one wide multiply-add
-// (see mul_round). Values are kept fully reduced (< p), as on the host.
+// (see product_round). Values are kept fully reduced (< p), as on the host.
 #pragma once
 
 #include <cstdint>
@@ -155,19 +155,61 @@ struct alignas(16) Field {
     u32 y[N];
 #pragma unroll
     for (int i = 0; i < N; i += 2) {
-      mul_round(x, y, o.v[i], i == 0);
-      mul_round(y, x, o.v[i + 1], false);
+      product_round(x, y, o.v[i], i == 0);
+      reduce_round(x, y);
+      product_round(y, x, o.v[i + 1], false);
+      reduce_round(y, x);
     }
-    // T = x + y/2^32 with y[0] = 0, and T < 2p.
-    Field r;
-    r.v[0] = ptx::add_cc(x[0], y[1]);
-#pragma unroll
-    for (int j = 1; j < N - 1; ++j) r.v[j] = ptx::addc_cc(x[j], y[j + 1]);
-    r.v[N - 1] = ptx::addc(x[N - 1], 0);
-    return reduce_once(r);
+    return finish(x, y);
   }
 
-  __device__ __forceinline__ Field square() const { return *this * *this; }
+  // a·b + c·d with one Montgomery reduction instead of two: both products enter
+  // each CIOS round before its reduction. The running value then stays below 3p,
+  // which fits the words only with two spare top bits (Fp has three; Fr none, so
+  // it takes two products).
+  __device__ __forceinline__ static Field sum_of_products(const Field& a, const Field& b, const Field& c,
+                                                          const Field& d) {
+    if constexpr (p(N - 1) >= (1u << 30)) {
+      return a * b + c * d;
+    } else {
+      u32 x[N];
+      u32 y[N];
+#pragma unroll
+      for (int i = 0; i < N; i += 2) {
+        a.product_round(x, y, b.v[i], i == 0);
+        c.add_product(x, y, d.v[i]);
+        reduce_round(x, y);
+        a.product_round(y, x, b.v[i + 1], false);
+        c.add_product(y, x, d.v[i + 1]);
+        reduce_round(y, x);
+      }
+      return finish(x, y);
+    }
+  }
+
+  // a² with each cross product a_i·a_j (i < j) formed once: round i adds
+  // a_i·(a_i·2^(32i) + Σ_{j>i} 2a_j·2^(32j)), N − i products instead of N. Its
+  // words below i are empty, and word i is reduced in round i, after every round
+  // i' ≤ i/2 that adds to it. The doubled words take the bit shifted in from the
+  // word below. The doubled cross products come early, so the running value
+  // reaches 3p: like sum_of_products, this needs two spare top bits (Fp; Fr
+  // multiplies).
+  __device__ __forceinline__ Field square() const {
+    if constexpr (p(N - 1) >= (1u << 30)) {
+      return *this * *this;
+    } else {
+      u32 x[N];
+      u32 y[N];
+#pragma unroll
+      for (int i = 0; i < N; i += 2) {
+        square_round(x, y, i);
+        reduce_round(x, y);
+        square_round(y, x, i + 1);
+        reduce_round(y, x);
+      }
+      return finish(x, y);
+    }
+  }
 
   // Montgomery form → the canonical integer (a Montgomery product with 1).
   __device__ __forceinline__ Field to_canonical() const {
@@ -181,16 +223,17 @@ struct alignas(16) Field {
   __device__ __forceinline__ Field& operator*=(const Field& o) { return *this = *this * o; }
 
  private:
-  // One CIOS round of operator*, over the running value T kept as two word vectors
-  // so that every product lands on a pair of adjacent words (ptx::mad_wide_cc):
-  // on entry T = P + Q/2^32 with Q[0] = 0 (nothing on entry to the first round).
-  // The odd-indexed products a_j·b_i (j odd) go to Q, which shifts down two words
-  // on the way to weight 2^32 (its word 1 moves into P[0] first); the even ones
-  // go to P at weight 1, its carry into Q's top word. Then m·p with m clearing
-  // P[0], split the same way. On exit T·2^32 = Q·2^32 + P with P[0] = 0: the
-  // roles swap for the next round. T stays below 2^(32N + 32), so the top
-  // words never carry out.
-  __device__ __forceinline__ void mul_round(u32 (&P)[N], u32 (&Q)[N], u32 bi, bool first) const {
+  // The CIOS rounds keep the running value T as two word vectors so that every
+  // product lands on a pair of adjacent words (ptx::mad_wide_cc): after a round's
+  // products, T = P + Q·2^32 with the even-indexed products a_j·b_i (weight 2^(32j))
+  // in P and the odd-indexed ones in Q, one word down. A round starts from
+  // T = P + Q/2^32 with Q[0] = 0 (nothing in the first round): Q shifts down two
+  // words on the way to weight 2^32 (its word 1 moves into P[0] first), and the
+  // carry out of P's top word goes into Q's. The reduction adds m·p, m clearing
+  // P[0], split the same way; then T·2^32 = Q·2^32 + P with P[0] = 0, and the two
+  // vectors swap roles for the next round. T stays below 2^(32N + 32), so no top
+  // word carries out.
+  __device__ __forceinline__ void product_round(u32 (&P)[N], u32 (&Q)[N], u32 bi, bool first) const {
     if (first) {
 #pragma unroll
       for (int j = 0; j < N; j += 2) {
@@ -207,6 +250,60 @@ struct alignas(16) Field {
       for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(P[j], P[j + 1], v[j], bi);
       Q[N - 1] = ptx::addc(Q[N - 1], 0);
     }
+  }
+
+  // Word r ≥ i of round i's multiplicand in square().
+  __device__ __forceinline__ u32 square_word(int i, int r) const {
+    if (r == i) return v[i];
+    if (r == i + 1) return v[r] << 1;
+    return __funnelshift_l(v[r - 1], v[r], 1);
+  }
+
+  // product_round for round i of square(): the words below i take no product,
+  // only Q's shift, and P's chain starts at the first even word ≥ i.
+  __device__ __forceinline__ void square_round(u32 (&P)[N], u32 (&Q)[N], int i) const {
+    const u32 ai = v[i];
+    if (i == 0) {
+#pragma unroll
+      for (int j = 0; j < N; j += 2) {
+        ptx::mul_wide(Q[j], Q[j + 1], square_word(0, j + 1), ai);
+        ptx::mul_wide(P[j], P[j + 1], square_word(0, j), ai);
+      }
+      return;
+    }
+    P[0] = ptx::add_cc(P[0], Q[1]);
+#pragma unroll
+    for (int j = 0; j < N - 2; j += 2) {
+      if (j + 1 >= i) {
+        ptx::madc_wide_cc(Q[j], Q[j + 1], square_word(i, j + 1), ai, Q[j + 2], Q[j + 3]);
+      } else {
+        Q[j] = ptx::addc_cc(Q[j + 2], 0);
+        Q[j + 1] = ptx::addc_cc(Q[j + 3], 0);
+      }
+    }
+    ptx::madc_wide(Q[N - 2], Q[N - 1], square_word(i, N - 1), ai);
+    const int first_even = i + (i & 1);
+    if (first_even < N) {
+      ptx::mad_wide_cc(P[first_even], P[first_even + 1], square_word(i, first_even), ai);
+#pragma unroll
+      for (int r = first_even + 2; r < N; r += 2) ptx::madc_wide_cc(P[r], P[r + 1], square_word(i, r), ai);
+      Q[N - 1] = ptx::addc(Q[N - 1], 0);
+    }
+  }
+
+  // T += this·di at the round's weights, after product_round. Q's chain cannot
+  // carry out of its top word: Q's share of T never exceeds T.
+  __device__ __forceinline__ void add_product(u32 (&P)[N], u32 (&Q)[N], u32 di) const {
+    ptx::mad_wide_cc(Q[0], Q[1], v[1], di);
+#pragma unroll
+    for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(Q[j], Q[j + 1], v[j + 1], di);
+    ptx::mad_wide_cc(P[0], P[1], v[0], di);
+#pragma unroll
+    for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(P[j], P[j + 1], v[j], di);
+    Q[N - 1] = ptx::addc(Q[N - 1], 0);
+  }
+
+  __device__ __forceinline__ static void reduce_round(u32 (&P)[N], u32 (&Q)[N]) {
     const u32 m = P[0] * inv();
     ptx::mad_wide_cc(Q[0], Q[1], m, p(1));
 #pragma unroll
@@ -215,6 +312,16 @@ struct alignas(16) Field {
 #pragma unroll
     for (int j = 2; j < N; j += 2) ptx::madc_wide_cc(P[j], P[j + 1], m, p(j));
     Q[N - 1] = ptx::addc(Q[N - 1], 0);
+  }
+
+  // After the last round T = x + y/2^32 with y[0] = 0, and T < 2p.
+  __device__ __forceinline__ static Field finish(const u32 (&x)[N], const u32 (&y)[N]) {
+    Field r;
+    r.v[0] = ptx::add_cc(x[0], y[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; ++j) r.v[j] = ptx::addc_cc(x[j], y[j + 1]);
+    r.v[N - 1] = ptx::addc(x[N - 1], 0);
+    return reduce_once(r);
   }
 };
 

@@ -29,6 +29,10 @@ struct Fp2 {
     return {v0 - v1, (c0 + c1) * (o.c0 + o.c1) - v0 - v1};
   }
 
+  __device__ __forceinline__ static Fp2 sum_of_products(const Fp2& a, const Fp2& b, const Fp2& c, const Fp2& d) {
+    return a * b + c * d;
+  }
+
   // (a + bu)² = (a + b)(a − b) + 2ab·u: two products.
   __device__ __forceinline__ Fp2 square() const {
     const Fp ab = c0 * c1;

@@ -397,10 +397,11 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
   mark(6);
 
-  std::vector<HostField> window_sums(std::size_t{4} * windows * segments);
+  // Only each window's first segment holds its sum after the tree.
+  std::vector<HostField> window_sums(std::size_t{4} * windows);
   std::vector<HostField> ones_sum(4);
-  check(cudaMemcpyAsync(window_sums.data(), segments_.data(), window_sums.size() * sizeof(HostField),
-                        cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpy2DAsync(window_sums.data(), sizeof(Xyzz), segments_.data(), sizeof(Xyzz) * segments, sizeof(Xyzz),
+                          windows, cudaMemcpyDeviceToHost, stream),
         "copy window sums");
   check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
                         stream),
@@ -417,7 +418,7 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {
     for (u32 i = 0; i < shape.bits(w); ++i) acc = acc.dbl();
-    acc = acc + to_host<Curve>(&window_sums[std::size_t{4} * w * segments]);
+    acc = acc + to_host<Curve>(&window_sums[std::size_t{4} * w]);
   }
   return acc + to_host<Curve>(ones_sum.data());
 }

@@ -56,7 +56,7 @@ struct XyzzPoint {
     const F m = xx.dbl() + xx;
     XyzzPoint r;
     r.X = m.square() - s.dbl();
-    r.Y = m * (s - r.X) - w * Y;
+    r.Y = F::sum_of_products(m, s - r.X, -w, Y);
     r.ZZ = v * ZZ;
     r.ZZZ = w * ZZZ;
     return r;
@@ -73,7 +73,7 @@ struct XyzzPoint {
     const F qq = X * pp;
     XyzzPoint out;
     out.X = r.square() - ppp - qq.dbl();
-    out.Y = r * (qq - out.X) - Y * ppp;
+    out.Y = F::sum_of_products(r, qq - out.X, -Y, ppp);
     out.ZZ = ZZ * pp;
     out.ZZZ = ZZZ * ppp;
     return out;
@@ -94,7 +94,7 @@ struct XyzzPoint {
     const F qq = u1 * pp;
     XyzzPoint out;
     out.X = r.square() - ppp - qq.dbl();
-    out.Y = r * (qq - out.X) - s1 * ppp;
+    out.Y = F::sum_of_products(r, qq - out.X, -s1, ppp);
     out.ZZ = ZZ * o.ZZ * pp;
     out.ZZZ = ZZZ * o.ZZZ * ppp;
     return out;

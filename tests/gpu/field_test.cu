@@ -17,9 +17,9 @@ namespace {
 using device_check::to_device;
 using device_check::to_host;
 
-constexpr int kOps = 5;
+constexpr int kOps = 6;
 
-// out[kOps·i …] = a·b, a + b, a − b, a², −a
+// out[kOps·i …] = a·b, a + b, a − b, a², −a, a·b + c·d (c, d: the neighbours' b and a)
 template <class F>
 __global__ void field_ops_kernel(const F* a, const F* b, F* out, unsigned n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -29,6 +29,7 @@ __global__ void field_ops_kernel(const F* a, const F* b, F* out, unsigned n) {
   out[kOps * i + 2] = a[i] - b[i];
   out[kOps * i + 3] = a[i].square();
   out[kOps * i + 4] = -a[i];
+  out[kOps * i + 5] = F::sum_of_products(a[i], b[i], b[(i + 1) % n], a[(i + 3) % n]);
 }
 
 template <class HostField>
@@ -46,6 +47,7 @@ void check_field_ops(std::uint64_t seed) {
   std::vector<HostField> a = edge_and_random<HostField>(n, seed);
   std::vector<HostField> b = edge_and_random<HostField>(n, seed + 1);
   std::swap(b[0], b[7]);  // pair edge values with other values too
+  a[10] = b[10] = b[11] = a[13] = -HostField::one();  // the largest a·b + c·d
   auto da = to_device(a);
   auto db = to_device(b);
   DeviceBuffer<HostField> dout(kOps * n);
@@ -60,6 +62,7 @@ void check_field_ops(std::uint64_t seed) {
     ASSERT_EQ(out[kOps * i + 2], a[i] - b[i]) << "sub " << i;
     ASSERT_EQ(out[kOps * i + 3], a[i].square()) << "square " << i;
     ASSERT_EQ(out[kOps * i + 4], -a[i]) << "neg " << i;
+    ASSERT_EQ(out[kOps * i + 5], a[i] * b[i] + b[(i + 1) % n] * a[(i + 3) % n]) << "sum of products " << i;
   }
 }
 
