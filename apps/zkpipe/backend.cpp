@@ -51,6 +51,10 @@ std::string describe_backend(const BackendOptions& o) {
   return text + ")";
 }
 
+engine::ScratchAccounting scratch_accounting(const BackendOptions& o) {
+  return is_cuda(o) ? engine::ScratchAccounting::by_backend : engine::ScratchAccounting::by_footprint;
+}
+
 engine::DeviceMemoryProbe device_memory_probe([[maybe_unused]] const BackendOptions& o) {
 #ifdef ZKPIPE_WITH_CUDA
   if (is_cuda(o)) {

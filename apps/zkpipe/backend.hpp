@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/buffer_log.hpp"
+#include "engine/engine.hpp"
 #include "groth16/prover.hpp"
 
 namespace zkpipe::cli {
@@ -27,6 +28,12 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
 
 // "cpu backend", or "cuda backend (device 0: NVIDIA H200)".
 std::string describe_backend(const BackendOptions& options);
+
+// Who accounts for the backend's host working memory in the engine: the CPU
+// backend's per-partition vectors by the footprint; the CUDA backend gathers its
+// scalars on the device, and its pinned staging (one per prover, not per
+// partition) charges itself.
+engine::ScratchAccounting scratch_accounting(const BackendOptions& options);
 
 // The device's memory in use as CUDA reports it; empty for the CPU backend.
 engine::DeviceMemoryProbe device_memory_probe(const BackendOptions& options);

@@ -113,6 +113,8 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
   w.shape = groth16::CircuitShape::of(*w.key);
   w.footprint = groth16::PartitionFootprint::of(w.shape);
+  w.scratch = scratch_accounting(o.backend);
+  if (w.scratch == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
   return w;
 }
@@ -122,7 +124,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   engine::EngineConfig config = o.engine;
   config.budget_bytes = parse_budget(o.budget, w);
   config.ledger = &ledger;
-  config.scratch = engine::ScratchAccounting::by_footprint;
+  config.scratch = w.scratch;
 
   engine::reset_peak_resident();
   engine::Engine eng(config, {w.backend});

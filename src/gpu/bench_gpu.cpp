@@ -121,7 +121,7 @@ void bench_msm(unsigned max_log) {
       const bool same = msm.sum(bases, d_scalars.data(), n, nullptr) == host;
       std::printf("%-6u check against ec::msm: %s\n", lg, same ? "equal" : "DIFFERENT");
     }
-    const unsigned def = gpu::DeviceMsm::default_window_bits(n);
+    const unsigned def = gpu::DeviceMsm::default_window_bits<ec::G1Curve>(n);
     for (unsigned c = def - 1; c <= def + 1; ++c) {
       msm.set_phase_timing(false);
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
@@ -195,7 +195,7 @@ void bench_msm_g2(unsigned max_log) {
       std::printf("%-6u check against ec::msm: %s (host %.1f ms on %d threads)\n", lg, same ? "equal" : "DIFFERENT",
                   host_ms, tbb::this_task_arena::max_concurrency());
     }
-    const unsigned def = gpu::DeviceMsm::default_window_bits(n);
+    const unsigned def = gpu::DeviceMsm::default_window_bits<ec::G2Curve>(n);
     for (unsigned c = def - 1; c <= def + 1; ++c) {
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
       std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");

@@ -1,12 +1,13 @@
 #include "gpu/cuda_prover.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <span>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -44,11 +45,23 @@ struct KeyBases {
   std::size_t bytes() const { return a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + b_g2.bytes(); }
 };
 
-// A key is recognised by where its queries live and how long they are.
-using KeyId = std::tuple<const void*, const void*, const void*, const void*, const void*, std::size_t>;
+// A key is recognised by where its queries live, how long they are, and its δ·G1
+// (random per setup): a different key later allocated at the same addresses is
+// not taken for the one whose bases are on the device.
+struct KeyId {
+  std::array<const void*, 5> queries;
+  std::array<std::size_t, 5> sizes;
+  std::array<std::byte, sizeof(ff::Fp)> delta_x;
+
+  auto operator<=>(const KeyId&) const = default;
+};
 
 KeyId key_id(const ProvingKey& key) {
-  return {key.a.data(), key.b_g1.data(), key.l.data(), key.h.data(), key.b_g2.data(), key.h.size()};
+  KeyId id{{key.a.data(), key.b_g1.data(), key.l.data(), key.h.data(), key.b_g2.data()},
+           {key.a.size(), key.b_g1.size(), key.l.size(), key.h.size(), key.b_g2.size()},
+           {}};
+  std::memcpy(id.delta_x.data(), &key.vk.delta_g1.x, sizeof(ff::Fp));
+  return id;
 }
 
 // start()'s blinded G1 sums, and the B query's G2 sum when the device computed it.

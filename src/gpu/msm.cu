@@ -21,8 +21,11 @@ namespace zkpipe::gpu {
 namespace {
 
 constexpr unsigned kThreads = 256;
-// Buckets per segment in the reduction (each thread's running sum).
-constexpr unsigned kSegmentBuckets = 32;
+// Buckets per segment in the reduction (each thread's running sum), and segment
+// sums per outer segment: short, because each thread's additions are a chain of
+// dependent ones, whose latency bounds the reduction of small MSMs.
+constexpr unsigned kSegmentBuckets = 16;
+constexpr unsigned kOuterSegmentLength = 8;
 // Threads that sum the scalar-1 points (a power of two, for the tree).
 constexpr unsigned kOnesThreads = 1u << 16;
 constexpr u32 kNegative = 1u << 31;
@@ -134,16 +137,36 @@ void launch_accumulate(const u32* values, const u32* start, const u32* end, cons
   check_launch("bucket_accumulate_kernel");
 }
 
-// Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …): its share
-// of Σ d·bucket_d is Σ_j (j + 1)·bucket_(s·L+j) + s·L·Σ_j bucket_(s·L+j).
+// Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …):
+// weighted[t] = Σ_j (j + 1)·bucket_(s·L+j) and plain[t] = Σ_j bucket_(s·L+j), by
+// running sums. The window's Σ_d d·bucket_d is Σ_s weighted_s + L·Σ_s s·plain_s,
+// and the second sum is the same kind of weighted sum over the segments, L times
+// shorter (segment_reduce_kernel).
 template <class P>
-__global__ void segment_reduce_kernel(const P* buckets, u32 windows, u32 half, u32 segment_len, P* out) {
+__global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32 segment_len, P* weighted,
+                                    P* plain) {
   const u32 segments = half / segment_len;
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= windows * segments) return;
-  const u32 w = t / segments;
+  const P* seg = buckets + static_cast<std::size_t>(t) * segment_len;
+  P running = P::identity();
+  P total = P::identity();
+  for (u32 j = segment_len; j-- > 0;) {
+    running = running + seg[j];
+    total = total + running;
+  }
+  weighted[t] = total;
+  plain[t] = running;
+}
+
+// Σ_j (s·L + j + 1)·points_(s·L+j) for segment s of each group of `half` points.
+template <class P>
+__global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32 segment_len, P* out) {
+  const u32 segments = half / segment_len;
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * segments) return;
   const u32 s = t % segments;
-  const P* seg = buckets + static_cast<std::size_t>(w) * half + s * segment_len;
+  const P* seg = points + static_cast<std::size_t>(t) * segment_len;
   P running = P::identity();
   P total = P::identity();
   for (u32 j = segment_len; j-- > 0;) {
@@ -234,13 +257,21 @@ DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, Pinne
 template class DeviceBases<ec::G1Curve>;
 template class DeviceBases<ec::G2Curve>;
 
+template <class Curve>
 unsigned DeviceMsm::default_window_bits(std::size_t n) {
-  // Fitted to H200 timings of random scalars at 2^16 … 2^26: the best width grows
-  // by one per doubling while the sort dominates, then by one per quadrupling.
-  const int lg = std::bit_width(std::max<std::size_t>(n, 1)) - 1;
-  const int c = lg <= 18 ? lg - 3 : (lg + 14) / 2;
-  return static_cast<unsigned>(std::clamp(c, 4, 20));
+  // Fitted to H200 timings of random scalars at 2^16 … 2^26, by ⌈log2 n⌉ (an H
+  // query of N − 1 points is sized like N): the best width grows by one per
+  // doubling while the sort dominates, then by one per quadrupling, and from 2^24
+  // the cheaper bucket reduction pays for 13 windows of 20 bits. G2's reduction
+  // kernels hold fewer threads, so its windows stop at 19 bits.
+  const int lg = std::bit_width(std::max<std::size_t>(n, 2) - 1);
+  const int c = lg <= 18 ? lg - 3 : lg <= 22 ? (lg + 14) / 2 : (lg + 16) / 2;
+  const int widest = std::is_same_v<Curve, ec::G2Curve> ? 19 : 20;
+  return static_cast<unsigned>(std::clamp(c, 4, widest));
 }
+
+template unsigned DeviceMsm::default_window_bits<ec::G1Curve>(std::size_t);
+template unsigned DeviceMsm::default_window_bits<ec::G2Curve>(std::size_t);
 
 ec::Jacobian<ec::G1Curve> DeviceMsm::sum(DeviceBasesView<ec::G1Curve> bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
@@ -262,27 +293,34 @@ struct ScratchCounts {
   std::size_t entries;  // (window, digit) terms to sort
   u32 segment_len;
   u32 segments;   // per window
+  u32 outer_segment_len;  // the same split of the segments' plain sums
+  u32 outer_segments;
+
+  // Per window: the segments' weighted and plain sums, then the outer segments'.
+  std::size_t reduce_points() const { return std::size_t{shape.windows} * (2 * segments + outer_segments); }
 };
 
 ScratchCounts scratch_counts(std::size_t n, u32 c) {
   const WindowShape shape = window_shape(c);
   const u32 half = 1u << (shape.max_bits() - 1);
   const u32 segment_len = std::min(half, kSegmentBuckets);
-  return {shape, half, shape.windows * half, static_cast<std::size_t>(shape.windows) * n, segment_len,
-          half / segment_len};
+  const u32 segments = half / segment_len;
+  const u32 outer_segment_len = std::min(segments, kOuterSegmentLength);
+  return {shape,        half,     shape.windows * half, static_cast<std::size_t>(shape.windows) * n,
+          segment_len,  segments, outer_segment_len,    segments / outer_segment_len};
 }
 
 }  // namespace
 
 template <class Curve>
 std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
-  const ScratchCounts k = scratch_counts(n, default_window_bits(n));
+  const ScratchCounts k = scratch_counts(n, default_window_bits<Curve>(n));
   const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
   const std::size_t sort = k.entries * 4 * sizeof(u32)     // keys, values and their sorted copies
                            + k.entries * 2 * sizeof(u32)   // the sort's alternate buffers
                            + (std::size_t{1} << 20);       // its histograms
   const std::size_t per_bucket = 6 * sizeof(u32) + xyzz;   // bounds, order by size, sums
-  return sort + std::size_t{k.buckets} * per_bucket + std::size_t{k.shape.windows} * k.segments * xyzz +
+  return sort + std::size_t{k.buckets} * per_bucket + k.reduce_points() * xyzz +
          (n + 1) * sizeof(u32) + std::size_t{kOnesThreads} * xyzz;
 }
 
@@ -299,7 +337,7 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   static_assert(sizeof(Xyzz) == 4 * sizeof(HostField) && sizeof(Affine) == sizeof(AffineWords<Curve>));
   if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
   if (n == 0) return HostJacobian::identity();
-  const u32 c = window_bits ? window_bits : default_window_bits(n);
+  const u32 c = window_bits ? window_bits : default_window_bits<Curve>(n);
   if (c < 2 || c > 24) throw std::invalid_argument("DeviceMsm: window_bits out of range");
   const ScratchCounts counts = scratch_counts(n, c);
   const WindowShape shape = counts.shape;
@@ -310,6 +348,7 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   if (entries >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms for one sort");
   const u32 segment_len = counts.segment_len;
   const u32 segments = counts.segments;
+  const u32 outer_segments = counts.outer_segments;
 
   keys_.reserve(entries);
   values_.reserve(entries);
@@ -318,14 +357,16 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   bucket_start_.reserve(buckets);
   bucket_end_.reserve(buckets);
   buckets_.reserve(sizeof(Xyzz) * buckets);
-  segments_.reserve(sizeof(Xyzz) * windows * segments);
+  segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
   ones_.reserve(n + 1);
   ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
 
   const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
   const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
   auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
-  auto* dev_segments = reinterpret_cast<Xyzz*>(segments_.data());
+  auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
+  Xyzz* dev_plain = dev_weighted + std::size_t{windows} * segments;
+  Xyzz* dev_outer = dev_plain + std::size_t{windows} * segments;
   auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
 
   auto mark = [&](int i) {
@@ -386,10 +427,14 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
                                     sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
   }
   mark(4);
-  segment_reduce_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
-      dev_buckets, windows, half, segment_len, dev_segments);
+  segment_sums_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
+      dev_buckets, windows, half, segment_len, dev_weighted, dev_plain);
+  check_launch("segment_sums_kernel");
+  segment_reduce_kernel<<<blocks_for(std::size_t{windows} * outer_segments), kThreads, 0, stream>>>(
+      dev_plain, windows, segments, counts.outer_segment_len, dev_outer);
   check_launch("segment_reduce_kernel");
-  tree_reduce(dev_segments, windows, segments, stream);
+  tree_reduce(dev_weighted, 2 * windows, segments, stream);  // the weighted sums, then the plain ones
+  tree_reduce(dev_outer, windows, outer_segments, stream);
   mark(5);
 
   ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
@@ -397,12 +442,19 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
   mark(6);
 
-  // Only each window's first segment holds its sum after the tree.
-  std::vector<HostField> window_sums(std::size_t{4} * windows);
+  // After the trees each window's sums are the first of its group: Σ_s weighted_s,
+  // Σ_s plain_s and Σ_s (s + 1)·plain_s.
+  auto copy_firsts = [&](const Xyzz* group_sums, u32 group_len, std::vector<HostField>& out) {
+    out.resize(std::size_t{4} * windows);
+    check(cudaMemcpy2DAsync(out.data(), sizeof(Xyzz), group_sums, sizeof(Xyzz) * group_len, sizeof(Xyzz), windows,
+                            cudaMemcpyDeviceToHost, stream),
+          "copy window sums");
+  };
+  std::vector<HostField> weighted_sums, plain_sums, outer_sums;
+  copy_firsts(dev_weighted, segments, weighted_sums);
+  copy_firsts(dev_plain, segments, plain_sums);
+  copy_firsts(dev_outer, outer_segments, outer_sums);
   std::vector<HostField> ones_sum(4);
-  check(cudaMemcpy2DAsync(window_sums.data(), sizeof(Xyzz), segments_.data(), sizeof(Xyzz) * segments, sizeof(Xyzz),
-                          windows, cudaMemcpyDeviceToHost, stream),
-        "copy window sums");
   check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
                         stream),
         "copy ones sum");
@@ -418,7 +470,10 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {
     for (u32 i = 0; i < shape.bits(w); ++i) acc = acc.dbl();
-    acc = acc + to_host<Curve>(&window_sums[std::size_t{4} * w]);
+    // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
+    HostJacobian outer = to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
+    for (u32 len = segment_len; len > 1; len /= 2) outer = outer.dbl();
+    acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
   }
   return acc + to_host<Curve>(ones_sum.data());
 }

@@ -99,6 +99,8 @@ class DeviceMsm {
   ec::Jacobian<ec::G2Curve> sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
                                 cudaStream_t stream, unsigned window_bits = 0);
 
+  // The window width sum() uses for n terms over Curve when given none.
+  template <class Curve>
   static unsigned default_window_bits(std::size_t n);
 
   // Device scratch, in bytes, that a sum of n terms over Curve at the default window
