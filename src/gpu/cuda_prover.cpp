@@ -310,4 +310,10 @@ BasePlacement CudaProver::base_placement(const ProvingKey& key) const {
   return it->second->streamed ? BasePlacement::kStreamed : BasePlacement::kResident;
 }
 
+void CudaProver::release(const ProvingKey& key) {
+  State& s = *state_;
+  std::lock_guard lock(s.mutex);
+  s.bases.erase(key_id(key));
+}
+
 }  // namespace zkpipe::gpu

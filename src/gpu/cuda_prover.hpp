@@ -55,6 +55,11 @@ class CudaProver final : public groth16::ProverBackend {
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
 
+  // Frees the device memory a key's points hold (after its last proof, or before
+  // the key itself is destroyed); a later start() with the key places them again.
+  // Waits for a start() in progress.
+  void release(const groth16::ProvingKey& key);
+
  private:
   struct State;
   std::unique_ptr<State> state_;

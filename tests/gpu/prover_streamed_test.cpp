@@ -78,5 +78,26 @@ TEST_F(CudaProverPlacement, SmallKeyStaysResident) {
   }
 }
 
+TEST_F(CudaProverPlacement, ReleaseFreesTheKeysDevicePoints) {
+  CudaProver gpu(0);
+  groth16::PartitionWitness w = groth16::synthesize_witness(*circuit_, 0);
+  gpu.abort(gpu.start(w, *key_, Blinding::random()));
+  ASSERT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
+  const std::size_t with_key = gpu.device_bytes();
+  gpu.release(*key_);
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kNotLoaded);
+  const std::size_t points = (key_->a.size() + key_->b_g1.size() + key_->l.size() + key_->h.size()) *
+                                 sizeof(G1AffineWords) +
+                             key_->b_g2.size() * sizeof(G2AffineWords);
+  EXPECT_EQ(gpu.device_bytes() + points, with_key);
+  // Placed again by the next proof, which still equals the CPU backend's.
+  groth16::CpuProver cpu;
+  groth16::PartitionWitness w_cpu = groth16::synthesize_witness(*circuit_, 1);
+  groth16::PartitionWitness w_gpu = groth16::synthesize_witness(*circuit_, 1);
+  const Blinding blinding = Blinding::random();
+  EXPECT_EQ(groth16::prove(gpu, w_gpu, *key_, blinding), groth16::prove(cpu, w_cpu, *key_, blinding));
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
+}
+
 }  // namespace
 }  // namespace zkpipe::gpu
