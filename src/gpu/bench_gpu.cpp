@@ -358,7 +358,8 @@ void bench_start(unsigned max_log) {
     std::sort(total.begin(), total.end());
     std::printf("2^%u: start %.1f ms;", lg, total[total.size() / 2]);
     for (const auto& s : stages) std::printf(" %s %.1f", s.stage.c_str(), 1e3 * s.seconds);
-    std::printf(" (last run, ms)\n");
+    std::printf(" (last run, ms); points %s\n",
+                prover.base_placement(p.key) == gpu::BasePlacement::kResident ? "resident" : "streamed");
     std::fflush(stdout);
   }
 }

@@ -1,6 +1,8 @@
 #include "gpu/msm.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -70,14 +72,29 @@ WindowShape window_shape(u32 c) {
   return {windows, 256 / windows, 256 % windows};
 }
 
-// keys[w·n + i] = w·2^(c−1) + |d_w| − 1 (or the sentinel when there is no term),
-// values[w·n + i] = i with the digit's sign in the top bit; c is the widest window.
-__global__ void digits_kernel(const Fr* scalars, u32 n, WindowShape shape, u32* keys, u32* values, u32* ones) {
-  const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+// Terms that go through the buckets: scalars other than 0 and 1.
+struct IsGeneralTerm {
+  const Fr* scalars;
+  __device__ bool operator()(u32 i) const {
+    const Fr s = scalars[i].to_canonical();
+    return !s.is_zero() && !is_one_canonical(s);
+  }
+};
+
+struct IsOneTerm {
+  const Fr* scalars;
+  __device__ bool operator()(u32 i) const { return is_one_canonical(scalars[i].to_canonical()); }
+};
+
+// For the k-th general term, i = terms[k]: keys[w·m + k] = w·2^(c−1) + |d_w| − 1 (or
+// the sentinel when its digit is 0), values[w·m + k] = i with the digit's sign in
+// the top bit; c is the widest window.
+__global__ void digits_kernel(const Fr* scalars, const u32* terms, u32 m, WindowShape shape, u32* keys,
+                              u32* values) {
+  const u32 k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= m) return;
+  const u32 i = terms[k];
   const Fr s = scalars[i].to_canonical();
-  const bool skip = s.is_zero() || is_one_canonical(s);
-  if (is_one_canonical(s)) ones[1 + atomicAdd(&ones[0], 1u)] = i;
   const u32 half = 1u << (shape.max_bits() - 1);
   const u32 sentinel = shape.windows * half;
   u32 carry = 0;
@@ -91,8 +108,8 @@ __global__ void digits_kernel(const Fr* scalars, u32 n, WindowShape shape, u32* 
       sign = kNegative;
       carry = 1;
     }
-    const std::size_t slot = static_cast<std::size_t>(w) * n + i;
-    keys[slot] = (skip || d == 0) ? sentinel : w * half + d - 1;
+    const std::size_t slot = static_cast<std::size_t>(w) * m + k;
+    keys[slot] = d == 0 ? sentinel : w * half + d - 1;
     values[slot] = i | sign;
   }
 }
@@ -321,7 +338,8 @@ std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
                            + (std::size_t{1} << 20);       // its histograms
   const std::size_t per_bucket = 6 * sizeof(u32) + xyzz;   // bounds, order by size, sums
   return sort + std::size_t{k.buckets} * per_bucket + k.reduce_points() * xyzz +
-         (n + 1) * sizeof(u32) + std::size_t{kOnesThreads} * xyzz;
+         2 * (n + 1) * sizeof(u32)  // the general terms' and the ones' indices
+         + std::size_t{kOnesThreads} * xyzz;
 }
 
 template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t);
@@ -337,9 +355,38 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   static_assert(sizeof(Xyzz) == 4 * sizeof(HostField) && sizeof(Affine) == sizeof(AffineWords<Curve>));
   if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
   if (n == 0) return HostJacobian::identity();
-  const u32 c = window_bits ? window_bits : default_window_bits<Curve>(n);
+  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms");
+  const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
+  const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
+  auto mark = [&](int i) {
+    if (!phase_events_.empty()) check(cudaEventRecord(phase_events_[i].get(), stream), "event");
+  };
+  mark(0);
+
+  // Zero terms drop out and ones are added directly (Filecoin witnesses are mostly
+  // bits), so only the rest are cut into digits, sorted and bucketed; the window
+  // width follows their count.
+  terms_.reserve(n + 1);  // the count, then the indices
+  ones_.reserve(n + 1);
+  const auto indices = thrust::counting_iterator<u32>(0);
+  std::size_t select_bytes = 0;
+  check(cub::DeviceSelect::If(nullptr, select_bytes, indices, terms_.data() + 1, terms_.data(), static_cast<int>(n),
+                              IsGeneralTerm{dev_scalars}, stream),
+        "select size");
+  sort_temp_.reserve(select_bytes);
+  check(cub::DeviceSelect::If(sort_temp_.data(), select_bytes, indices, terms_.data() + 1, terms_.data(),
+                              static_cast<int>(n), IsGeneralTerm{dev_scalars}, stream),
+        "select terms");
+  check(cub::DeviceSelect::If(sort_temp_.data(), select_bytes, indices, ones_.data() + 1, ones_.data(),
+                              static_cast<int>(n), IsOneTerm{dev_scalars}, stream),
+        "select ones");
+  u32 m = 0;
+  check(cudaMemcpyAsync(&m, terms_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy term count");
+  check(cudaStreamSynchronize(stream), "select terms");
+
+  const u32 c = window_bits ? window_bits : default_window_bits<Curve>(m);
   if (c < 2 || c > 24) throw std::invalid_argument("DeviceMsm: window_bits out of range");
-  const ScratchCounts counts = scratch_counts(n, c);
+  const ScratchCounts counts = scratch_counts(m, c);
   const WindowShape shape = counts.shape;
   const u32 windows = shape.windows;
   const u32 half = counts.half;
@@ -358,70 +405,62 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   bucket_end_.reserve(buckets);
   buckets_.reserve(sizeof(Xyzz) * buckets);
   segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
-  ones_.reserve(n + 1);
   ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
 
-  const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
-  const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
   auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
   auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
   Xyzz* dev_plain = dev_weighted + std::size_t{windows} * segments;
   Xyzz* dev_outer = dev_plain + std::size_t{windows} * segments;
   auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
 
-  auto mark = [&](int i) {
-    if (!phase_events_.empty()) check(cudaEventRecord(phase_events_[i].get(), stream), "event");
-  };
-  mark(0);
-  check(cudaMemsetAsync(ones_.data(), 0, sizeof(u32), stream), "memset ones");
-  digits_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev_scalars, static_cast<u32>(n), shape, keys_.data(),
-                                                        values_.data(), ones_.data());
-  check_launch("digits_kernel");
+  if (m > 0) {
+    digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(dev_scalars, terms_.data() + 1, m, shape, keys_.data(),
+                                                          values_.data());
+    check_launch("digits_kernel");
+    mark(1);
+    const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
+    std::size_t temp_bytes = 0;
+    check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(), values_.data(),
+                                          sorted_values_.data(), static_cast<int>(entries), 0, end_bit, stream),
+          "sort size");
+    sort_temp_.reserve(temp_bytes);
+    check(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp_bytes, keys_.data(), sorted_keys_.data(),
+                                          values_.data(), sorted_values_.data(), static_cast<int>(entries), 0, end_bit,
+                                          stream),
+          "sort");
 
-  mark(1);
-  const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(), values_.data(),
-                                        sorted_values_.data(), static_cast<int>(entries), 0, end_bit, stream),
-        "sort size");
-  sort_temp_.reserve(temp_bytes);
-  check(cub::DeviceRadixSort::SortPairs(sort_temp_.data(), temp_bytes, keys_.data(), sorted_keys_.data(),
-                                        values_.data(), sorted_values_.data(), static_cast<int>(entries), 0, end_bit,
-                                        stream),
-        "sort");
-
-  mark(2);
-  check(cudaMemsetAsync(bucket_start_.data(), 0, buckets * sizeof(u32), stream), "memset starts");
-  check(cudaMemsetAsync(bucket_end_.data(), 0, buckets * sizeof(u32), stream), "memset ends");
-  bucket_bounds_kernel<<<blocks_for(entries), kThreads, 0, stream>>>(sorted_keys_.data(), static_cast<u32>(entries),
-                                                                     buckets, bucket_start_.data(), bucket_end_.data());
-  check_launch("bucket_bounds_kernel");
-  // Buckets by size, largest first: a warp's threads then add similar counts of
-  // points instead of all waiting for the warp's fullest bucket.
-  bucket_order_.reserve(buckets);
-  bucket_sizes_.reserve(buckets);
-  sorted_order_.reserve(buckets);
-  sorted_sizes_.reserve(buckets);
-  bucket_sizes_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(bucket_start_.data(), bucket_end_.data(), buckets,
-                                                                   bucket_sizes_.data(), bucket_order_.data());
-  check_launch("bucket_sizes_kernel");
-  const int size_bits = std::bit_width(n);
-  std::size_t order_temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_temp_bytes, bucket_sizes_.data(),
-                                                  sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
-                                                  static_cast<int>(buckets), 0, size_bits, stream),
-        "bucket order size");
-  sort_temp_.reserve(order_temp_bytes);
-  check(cub::DeviceRadixSort::SortPairsDescending(sort_temp_.data(), order_temp_bytes, bucket_sizes_.data(),
-                                                  sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
-                                                  static_cast<int>(buckets), 0, size_bits, stream),
-        "bucket order");
-  mark(3);
-  // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
-  // kernel fits only 8). G2 points need every register: blocks of 64.
-  if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
-    launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
-                                   sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+    mark(2);
+    check(cudaMemsetAsync(bucket_start_.data(), 0, buckets * sizeof(u32), stream), "memset starts");
+    check(cudaMemsetAsync(bucket_end_.data(), 0, buckets * sizeof(u32), stream), "memset ends");
+    bucket_bounds_kernel<<<blocks_for(entries), kThreads, 0, stream>>>(
+        sorted_keys_.data(), static_cast<u32>(entries), buckets, bucket_start_.data(), bucket_end_.data());
+    check_launch("bucket_bounds_kernel");
+    // Buckets by size, largest first: a warp's threads then add similar counts of
+    // points instead of all waiting for the warp's fullest bucket.
+    bucket_order_.reserve(buckets);
+    bucket_sizes_.reserve(buckets);
+    sorted_order_.reserve(buckets);
+    sorted_sizes_.reserve(buckets);
+    bucket_sizes_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(bucket_start_.data(), bucket_end_.data(), buckets,
+                                                                     bucket_sizes_.data(), bucket_order_.data());
+    check_launch("bucket_sizes_kernel");
+    const int size_bits = std::bit_width(n);
+    std::size_t order_temp_bytes = 0;
+    check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_temp_bytes, bucket_sizes_.data(),
+                                                    sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
+                                                    static_cast<int>(buckets), 0, size_bits, stream),
+          "bucket order size");
+    sort_temp_.reserve(order_temp_bytes);
+    check(cub::DeviceRadixSort::SortPairsDescending(sort_temp_.data(), order_temp_bytes, bucket_sizes_.data(),
+                                                    sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),
+                                                    static_cast<int>(buckets), 0, size_bits, stream),
+          "bucket order");
+    mark(3);
+    // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
+    // kernel fits only 8). G2 points need every register: blocks of 64.
+    if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
+      launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
+                                     sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
   } else {
     launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
                                     sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
@@ -437,6 +476,10 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   tree_reduce(dev_outer, windows, outer_segments, stream);
   mark(5);
 
+  } else {
+    for (int i = 1; i <= 5; ++i) mark(i);
+  }
+
   ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
   check_launch("ones_partial_kernel");
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
@@ -451,9 +494,11 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
           "copy window sums");
   };
   std::vector<HostField> weighted_sums, plain_sums, outer_sums;
-  copy_firsts(dev_weighted, segments, weighted_sums);
-  copy_firsts(dev_plain, segments, plain_sums);
-  copy_firsts(dev_outer, outer_segments, outer_sums);
+  if (m > 0) {
+    copy_firsts(dev_weighted, segments, weighted_sums);
+    copy_firsts(dev_plain, segments, plain_sums);
+    copy_firsts(dev_outer, outer_segments, outer_sums);
+  }
   std::vector<HostField> ones_sum(4);
   check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
                         stream),
@@ -468,10 +513,11 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   }
 
   HostJacobian acc = HostJacobian::identity();
-  for (u32 w = windows; w-- > 0;) {
+  for (u32 w = m > 0 ? windows : 0; w-- > 0;) {
     for (u32 i = 0; i < shape.bits(w); ++i) acc = acc.dbl();
     // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
-    HostJacobian outer = to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
+    HostJacobian outer =
+        to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
     for (u32 len = segment_len; len > 1; len /= 2) outer = outer.dbl();
     acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
   }

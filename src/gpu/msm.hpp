@@ -104,7 +104,7 @@ class DeviceMsm {
   static unsigned default_window_bits(std::size_t n);
 
   // Device scratch, in bytes, that a sum of n terms over Curve at the default window
-  // reserves (the sort's own temporary storage estimated): for placement decisions,
+  // reserves at most (the sort's own temporary storage estimated): for placement decisions,
   // which keep a margin.
   template <class Curve>
   static std::size_t scratch_bytes(std::size_t n);
@@ -128,7 +128,8 @@ class DeviceMsm {
   // XYZZ points of either group, as bytes: the same scratch serves G1 and G2 sums.
   DeviceBuffer<std::byte> buckets_;
   DeviceBuffer<std::byte> segments_;
-  DeviceBuffer<std::uint32_t> ones_;  // indices of scalar-1 terms, count first
+  DeviceBuffer<std::uint32_t> terms_;  // indices of the terms through the buckets, count first
+  DeviceBuffer<std::uint32_t> ones_;   // indices of scalar-1 terms, count first
   DeviceBuffer<std::byte> ones_partial_;
   DeviceBuffer<std::uint32_t> bucket_order_;
   DeviceBuffer<std::uint32_t> bucket_sizes_;
