@@ -34,13 +34,6 @@ constexpr u32 kNegative = 1u << 31;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
-__device__ __forceinline__ bool is_one_canonical(const Fr& s) {
-  u32 rest = 0;
-#pragma unroll
-  for (int i = 1; i < Fr::N; ++i) rest |= s.v[i];
-  return rest == 0 && s.v[0] == 1;
-}
-
 // Bits [bit, bit + c) of a 256-bit canonical scalar (c ≤ 24).
 __device__ __forceinline__ u32 window_of(const Fr& s, u32 bit, u32 c) {
   const u32 limb = bit / 32;
@@ -72,18 +65,19 @@ WindowShape window_shape(u32 c) {
   return {windows, 256 / windows, 256 % windows};
 }
 
-// Terms that go through the buckets: scalars other than 0 and 1.
+// Terms that go through the buckets: scalars other than 0 and 1. Fully reduced
+// Montgomery forms are unique, so both tests compare words (no conversion).
 struct IsGeneralTerm {
   const Fr* scalars;
   __device__ bool operator()(u32 i) const {
-    const Fr s = scalars[i].to_canonical();
-    return !s.is_zero() && !is_one_canonical(s);
+    const Fr s = scalars[i];
+    return !s.is_zero() && !(s == Fr::one());
   }
 };
 
 struct IsOneTerm {
   const Fr* scalars;
-  __device__ bool operator()(u32 i) const { return is_one_canonical(scalars[i].to_canonical()); }
+  __device__ bool operator()(u32 i) const { return scalars[i] == Fr::one(); }
 };
 
 // For the k-th general term, i = terms[k]: keys[w·m + k] = w·2^(c−1) + |d_w| − 1 (or
