@@ -148,9 +148,21 @@ void launch_accumulate(const u32* values, const u32* start, const u32* end, cons
   check_launch("bucket_accumulate_kernel");
 }
 
+// Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
+// running sums from the top (2L additions).
+template <class P>
+__device__ __forceinline__ void running_sums(const P* points, u32 len, P& weighted, P& plain) {
+  plain = P::identity();
+  weighted = P::identity();
+  for (u32 j = len; j-- > 0;) {
+    plain = plain + points[j];
+    weighted = weighted + plain;
+  }
+}
+
 // Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …):
 // weighted[t] = Σ_j (j + 1)·bucket_(s·L+j) and plain[t] = Σ_j bucket_(s·L+j), by
-// running sums. The window's Σ_d d·bucket_d is Σ_s weighted_s + L·Σ_s s·plain_s,
+// running_sums. The window's Σ_d d·bucket_d is Σ_s weighted_s + L·Σ_s s·plain_s,
 // and the second sum is the same kind of weighted sum over the segments, L times
 // shorter (segment_reduce_kernel).
 template <class P>
@@ -159,15 +171,11 @@ __global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32
   const u32 segments = half / segment_len;
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= windows * segments) return;
-  const P* seg = buckets + static_cast<std::size_t>(t) * segment_len;
-  P running = P::identity();
-  P total = P::identity();
-  for (u32 j = segment_len; j-- > 0;) {
-    running = running + seg[j];
-    total = total + running;
-  }
-  weighted[t] = total;
-  plain[t] = running;
+  P w;  // locals: sums into global memory would be stored at every step
+  P p;
+  running_sums(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w, p);
+  weighted[t] = w;
+  plain[t] = p;
 }
 
 // Σ_j (s·L + j + 1)·points_(s·L+j) for segment s of each group of `half` points.
@@ -177,14 +185,10 @@ __global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= groups * segments) return;
   const u32 s = t % segments;
-  const P* seg = points + static_cast<std::size_t>(t) * segment_len;
-  P running = P::identity();
-  P total = P::identity();
-  for (u32 j = segment_len; j-- > 0;) {
-    running = running + seg[j];
-    total = total + running;
-  }
-  out[t] = total + running.mul_small(s * segment_len);
+  P weighted;
+  P plain;
+  running_sums(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted, plain);
+  out[t] = weighted + plain.mul_small(s * segment_len);
 }
 
 // points[g·stride + j] += points[g·stride + j + half] for j < half.
@@ -455,21 +459,20 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
       launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
                                      sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
-  } else {
-    launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
-                                    sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
-  }
-  mark(4);
-  segment_sums_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
-      dev_buckets, windows, half, segment_len, dev_weighted, dev_plain);
-  check_launch("segment_sums_kernel");
-  segment_reduce_kernel<<<blocks_for(std::size_t{windows} * outer_segments), kThreads, 0, stream>>>(
-      dev_plain, windows, segments, counts.outer_segment_len, dev_outer);
-  check_launch("segment_reduce_kernel");
-  tree_reduce(dev_weighted, 2 * windows, segments, stream);  // the weighted sums, then the plain ones
-  tree_reduce(dev_outer, windows, outer_segments, stream);
-  mark(5);
-
+    } else {
+      launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
+                                      sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+    }
+    mark(4);
+    segment_sums_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(
+        dev_buckets, windows, half, segment_len, dev_weighted, dev_plain);
+    check_launch("segment_sums_kernel");
+    segment_reduce_kernel<<<blocks_for(std::size_t{windows} * outer_segments), kThreads, 0, stream>>>(
+        dev_plain, windows, segments, counts.outer_segment_len, dev_outer);
+    check_launch("segment_reduce_kernel");
+    tree_reduce(dev_weighted, 2 * windows, segments, stream);  // the weighted sums, then the plain ones
+    tree_reduce(dev_outer, windows, outer_segments, stream);
+    mark(5);
   } else {
     for (int i = 1; i <= 5; ++i) mark(i);
   }
