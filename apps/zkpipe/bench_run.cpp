@@ -113,8 +113,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
   w.shape = groth16::CircuitShape::of(*w.key);
   w.footprint = groth16::PartitionFootprint::of(w.shape);
-  w.scratch = scratch_accounting(o.backend);
-  if (w.scratch == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
+  if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
   return w;
 }
@@ -124,7 +123,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   engine::EngineConfig config = o.engine;
   config.budget_bytes = parse_budget(o.budget, w);
   config.ledger = &ledger;
-  config.scratch = w.scratch;
+  config.scratch = scratch_accounting(o.backend);
 
   engine::reset_peak_resident();
   engine::Engine eng(config, {w.backend});

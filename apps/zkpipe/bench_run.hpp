@@ -42,7 +42,6 @@ struct PreparedWorkload {
   std::shared_ptr<const groth16::ProvingKey> key;
   groth16::CircuitShape shape;
   groth16::PartitionFootprint footprint;  // its scratch 0 when the backend charges its own
-  engine::ScratchAccounting scratch = engine::ScratchAccounting::by_footprint;
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
   std::string key_path;
   std::size_t baseline_rss = 0;  // before the parameters were loaded

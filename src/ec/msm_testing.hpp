@@ -99,4 +99,18 @@ inline std::vector<ff::Fr> witness_like_scalars(std::size_t n, unsigned zero_per
   return scalars;
 }
 
+// The MSM special cases mixed into random inputs: points at infinity (every 7th),
+// one point repeated (i ≡ 1 mod 5) and negated (i ≡ 2 mod 5), for bucket doublings
+// and cancellations; the largest scalars −1 − i (every 11th), zeros and ones.
+template <class Curve>
+void mix_in_edge_cases(std::vector<Affine<Curve>>& points, std::vector<ff::Fr>& scalars) {
+  const std::size_t n = std::min(points.size(), scalars.size());
+  for (std::size_t i = 0; i < n; i += 7) points[i] = Affine<Curve>::identity();
+  for (std::size_t i = 1; i < n; i += 5) points[i] = points[1];
+  for (std::size_t i = 2; i < n; i += 5) points[i] = -points[1];
+  for (std::size_t i = 3; i < n; i += 11) scalars[i] = -ff::Fr::one() - ff::Fr::from_u64(i);
+  for (std::size_t i = 4; i < n; i += 6) scalars[i] = ff::Fr::zero();
+  for (std::size_t i = 5; i < n; i += 9) scalars[i] = ff::Fr::one();
+}
+
 }  // namespace zkpipe::ec::msm_testing

@@ -5,6 +5,7 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/g1.cuh"
+#include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
 
@@ -40,20 +41,17 @@ __global__ void chain_kernel(const Fp* seeds, unsigned seed_count, Fp* out) {
 
 template <Op op>
 double ops_per_second(const Fp* seeds, unsigned seed_count, Fp* out, unsigned threads) {
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
+  const CudaEvent start(cudaEventDefault);
+  const CudaEvent stop(cudaEventDefault);
+  chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);  // warm-up
+  check_launch("chain_kernel");
+  check(cudaEventRecord(start.get()), "record");
   chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);
   check_launch("chain_kernel");
-  check(cudaEventRecord(start), "record");
-  chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);
-  check(cudaEventRecord(stop), "record");
-  check(cudaEventSynchronize(stop), "sync");
+  check(cudaEventRecord(stop.get()), "record");
+  check(cudaEventSynchronize(stop.get()), "sync");
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "elapsed");
   return double(threads) * kSteps / (ms * 1e-3);
 }
 

@@ -339,8 +339,8 @@ class ScopedRelease {
 void bench_start(unsigned max_log) {
   std::printf("\n== CudaProver::start, synthetic Filecoin-shaped partition (wall ms, median of %d) ==\n", kRuns);
   gpu::CudaProver prover;
-  // 2^27, a full PoRep partition's domain, is the largest the H200 machine's host
-  // memory holds with this synthetic key.
+  // 2^27 is a full PoRep partition's domain; by estimate, 2^28's synthetic key and
+  // witness would not fit in the H200 machine's host memory.
   for (unsigned lg : {20u, 22u, 24u, 26u, 27u}) {
     if (lg > max_log) break;
     SyntheticPartition p = synthetic_partition(lg);

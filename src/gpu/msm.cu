@@ -255,16 +255,24 @@ void DeviceMsm::set_phase_timing(bool on) {
 }
 
 template <class Curve>
+void to_device_words(std::span<const ec::Affine<Curve>> points, AffineWords<Curve>* out) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 1 << 14), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) {
+      const auto& p = points[i];
+      out[i] = p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
+    }
+  });
+}
+
+template void to_device_words(std::span<const ec::Affine<ec::G1Curve>>, AffineWords<ec::G1Curve>*);
+template void to_device_words(std::span<const ec::Affine<ec::G2Curve>>, AffineWords<ec::G2Curve>*);
+
+template <class Curve>
 DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging,
                                 cudaStream_t stream)
     : points_(points.size()), size_(points.size()) {
   staging.upload(points_.data(), points.size(), stream, [&](std::size_t first, std::size_t n, AffineWords<Curve>* out) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i < r.end(); ++i) {
-        const auto& p = points[first + i];
-        out[i] = p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
-      }
-    });
+    to_device_words(points.subspan(first, n), out);
   });
   check(cudaStreamSynchronize(stream), "upload bases");
 }

@@ -2,14 +2,17 @@
 // point to ec::msm for the same inputs; one set of kernels, templated on the point
 // type (coordinates in Fp or Fp2).
 //
-//   1. digits: each scalar, out of Montgomery form, is cut into signed c-bit digits
-//      |d| ≤ 2^(c−1); scalars 0 and 1 get no digits (1s go to a list of their own).
+//   0. select: CUB picks the indices of the scalars other than 0 and 1 (the terms
+//      through the buckets; their count sets the window width c) and of the 1s.
+//   1. digits: each selected scalar, out of Montgomery form, is cut into signed
+//      c-bit digits |d| ≤ 2^(c−1).
 //   2. sort: (window, |d|) keys with (point index, sign) values, CUB radix sort.
 //   3. buckets: one thread per bucket adds its points (XYZZ, mixed additions);
 //      threads take buckets largest first (a second, small sort by bucket size),
 //      so the threads of a warp finish together.
-//   4. reduction: Σ_d d·bucket_d per window by running sums over segments of
-//      buckets in parallel, then a pairwise tree over the segments.
+//   4. reduction: Σ_d d·bucket_d per window from running sums over segments of
+//      buckets in parallel (a weighted and a plain sum each), the plain sums
+//      reduced the same way one level up, then pairwise trees over the segments.
 //   5. the points of scalar 1 are summed in parallel chunks and a tree.
 //   6. the host combines the window sums by doubling (Horner) and adds the 1s.
 // Scratch memory stays allocated in the DeviceMsm and is reused by later calls.
@@ -42,6 +45,11 @@ struct AffineWords {
 
 using G1AffineWords = AffineWords<ec::G1Curve>;
 using G2AffineWords = AffineWords<ec::G2Curve>;
+
+// Host points into the device layout ((0, 0) for infinity), on the host's threads:
+// out[i] for points[i].
+template <class Curve>
+void to_device_words(std::span<const ec::Affine<Curve>> points, AffineWords<Curve>* out);
 
 // Points of one group on the device, not owned: what an MSM reads. Lets the
 // caller own the memory (StreamedMsm's refilled chunk buffers).

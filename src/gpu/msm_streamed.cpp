@@ -1,8 +1,5 @@
 #include "gpu/msm_streamed.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <future>
 #include <stdexcept>
@@ -17,11 +14,6 @@ namespace {
 // (window sums read back, Horner on the host) dominates; if even this does not fit,
 // the allocation says so.
 constexpr std::size_t kMinChunkPoints = std::size_t{1} << 16;
-
-template <class Curve>
-AffineWords<Curve> to_words(const ec::Affine<Curve>& p) {
-  return p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
-}
 
 }  // namespace
 
@@ -79,9 +71,7 @@ void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, std::s
   // Refilled only while no MSM reads the buffer: the previous sum from this slot
   // has returned, so its stream is past every read.
   staging_.upload(chunks_[slot].data(), count, copy_stream_, [&](std::size_t at, std::size_t m, AffineWords<Curve>* out) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, 1 << 14), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i < r.end(); ++i) out[i] = to_words(bases[first + at + i]);
-    });
+    to_device_words(bases.subspan(first + at, m), out);
   });
   check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
 }

@@ -67,15 +67,8 @@ TEST_F(GpuG2Msm, EdgeCases) {
   expect_matches(points, std::vector<Fr>(n, Fr::zero()));
   expect_matches(points, std::vector<Fr>(n, Fr::one()));
   expect_matches(points, std::vector<Fr>(n, -Fr::one()));
-  // Points at infinity, repeated points and their negatives (bucket doublings and
-  // cancellations), zero, one and the largest scalars mixed.
   std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 36);
-  for (std::size_t i = 0; i < n; i += 7) points[i] = Affine::identity();
-  for (std::size_t i = 1; i < n; i += 5) points[i] = points[1];
-  for (std::size_t i = 2; i < n; i += 5) points[i] = -points[1];
-  for (std::size_t i = 3; i < n; i += 11) scalars[i] = -Fr::one() - Fr::from_u64(i);
-  for (std::size_t i = 4; i < n; i += 6) scalars[i] = Fr::zero();
-  for (std::size_t i = 5; i < n; i += 9) scalars[i] = Fr::one();
+  ec::msm_testing::mix_in_edge_cases(points, scalars);
   expect_matches(points, scalars);
   expect_matches(points, scalars, 4);
   // Only points at infinity: the sum is the identity.

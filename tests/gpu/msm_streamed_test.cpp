@@ -82,18 +82,13 @@ TYPED_TEST(GpuStreamedMsm, EdgeCases) {
   this->expect_matches(300, points, std::vector<Fr>(n, Fr::zero()));
   this->expect_matches(300, points, std::vector<Fr>(n, Fr::one()));
   this->expect_matches(300, points, std::vector<Fr>(n, -Fr::one()));
-  // A chunk of zeros, a chunk of ones, points at infinity (a whole chunk of them),
-  // repeated points and their negatives, zero, one and the largest scalars mixed.
+  // The special cases mixed in, then a chunk of zeros, a chunk of ones and a chunk
+  // of points at infinity (with chunks of 300).
   std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 57);
+  ec::msm_testing::mix_in_edge_cases(points, scalars);
   for (std::size_t i = 0; i < 300; ++i) scalars[i] = Fr::zero();
   for (std::size_t i = 300; i < 600; ++i) scalars[i] = Fr::one();
   for (std::size_t i = 600; i < 900; ++i) points[i] = Affine::identity();
-  for (std::size_t i = 0; i < n; i += 7) points[i] = Affine::identity();
-  for (std::size_t i = 1; i < n; i += 5) points[i] = points[1];
-  for (std::size_t i = 2; i < n; i += 5) points[i] = -points[1];
-  for (std::size_t i = 3; i < n; i += 11) scalars[i] = -Fr::one() - Fr::from_u64(i);
-  for (std::size_t i = 904; i < n; i += 6) scalars[i] = Fr::zero();
-  for (std::size_t i = 905; i < n; i += 9) scalars[i] = Fr::one();
   for (std::size_t chunk : {300, 64, 1000, 4096}) this->expect_matches(chunk, points, scalars);
   // Only points at infinity: the identity.
   StreamedMsm<TypeParam> streamed(30);

@@ -70,14 +70,9 @@ TEST_F(GpuMsm, EdgeCases) {
   expect_matches(points, std::vector<Fr>(n, Fr::one()));
   expect_matches(points, std::vector<Fr>(n, -Fr::one()));
   expect_matches(points, std::vector<Fr>(n, Fr::from_u64(2)));
-  // Points at infinity, repeated points and their negatives (bucket doublings and
-  // cancellations), the largest scalars.
   std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 13);
-  for (std::size_t i = 0; i < n; i += 7) points[i] = Affine::identity();
-  for (std::size_t i = 1; i < n; i += 5) points[i] = points[1];
-  for (std::size_t i = 2; i < n; i += 5) points[i] = -points[1];
-  for (std::size_t i = 3; i < n; i += 11) scalars[i] = -Fr::one() - Fr::from_u64(i);
-  for (std::size_t i = 1; i < n; i += 10) scalars[i] = Fr::from_u64(3);
+  ec::msm_testing::mix_in_edge_cases(points, scalars);
+  for (std::size_t i = 1; i < n; i += 10) scalars[i] = Fr::from_u64(3);  // small scalars too
   expect_matches(points, scalars);
   expect_matches(points, scalars, 4);
 }
