@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "engine/buffer_log.hpp"
 #include "engine/process_memory.hpp"
 #include "engine/work_queue.hpp"
+#include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -74,13 +76,21 @@ std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_
 
 }  // namespace
 
-std::size_t parse_budget(const std::string& text, const PreparedWorkload& w) {
-  if (text == "auto") return 0;
-  std::size_t pos = 0;
-  const double value = std::stod(text, &pos);
-  std::string suffix = text.substr(pos);
+BudgetSpec parse_budget(const std::string& text) {
+  const std::string shown = "--budget '" + formats::excerpt(text, 40) + "'";
+  const std::string forms = " (auto, a byte count with an optional K/M/G/T[iB] suffix, or Nx working sets)";
+  if (text == "auto") return {};
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) throw std::invalid_argument("bad " + shown + ": not a number" + forms);
+  if (!std::isfinite(value) || value <= 0) throw std::invalid_argument("bad " + shown + ": must be a positive number");
+  std::string suffix(end, text.data() + text.size());
   if (suffix == "x") {
-    return engine::parameter_bytes(*w.key) + static_cast<std::size_t>(value * static_cast<double>(w.footprint.total()));
+    if (value > kMaxBudgetWorkingSets) {
+      throw std::invalid_argument("bad " + shown + ": at most " + std::to_string(kMaxBudgetWorkingSets) +
+                                  " working sets");
+    }
+    return {BudgetSpec::Kind::working_sets, value};
   }
   if (suffix.size() == 3 && suffix.substr(1) == "iB") suffix = suffix.substr(0, 1);
   double scale = 1;
@@ -93,9 +103,26 @@ std::size_t parse_budget(const std::string& text, const PreparedWorkload& w) {
   } else if (suffix == "T") {
     scale = 1024.0 * 1024 * 1024 * 1024;
   } else if (!suffix.empty()) {
-    throw std::invalid_argument("bad --budget '" + text + "' (auto, bytes with K/M/G/T[iB], or Nx working sets)");
+    throw std::invalid_argument("bad " + shown + ": unknown suffix" + forms);
   }
-  return static_cast<std::size_t>(value * scale);
+  const double bytes = value * scale;
+  if (bytes < static_cast<double>(kMinBudgetBytes) || bytes > static_cast<double>(kMaxBudgetBytes)) {
+    throw std::invalid_argument("bad " + shown + ": a byte budget must lie between 1 MiB and 1 PiB");
+  }
+  return {BudgetSpec::Kind::bytes, bytes};
+}
+
+std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
+  switch (spec.kind) {
+    case BudgetSpec::Kind::automatic:
+      return 0;
+    case BudgetSpec::Kind::working_sets:
+      return engine::parameter_bytes(*w.key) +
+             static_cast<std::size_t>(spec.value * static_cast<double>(w.footprint.total()));
+    case BudgetSpec::Kind::bytes:
+      return static_cast<std::size_t>(spec.value);
+  }
+  return 0;
 }
 
 PreparedWorkload prepare_workload(const BenchOptions& o) {
@@ -121,7 +148,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
 BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   engine::BufferLedger& ledger = engine::BufferLedger::process();
   engine::EngineConfig config = o.engine;
-  config.budget_bytes = parse_budget(o.budget, w);
+  config.budget_bytes = resolve_budget(parse_budget(o.budget), w);
   config.ledger = &ledger;
   config.scratch = scratch_accounting(o.backend);
 

@@ -5,6 +5,7 @@
 
 #include "bench_run.hpp"
 #include "commands.hpp"
+#include "file_args.hpp"
 #include "engine/buffer_log.hpp"
 #include "progress.hpp"
 
@@ -19,18 +20,35 @@ struct BenchCommand {
   std::string csv_path;
 };
 
+// Each worker is a thread: bounded so that a typo is an error, not thousands of threads.
+CLI::Range worker_count() { return CLI::Range(std::size_t{1}, engine::kMaxWorkers); }
+
 void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   BenchOptions& o = c.options;
   add_circuit_options(cmd, o.workload);
   add_instance_options(cmd, o.workload);
-  cmd.add_option("-c,--count", o.count, "Proofs to run")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd.add_option("-j,--concurrency", o.concurrency, "Proofs in flight")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-c,--count", o.count, "Proofs to run")->capture_default_str()->check(CLI::Range(1, 1000000));
+  cmd.add_option("-j,--concurrency", o.concurrency, "Proofs in flight")->capture_default_str()->check(CLI::Range(1, 4096));
   add_backend_options(cmd, o.backend);
-  cmd.add_option("--gw", o.engine.workers_per_device, "Device workers per device")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd.add_option("--finalizers", o.engine.finalizers, "Finalizer threads")->capture_default_str()->check(CLI::PositiveNumber);
-  cmd.add_option("--channel", o.engine.channel_capacity, "Capacity of the synthesis-to-device channel")->capture_default_str();
+  cmd.add_option("--gw", o.engine.workers_per_device, "Device workers per device")
+      ->capture_default_str()
+      ->check(worker_count());
+  cmd.add_option("--finalizers", o.engine.finalizers, "Finalizer threads")->capture_default_str()->check(worker_count());
+  cmd.add_option("--channel", o.engine.channel_capacity, "Capacity of the synthesis-to-device channel")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, engine::kMaxChannelCapacity));
   cmd.add_option("--budget", o.budget, "Memory budget: auto (MemAvailable), bytes (e.g. 8GiB), or Nx (parameters + N working sets)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            try {
+              parse_budget(text);
+              return std::string();
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "BUDGET"));
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
@@ -54,7 +72,12 @@ void add_output_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_option("--plot", c.options.plot_path, "Write an SVG plot of buffers in flight and RSS over time");
 }
 
+void refuse_overwriting_key(const BenchOptions& o) {
+  refuse_overwriting_inputs({o.key_path}, {o.trace_path, o.plot_path});
+}
+
 void run_bench_batch(BenchCommand& c) {
+  refuse_overwriting_key(c.options);
   c.options.engine.policy = *engine::parse_policy(c.policy);
   PreparedWorkload w = prepare_workload(c.options);
   BenchReport report = run_batch(c.options, w);
@@ -81,6 +104,7 @@ std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::strin
 }
 
 void run_bench_sweep(BenchCommand& c) {
+  refuse_overwriting_inputs({c.options.key_path}, {c.csv_path});
   c.options.engine.policy = *engine::parse_policy(c.policy);
   c.options.quiet = true;
   PreparedWorkload w = prepare_workload(c.options);
@@ -146,7 +170,9 @@ void register_bench(CLI::App& app) {
   auto batch = std::make_shared<BenchCommand>();
   CLI::App* b = bench->add_subcommand("batch", "Run a batch of multi-partition proofs through the engine");
   add_engine_options(*b, *batch);
-  b->add_option("--pw", batch->options.engine.synthesis_workers, "Synthesis workers")->capture_default_str();
+  b->add_option("--pw", batch->options.engine.synthesis_workers, "Synthesis workers")
+      ->capture_default_str()
+      ->check(worker_count());
   add_policy_option(*b, *batch);
   add_output_options(*b, *batch);
   b->callback([batch] { run_bench_batch(*batch); });
@@ -154,7 +180,10 @@ void register_bench(CLI::App& app) {
   auto sweep = std::make_shared<BenchCommand>();
   CLI::App* s = bench->add_subcommand("sweep", "Run the batch for several pw values; print Markdown and CSV");
   add_engine_options(*s, *sweep);
-  s->add_option("--pw", sweep->pw_list, "Synthesis worker counts, comma-separated")->delimiter(',')->capture_default_str();
+  s->add_option("--pw", sweep->pw_list, "Synthesis worker counts, comma-separated")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(worker_count());
   add_policy_option(*s, *sweep);
   s->add_option("--csv", sweep->csv_path, "Also write the CSV to this file");
   s->callback([sweep] { run_bench_sweep(*sweep); });
@@ -163,7 +192,9 @@ void register_bench(CLI::App& app) {
   CLI::App* p = bench->add_subcommand("pileup", "The same workload under the early and budget policies, side by side");
   add_engine_options(*p, *pileup);
   pileup->options.engine.synthesis_workers = 4;
-  p->add_option("--pw", pileup->options.engine.synthesis_workers, "Synthesis workers")->capture_default_str();
+  p->add_option("--pw", pileup->options.engine.synthesis_workers, "Synthesis workers")
+      ->capture_default_str()
+      ->check(worker_count());
   p->callback([pileup] { run_bench_pileup(*pileup); });
 }
 

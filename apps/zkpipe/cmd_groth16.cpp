@@ -6,13 +6,15 @@
 // The files are snarkjs's, and so is the JSON zkpipe writes (snarkjs verifies it).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
+#include "file_args.hpp"
+#include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
+#include "formats/mapped_file.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
@@ -33,7 +35,7 @@ struct Groth16ProveOptions {
   std::string public_signals;
   std::string r1cs;
   bool check_subgroup = false;
-  bool self_verify = false;
+  bool self_verify = true;
   bool timings = false;
 };
 
@@ -60,10 +62,10 @@ class Timer {
 };
 
 bool is_native_parameter_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  in.read(magic, sizeof magic);
-  return in.gcount() == 8 && std::string_view(magic, 8) == "ZKPIPEPK";
+  // The mapping refuses FIFOs and devices before a byte is read.
+  const auto file = formats::MappedFile::open(path);
+  const auto bytes = file->bytes();
+  return bytes.size() >= 8 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 8) == "ZKPIPEPK";
 }
 
 // The key and the prover's witness, from a .zkey (its coefficient lists give a and b)
@@ -99,6 +101,7 @@ Job load_job(const Groth16ProveOptions& o, const std::vector<ff::Fr>& assignment
 }
 
 void run_prove(const Groth16ProveOptions& o) {
+  refuse_overwriting_inputs({o.key, o.witness, o.r1cs}, {o.proof, o.public_signals});
   Timer timer(o.timings);
   const std::vector<ff::Fr> assignment = formats::read_wtns(o.witness);
   timer.lap("read_wtns");
@@ -112,18 +115,27 @@ void run_prove(const Groth16ProveOptions& o) {
   timer.lap("prove");
   const groth16::Proof& proof = one_shot.proof;
   const std::span<const ff::Fr> public_signals(job.witness.inputs.data() + 1, job.witness.inputs.size() - 1);
-  if (o.self_verify && !groth16::verify(groth16::PreparedVerifyingKey(job.key.vk), proof, public_signals)) {
-    throw std::runtime_error("the proof does not verify: " + o.witness + " does not satisfy the circuit of " + o.key);
+  if (o.self_verify) {
+    if (!groth16::verify(groth16::PreparedVerifyingKey(job.key.vk), proof, public_signals)) {
+      throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +
+                               " does not satisfy the circuit of " + o.key + ", or one of the two is corrupt");
+    }
+    timer.lap("verify");
   }
-  formats::write_text_file(o.proof, formats::proof_to_json(proof));
-  formats::write_text_file(o.public_signals, formats::public_to_json(public_signals));
+  formats::write_file_atomically(o.proof, formats::proof_to_json(proof));
+  formats::write_file_atomically(o.public_signals, formats::public_to_json(public_signals));
   timer.lap("write");
 }
 
 void run_verify(const Groth16VerifyOptions& o) {
-  const groth16::VerifyingKey vk = formats::verifying_key_from_json(formats::read_text_file(o.vk), o.vk);
-  const std::vector<ff::Fr> inputs = formats::public_from_json(formats::read_text_file(o.public_signals), o.public_signals);
-  const groth16::Proof proof = formats::proof_from_json(formats::read_text_file(o.proof), o.proof);
+  const groth16::VerifyingKey vk = formats::verifying_key_from_json(
+      formats::read_bounded_file(o.vk, formats::kMaxVerifyingKeyJsonBytes, "verification key"), o.vk);
+  const std::vector<ff::Fr> inputs = formats::public_from_json(
+      formats::read_bounded_file(o.public_signals, formats::max_public_json_bytes(vk.ic.size() - 1),
+                                 "public.json for this key"),
+      o.public_signals);
+  const groth16::Proof proof = formats::proof_from_json(
+      formats::read_bounded_file(o.proof, formats::kMaxProofJsonBytes, "proof.json"), o.proof);
   if (inputs.size() + 1 != vk.ic.size()) {
     throw std::runtime_error(o.public_signals + " holds " + std::to_string(inputs.size()) +
                              " public signals, the verification key expects " + std::to_string(vk.ic.size() - 1));
@@ -153,7 +165,8 @@ void register_groth16(CLI::App& app) {
       ->check(CLI::ExistingFile);
   p->add_flag("--check-subgroup", prove->check_subgroup,
               "also check that every key point is in its prime-order subgroup (slow; `zkey import` always does)");
-  p->add_flag("--verify", prove->self_verify, "verify the proof before writing it");
+  p->add_flag("--verify,!--no-verify", prove->self_verify,
+              "verify the proof before writing it (the default; --no-verify skips it, see --timings for its cost)");
   p->add_flag("--timings", prove->timings, "print the time of each step to stderr");
   p->callback([prove] { run_prove(*prove); });
 

@@ -1,10 +1,9 @@
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <vector>
 
 #include "commands.hpp"
+#include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
 #include "workloads.hpp"
@@ -19,17 +18,17 @@ struct VerifyOptions {
   std::string proof;
 };
 
-std::vector<std::uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 void run_verify(const VerifyOptions& o) {
   auto circuit = make_circuit(o.workload);
+  // Read before the key is loaded: a wrong file fails fast. Bounded by the expected
+  // size, so that /dev/zero or a huge file is refused, not read into memory.
+  const std::string bytes = formats::read_bounded_file(
+      o.proof, o.workload.partitions * groth16::Proof::kEncodedSize,
+      "proof file of " + std::to_string(o.workload.partitions) + " partitions");
   groth16::ProvingKey key = groth16::load_parameter_file(o.key);
   groth16::PreparedVerifyingKey pvk(key.vk);
-  std::vector<groth16::Proof> proofs = groth16::decode_proofs(read_file(o.proof));
+  std::vector<groth16::Proof> proofs = groth16::decode_proofs(
+      std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   if (proofs.size() != o.workload.partitions) {
     throw std::runtime_error(o.proof + " holds " + std::to_string(proofs.size()) + " partition proofs, expected " +
                              std::to_string(o.workload.partitions));

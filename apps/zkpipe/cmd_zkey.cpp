@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "file_args.hpp"
+#include "formats/file_io.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/format_error.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -27,6 +29,7 @@ struct ZkeyExportVkOptions {
 };
 
 void run_import(const ZkeyImportOptions& o) {
+  refuse_overwriting_inputs({o.zkey}, {o.out});
   // Full validation once, so that the mapped parameter file can be trusted afterwards.
   const formats::Zkey zkey = formats::read_zkey(o.zkey, {.check_subgroup = true});
   groth16::write_parameter_file(o.out, zkey.key);
@@ -35,13 +38,14 @@ void run_import(const ZkeyImportOptions& o) {
 }
 
 void run_export_vk(const ZkeyExportVkOptions& o) {
+  refuse_overwriting_inputs({o.zkey}, {o.out});
   const formats::Zkey zkey = formats::read_zkey(o.zkey, {.check_subgroup = true});
   if (o.format == "json") {
-    formats::write_text_file(o.out, formats::verifying_key_to_json(zkey.key.vk));
+    formats::write_file_atomically(o.out, formats::verifying_key_to_json(zkey.key.vk));
     return;
   }
   const std::vector<std::uint8_t> bytes = formats::encode_bellperson_vk(zkey.key.vk);
-  formats::write_text_file(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  formats::write_file_atomically(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace

@@ -1,7 +1,16 @@
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 #include "commands.hpp"
+#include "formats/file_io.hpp"
+
+namespace {
+
+// Error texts may quote what the user typed or a file held: cut them short.
+constexpr std::size_t kMaxErrorChars = 2000;
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine for BLS12-381"};
@@ -16,13 +25,18 @@ int main(int argc, char** argv) {
   zkpipe::cli::register_vk(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {  // --help
     return app.exit(e);
   } catch (const CLI::RuntimeError& e) {
     // A command's own verdict (a proof that does not verify: 1), already reported.
     return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    // Every argument error exits 2, as documented (CLI11's own codes are 100 and up).
+    std::cerr << "zkpipe: error: " << zkpipe::formats::excerpt(e.what(), kMaxErrorChars)
+              << "\nRun with --help for more information.\n";
+    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "zkpipe: error: " << e.what() << "\n";
+    std::cerr << "zkpipe: error: " << zkpipe::formats::excerpt(e.what(), kMaxErrorChars) << "\n";
     return 2;
   }
   return 0;

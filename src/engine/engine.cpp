@@ -114,6 +114,17 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   if (config.synthesis_workers == 0 || config.workers_per_device == 0 || config.finalizers == 0) {
     throw std::invalid_argument("the engine needs at least one synthesis, device and finalizer worker");
   }
+  if (config.synthesis_workers > kMaxWorkers || config.workers_per_device > kMaxWorkers ||
+      config.finalizers > kMaxWorkers) {
+    throw std::invalid_argument("at most " + std::to_string(kMaxWorkers) +
+                                " synthesis, device or finalizer workers each (got " +
+                                std::to_string(config.synthesis_workers) + ", " +
+                                std::to_string(config.workers_per_device) + ", " + std::to_string(config.finalizers) + ")");
+  }
+  if (config.channel_capacity > kMaxChannelCapacity) {
+    throw std::invalid_argument("channel capacity " + std::to_string(config.channel_capacity) + " above the limit of " +
+                                std::to_string(kMaxChannelCapacity));
+  }
   if (config.start_paused) admission_->pause();
   for (std::size_t d = 0; d < backends_.size(); ++d) {
     device_mutex_.push_back(std::make_unique<std::mutex>());

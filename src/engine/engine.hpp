@@ -61,6 +61,13 @@ enum class ScratchAccounting : std::uint8_t {
   by_backend,    // the backend allocates it as TrackedBuffer (charged exactly, by itself)
 };
 
+// Each worker is a thread: far above any useful count, far below what the system
+// refuses to create (a failed thread creation would end the process).
+inline constexpr std::size_t kMaxWorkers = 1024;
+inline constexpr std::size_t kMaxChannelCapacity = std::size_t{1} << 16;
+
+// The constructor throws std::invalid_argument for a worker count of 0 or above
+// kMaxWorkers, or a channel capacity above kMaxChannelCapacity.
 struct EngineConfig {
   std::size_t synthesis_workers = 2;   // pw
   std::size_t workers_per_device = 1;  // gw

@@ -2,6 +2,7 @@
 
 #include "ec/serialization.hpp"
 #include "formats/format_error.hpp"
+#include "groth16/key_validation.hpp"
 
 namespace zkpipe::formats {
 
@@ -86,6 +87,7 @@ groth16::VerifyingKey decode_bellperson_vk(std::span<const std::uint8_t> bytes, 
   }
   vk.ic.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) vk.ic.push_back(d.point<ec::G1Curve>("ic point"));
+  if (auto problem = groth16::verifying_key_problem(vk)) throw FormatError(name, "verifying key refused: " + *problem);
   return vk;
 }
 

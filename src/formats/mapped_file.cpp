@@ -8,32 +8,15 @@
 #include <cerrno>
 #include <cstring>
 
+#include "formats/file_descriptor.hpp"
 #include "formats/format_error.hpp"
 
 namespace zkpipe::formats {
 
-namespace {
-
-// Closes the descriptor on every path out of open(); the mapping outlives it.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-}  // namespace
-
 std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& path) {
   const std::string name = path.string();
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) throw FormatError(name, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw FormatError(name, std::string("cannot stat: ") + std::strerror(errno));

@@ -1,14 +1,15 @@
 #include "formats/snarkjs_json.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "ec/jacobian.hpp"
 #include "ec/subgroup.hpp"
 #include "formats/decimal.hpp"
+#include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
+#include "groth16/key_validation.hpp"
 #include "pairing/pairing.hpp"
 
 namespace zkpipe::formats {
@@ -63,10 +64,34 @@ class Reader {
   }
 
   Json parse(std::string_view text) const {
+    // Objects open at each depth, with their member counts so far.
+    std::vector<std::size_t> members;
+    auto bound = [&](int depth, Json::parse_event_t event, Json&) {
+      switch (event) {
+        case Json::parse_event_t::object_start:
+        case Json::parse_event_t::array_start:
+          if (depth >= kMaxJsonDepth) {
+            fail("", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+          }
+          if (event == Json::parse_event_t::object_start) members.push_back(0);
+          break;
+        case Json::parse_event_t::key:
+          if (++members.back() > kMaxJsonMembers) {
+            fail("", "a JSON object with more than " + std::to_string(kMaxJsonMembers) + " members");
+          }
+          break;
+        case Json::parse_event_t::object_end:
+          members.pop_back();
+          break;
+        default:
+          break;
+      }
+      return true;
+    };
     try {
-      return Json::parse(text.begin(), text.end());
+      return Json::parse(text.begin(), text.end(), bound);
     } catch (const Json::parse_error& e) {
-      fail("", std::string("not valid JSON: ") + e.what());
+      fail("", "not valid JSON: " + excerpt(e.what(), 200));
     }
   }
 
@@ -93,7 +118,7 @@ class Reader {
     std::optional<Field> v;
     if constexpr (std::is_same_v<Field, ff::Fp>) v = parse_fp(text);
     else v = parse_fr(text);
-    if (!v) fail(where, "\"" + text + "\" is not a decimal integer below the field's modulus");
+    if (!v) fail(where, "\"" + excerpt(text) + "\" is not a decimal integer below the field's modulus");
     return *v;
   }
 
@@ -134,7 +159,7 @@ class Reader {
   void expect_string(const Json& obj, const char* key, const char* want) const {
     const Json& v = member(obj, key);
     if (!v.is_string() || v.get_ref<const std::string&>() != want) {
-      fail(key, std::string("expected \"") + want + "\", found " + v.dump());
+      fail(key, std::string("expected \"") + want + "\", found " + excerpt(v.dump()));
     }
   }
 
@@ -216,30 +241,11 @@ groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::
   if (j.contains("nPublic")) {
     const Json& n = j["nPublic"];
     if (!n.is_number_unsigned() || n.get<std::size_t>() + 1 != vk.ic.size()) {
-      r.fail("nPublic", n.dump() + " does not match the " + std::to_string(vk.ic.size()) + " IC points");
+      r.fail("nPublic", excerpt(n.dump()) + " does not match the " + std::to_string(vk.ic.size()) + " IC points");
     }
   }
+  if (auto problem = groth16::verifying_key_problem(vk)) r.fail("", *problem);
   return vk;
-}
-
-std::string read_text_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(path.string(), "cannot open");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw FormatError(path.string(), "read failed");
-  return std::move(s).str();
-}
-
-void write_text_file(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw FormatError(tmp.string(), "cannot create");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out.flush()) throw FormatError(tmp.string(), "write failed (disk full?)");
-  }
-  std::filesystem::rename(tmp, path);
 }
 
 }  // namespace zkpipe::formats

@@ -10,10 +10,15 @@
 // Numbers are canonical decimal strings ("0x…" hex is accepted on input). Points are
 // read as snarkjs reads them: a third coordinate other than 1 makes them Jacobian,
 // z = 0 is the point at infinity. Every point read is checked to be on the curve and
-// in the prime-order subgroup (snarkjs checks only the former).
+// in the prime-order subgroup (snarkjs checks only the former); a verifying key
+// must also pass groth16::verifying_key_problem (α, β, γ, δ never at infinity).
+//
+// The texts are untrusted: nesting deeper than kMaxJsonDepth or objects with more than
+// kMaxJsonMembers members are refused while parsing (linear time, bounded stack), and
+// values echoed in errors are cut short.
 #pragma once
 
-#include <filesystem>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +30,14 @@
 
 namespace zkpipe::formats {
 
+inline constexpr int kMaxJsonDepth = 16;            // a verifying key's deepest value is at 4
+inline constexpr std::size_t kMaxJsonMembers = 64;  // a verifying key has 9
+// Bounds for read_bounded_file (file_io.hpp): a proof is under 1 KiB; a key with
+// 200,000 public inputs is about 50 MiB; a public signal takes at most 81 bytes.
+inline constexpr std::size_t kMaxProofJsonBytes = std::size_t{64} << 10;
+inline constexpr std::size_t kMaxVerifyingKeyJsonBytes = std::size_t{64} << 20;
+constexpr std::size_t max_public_json_bytes(std::size_t signals) { return 4096 + 128 * signals; }
+
 // `name` is the file name used in error messages; all readers throw FormatError.
 std::string proof_to_json(const groth16::Proof& proof);
 groth16::Proof proof_from_json(std::string_view text, const std::string& name);
@@ -35,10 +48,5 @@ std::vector<ff::Fr> public_from_json(std::string_view text, const std::string& n
 // vk.beta_g1 and vk.delta_g1 are not part of the file; the reader leaves them at infinity.
 std::string verifying_key_to_json(const groth16::VerifyingKey& vk);
 groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name);
-
-// Whole-file helpers with FormatError on I/O failure; writes go through a temporary
-// file renamed into place.
-std::string read_text_file(const std::filesystem::path& path);
-void write_text_file(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace zkpipe::formats

@@ -67,6 +67,7 @@ struct ProvingKey {
 // The verifying key with its pairing-side work done once: e(α, β) and the
 // negated, line-precomputed γ and δ.
 struct PreparedVerifyingKey {
+  // Throws std::invalid_argument for a key that verifying_key_problem refuses.
   explicit PreparedVerifyingKey(const VerifyingKey& vk);
 
   ff::Fp12 alpha_beta;

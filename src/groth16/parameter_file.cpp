@@ -7,12 +7,17 @@
 #include <xxhash.h>
 
 #include <array>
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <span>
 #include <vector>
+
+#include "groth16/key_validation.hpp"
+#include "groth16/stored_points.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -86,12 +91,17 @@ std::span<const std::uint8_t> bytes_of(std::span<const T> s) {
 class Mapping {
  public:
   Mapping(const std::filesystem::path& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw ParameterFileError(path.string() + ": cannot open: " + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
       ::close(fd);
       throw ParameterFileError(path.string() + ": cannot stat: " + std::strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw ParameterFileError(path.string() + ": not a regular file");
     }
     size_ = static_cast<std::size_t>(st.st_size);
     if (size_ > 0) {
@@ -168,15 +178,32 @@ class Reader {
   }
 
   template <class T>
-  PointArray<T> points(Section s, std::uint64_t count, bool verify) const {
-    auto bytes = section(s, count * sizeof(T), verify);
+  PointArray<T> points(Section s, std::uint64_t count, const LoadOptions& options) const {
+    auto bytes = section(s, count * sizeof(T), options.verify_checksums);
+    if (options.check_points) check_points<T>(s, bytes, 0, "point");
     return PointArray<T>(std::span<const T>(reinterpret_cast<const T*>(bytes.data()), count), map_);
+  }
+
+  // `bytes` lies in section s, `at` bytes from its start; `what` names the points.
+  template <class T>
+  void check_points(Section s, std::span<const std::uint8_t> bytes, std::uint64_t at, const std::string& what) const {
+    const auto bad = first_malformed_point<T>(bytes);
+    if (!bad) return;
+    const std::uint64_t offset = entry(s).offset + at + *bad * sizeof(T);
+    fail("section '" + std::string(kSectionNames[static_cast<std::size_t>(s)]) + "' at offset " +
+         std::to_string(offset) + ": " + what + (bytes.size() == sizeof(T) ? "" : " " + std::to_string(*bad)) +
+         " is malformed (infinity flag not 0/1, a coordinate not below p, or not on the curve)");
   }
 
  private:
   std::string path_;
   std::shared_ptr<const Mapping> map_;
 };
+
+template <class T>
+void check_vk_point(const Reader& r, std::span<const std::uint8_t> vk_bytes, std::size_t at, const char* name) {
+  r.check_points<T>(Section::kVkPoints, vk_bytes.subspan(at, sizeof(T)), at, name);
+}
 
 }  // namespace
 
@@ -292,6 +319,13 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   const bool verify = options.verify_checksums;
   ProvingKey key;
   auto vk_bytes = r.section(Section::kVkPoints, sizeof(VkPoints), verify);
+  // The few verifying-key points are always checked, whatever the options.
+  check_vk_point<G1Affine>(r, vk_bytes, offsetof(VkPoints, alpha_g1), "vk_alpha_1");
+  check_vk_point<G1Affine>(r, vk_bytes, offsetof(VkPoints, beta_g1), "vk_beta_1");
+  check_vk_point<G2Affine>(r, vk_bytes, offsetof(VkPoints, beta_g2), "vk_beta_2");
+  check_vk_point<G2Affine>(r, vk_bytes, offsetof(VkPoints, gamma_g2), "vk_gamma_2");
+  check_vk_point<G1Affine>(r, vk_bytes, offsetof(VkPoints, delta_g1), "vk_delta_1");
+  check_vk_point<G2Affine>(r, vk_bytes, offsetof(VkPoints, delta_g2), "vk_delta_2");
   VkPoints vk_points;
   std::memcpy(&vk_points, vk_bytes.data(), sizeof vk_points);
   key.vk.alpha_g1 = vk_points.alpha_g1;
@@ -300,10 +334,17 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   key.vk.gamma_g2 = vk_points.gamma_g2;
   key.vk.delta_g1 = vk_points.delta_g1;
   key.vk.delta_g2 = vk_points.delta_g2;
-  auto ic = r.points<G1Affine>(Section::kIc, h.num_inputs, verify);
-  key.vk.ic.assign(ic.begin(), ic.end());
+  auto ic_bytes = r.section(Section::kIc, h.num_inputs * sizeof(G1Affine), verify);
+  r.check_points<G1Affine>(Section::kIc, ic_bytes, 0, "IC point");
+  key.vk.ic.resize(h.num_inputs);
+  std::memcpy(static_cast<void*>(key.vk.ic.data()), ic_bytes.data(), ic_bytes.size());
+  if (auto problem = verifying_key_problem(key.vk)) r.fail("verifying key refused: " + *problem);
 
   auto density = r.section(Section::kDensity, h.num_aux + h.num_inputs + h.num_aux, verify);
+  if (auto bad = std::ranges::find_if(density, [](std::uint8_t b) { return b > 1; }); bad != density.end()) {
+    r.fail("section 'density' at offset " + std::to_string(r.entry(Section::kDensity).offset + (bad - density.begin())) +
+           ": byte " + std::to_string(*bad) + " where a density bit (0 or 1) was expected");
+  }
   auto to_bits = [](std::span<const std::uint8_t> bytes) { return std::vector<bool>(bytes.begin(), bytes.end()); };
   key.density.a_aux = to_bits(density.subspan(0, h.num_aux));
   key.density.b_input = to_bits(density.subspan(h.num_aux, h.num_inputs));
@@ -314,12 +355,12 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
     r.fail("inconsistent counts: the density section does not match the A/B point counts");
   }
 
-  key.a = r.points<G1Affine>(Section::kA, h.a_count, verify);
-  key.b_g1 = r.points<G1Affine>(Section::kBG1, h.b_count, verify);
-  key.b_g2 = r.points<G2Affine>(Section::kBG2, h.b_count, verify);
-  key.h = r.points<G1Affine>(Section::kH, h.h_count, verify);
+  key.a = r.points<G1Affine>(Section::kA, h.a_count, options);
+  key.b_g1 = r.points<G1Affine>(Section::kBG1, h.b_count, options);
+  key.b_g2 = r.points<G2Affine>(Section::kBG2, h.b_count, options);
+  key.h = r.points<G1Affine>(Section::kH, h.h_count, options);
   key.h_query = h_query;
-  key.l = r.points<G1Affine>(Section::kL, h.num_aux, verify);
+  key.l = r.points<G1Affine>(Section::kL, h.num_aux, options);
   return key;
 }
 

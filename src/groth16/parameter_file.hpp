@@ -29,6 +29,10 @@ struct LoadOptions {
   // Hashing a 2^27-constraint key reads ~70 GiB; callers that just wrote or
   // already checked the file may skip it.
   bool verify_checksums = true;
+  // Every point of the bulk queries well formed (stored_points.hpp), on all cores.
+  // The verifying key's points are checked (curve, subgroup, never infinity where
+  // that would let forged proofs verify) whatever this says.
+  bool check_points = true;
 };
 
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);

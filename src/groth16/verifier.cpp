@@ -7,6 +7,7 @@
 
 #include "ec/msm.hpp"
 #include "ec/scalar_mul.hpp"
+#include "groth16/key_validation.hpp"
 #include "pairing/final_exponentiation.hpp"
 #include "pairing/miller_loop.hpp"
 #include "pairing/pairing.hpp"
@@ -16,8 +17,19 @@ namespace zkpipe::groth16 {
 using ff::Fr;
 using G1 = ec::Jacobian<ec::G1Curve>;
 
+namespace {
+
+// Runs before any member is built: a key that would let forged proofs verify never
+// becomes a PreparedVerifyingKey, whichever reader it came through.
+const VerifyingKey& checked(const VerifyingKey& vk) {
+  if (auto problem = verifying_key_problem(vk)) throw std::invalid_argument("verifying key refused: " + *problem);
+  return vk;
+}
+
+}  // namespace
+
 PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& vk)
-    : alpha_beta(pairing::pairing(vk.alpha_g1, vk.beta_g2)),
+    : alpha_beta(pairing::pairing(checked(vk).alpha_g1, vk.beta_g2)),
       neg_gamma(-vk.gamma_g2),
       neg_delta(-vk.delta_g2),
       ic(vk.ic) {}

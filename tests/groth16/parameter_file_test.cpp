@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -56,6 +59,25 @@ class ParameterFile : public ::testing::Test {
       return e.what();
     }
     return "";
+  }
+
+  // The file's section table: entry i at offset 80 + 32·i holds id, variant, offset,
+  // bytes and xxh64 (parameter_file.cpp). Sections: vk_points, ic, density, a, b_g1,
+  // b_g2, h, l.
+  static std::uint64_t table_word(const std::vector<char>& bytes, int section, int at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + 80 + 32 * section + at, sizeof v);
+    return v;
+  }
+  static std::uint64_t section_offset(const std::vector<char>& bytes, int section) {
+    return table_word(bytes, section, 8);
+  }
+  // Recomputes a section's checksum, as a forger would.
+  static void reseal(std::vector<char>& bytes, int section) {
+    const std::uint64_t offset = section_offset(bytes, section);
+    const std::uint64_t size = table_word(bytes, section, 16);
+    const std::uint64_t sum = XXH64(bytes.data() + offset, size, 0);
+    std::memcpy(bytes.data() + 80 + 32 * section + 24, &sum, sizeof sum);
   }
 
   fs::path dir_;
@@ -126,6 +148,7 @@ TEST_F(ParameterFile, ChecksumMismatchNamesTheSection) {
       << err;
   LoadOptions trusting;
   trusting.verify_checksums = false;
+  trusting.check_points = false;  // the flipped bit took the point off the curve
   EXPECT_NO_THROW(load_parameter_file(path_, trusting));
 }
 
@@ -144,6 +167,113 @@ TEST_F(ParameterFile, AbsurdCountsDoNotAllocate) {
   for (int i = 0; i < 8; ++i) bytes[32 + i] = static_cast<char>(0x7f);  // num_aux ≈ 2^63
   write_all(bytes);
   EXPECT_NE(load_error().find("absurd counts"), std::string::npos) << load_error();
+}
+
+constexpr int kVkSection = 0;
+constexpr int kDensitySection = 2;
+constexpr int kLSection = 7;
+
+TEST_F(ParameterFile, OffCurvePointRefusedEvenWithChecksumsRecomputed) {
+  auto bytes = read_all();
+  const std::uint64_t l = section_offset(bytes, kLSection);
+  const std::uint64_t second_point = l + sizeof(G1Affine);
+  bytes[second_point + 3] ^= 0x10;  // its x: still below p, no longer on the curve
+  reseal(bytes, kLSection);
+  write_all(bytes);
+  const std::string err = load_error();
+  EXPECT_NE(err.find("section 'l' at offset " + std::to_string(second_point) + ": point 1 is malformed"),
+            std::string::npos)
+      << err;
+  LoadOptions unchecked;
+  unchecked.check_points = false;
+  EXPECT_NO_THROW(load_parameter_file(path_, unchecked));
+}
+
+TEST_F(ParameterFile, CoordinateNotBelowPRefused) {
+  auto bytes = read_all();
+  const std::uint64_t l = section_offset(bytes, kLSection);
+  for (int i = 0; i < 48; ++i) bytes[l + i] = static_cast<char>(0xff);  // x = 2^384 - 1 > p
+  reseal(bytes, kLSection);
+  write_all(bytes);
+  EXPECT_NE(load_error().find("section 'l' at offset " + std::to_string(l) + ": point 0 is malformed"),
+            std::string::npos)
+      << load_error();
+}
+
+TEST_F(ParameterFile, InfinityFlagOtherThanZeroOrOneRefused) {
+  auto bytes = read_all();
+  const std::uint64_t l = section_offset(bytes, kLSection);
+  bytes[l + offsetof(G1Affine, infinity)] = 2;
+  reseal(bytes, kLSection);
+  write_all(bytes);
+  EXPECT_NE(load_error().find("point 0 is malformed"), std::string::npos) << load_error();
+}
+
+// γ or δ at infinity would let A = α, B = β verify for any public inputs.
+TEST_F(ParameterFile, VerifyingKeyPointAtInfinityRefused) {
+  const auto original = read_all();
+  // VkPoints: α₁, β₁ (G1), β₂, γ₂ (G2), δ₁ (G1), δ₂ (G2).
+  const std::size_t gamma = 2 * sizeof(G1Affine) + sizeof(G2Affine);
+  const std::size_t delta = gamma + sizeof(G2Affine) + sizeof(G1Affine);
+  for (auto [at, name] : {std::pair{gamma, "vk_gamma_2"}, std::pair{delta, "vk_delta_2"}}) {
+    auto bytes = original;
+    bytes[section_offset(bytes, kVkSection) + at + offsetof(G2Affine, infinity)] = 1;
+    reseal(bytes, kVkSection);
+    write_all(bytes);
+    const std::string err = load_error();
+    EXPECT_NE(err.find(std::string(name) + " is the point at infinity"), std::string::npos) << err;
+  }
+}
+
+TEST_F(ParameterFile, OffCurveAlphaRefused) {
+  auto bytes = read_all();
+  bytes[section_offset(bytes, kVkSection) + 5] ^= 0x20;  // α₁'s x
+  reseal(bytes, kVkSection);
+  write_all(bytes);
+  const std::string err = load_error();
+  EXPECT_NE(err.find("section 'vk_points' at offset " + std::to_string(section_offset(bytes, kVkSection)) +
+                     ": vk_alpha_1 is malformed"),
+            std::string::npos)
+      << err;
+}
+
+TEST_F(ParameterFile, DensityByteOtherThanZeroOrOneRefused) {
+  auto bytes = read_all();
+  const std::uint64_t density = section_offset(bytes, kDensitySection);
+  bytes[density + 1] = 7;
+  reseal(bytes, kDensitySection);
+  write_all(bytes);
+  EXPECT_NE(load_error().find("section 'density' at offset " + std::to_string(density + 1) + ": byte 7"),
+            std::string::npos)
+      << load_error();
+}
+
+TEST_F(ParameterFile, FifoAndDeviceRefusedWithoutBlocking) {
+  const fs::path fifo = dir_ / "key.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    load_parameter_file(fifo);
+    ADD_FAILURE() << "a FIFO was accepted";
+  } catch (const ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_parameter_file("/dev/zero"), ParameterFileError);
+}
+
+TEST(PreparedVerifyingKeyTest, RefusesKeysThatAcceptForgedProofs) {
+  const ProvingKey key = setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }),
+                               ToxicWaste::from_seed(3));
+  EXPECT_NO_THROW(PreparedVerifyingKey{key.vk});
+  VerifyingKey bad = key.vk;
+  bad.gamma_g2 = G2Affine::identity();
+  bad.delta_g2 = G2Affine::identity();
+  EXPECT_THROW(PreparedVerifyingKey{bad}, std::invalid_argument);
+  bad = key.vk;
+  bad.delta_g2 = G2Affine::identity();
+  EXPECT_THROW(PreparedVerifyingKey{bad}, std::invalid_argument);
+  bad = key.vk;
+  bad.alpha_g1 = G1Affine::identity();
+  EXPECT_THROW(PreparedVerifyingKey{bad}, std::invalid_argument);
 }
 
 }  // namespace

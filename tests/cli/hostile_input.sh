@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The command line against hostile input: every case exits 2 (or 1 for a proof
+# that does not verify) with a message naming the problem, never a crash (exit ≥ 128),
+# a hang (each command runs under a timeout), or a silent wrong answer.
+set -euo pipefail
+zkpipe=$1
+fixtures=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect CODE PATTERN -- COMMAND...: the exit status and a pattern of stderr.
+expect() {
+  local want=$1 pattern=$2
+  shift 3
+  local rc=0
+  timeout 60 "$@" > "$dir/out.txt" 2> "$dir/err.txt" || rc=$?
+  [ "$rc" -eq "$want" ] || fail "$* exited $rc, expected $want; stderr: $(head -c 500 "$dir/err.txt")"
+  grep -q -e "$pattern" "$dir/err.txt" "$dir/out.txt" ||
+    fail "$*: output does not mention '$pattern': $(head -c 500 "$dir/err.txt")"
+  [ "$(stat -c %s "$dir/err.txt")" -lt 4000 ] || fail "$*: $(stat -c %s "$dir/err.txt") bytes on stderr"
+}
+
+"$zkpipe" setup --preset tiny --out "$dir/key.zkp" --quiet
+cp "$dir/key.zkp" "$dir/key.orig"
+
+# Argument errors exit 2 (CLI11's own codes are 100 and up) and name the option.
+expect 2 "nope" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "$dir/p.bin" --nope
+expect 2 "budget" -- "$zkpipe" bench batch --preset tiny --budget garbage
+for b in 0 nan inf -5 1e30 12Q; do
+  expect 2 "budget" -- "$zkpipe" bench batch --preset tiny --budget "$b"
+done
+for pw in 100000 -1 0; do
+  expect 2 "pw" -- "$zkpipe" bench batch --preset tiny --pw "$pw"
+done
+expect 2 "gw" -- "$zkpipe" bench batch --preset tiny --gw 5000
+# A long bad value is not echoed whole (one argument may hold at most 128 KiB).
+long=$(head -c 100000 /dev/zero | tr '\0' 'x')
+expect 2 "more characters" -- "$zkpipe" bench batch --preset tiny --budget "$long"
+expect 2 "more characters" -- "$zkpipe" prove --preset "$long" --key "$dir/key.zkp" --out "$dir/p.bin"
+
+# Files that never end or never open are refused, not read.
+expect 2 "not a regular file" -- "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --proof /dev/zero
+mkfifo "$dir/fifo"
+expect 2 "not a regular file" -- "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --proof "$dir/fifo"
+head -c 192 /dev/zero > "$dir/one.bin"
+expect 2 "not a regular file" -- "$zkpipe" verify --preset tiny --key "$dir/fifo" --proof "$dir/one.bin"
+expect 2 "not a regular file" -- "$zkpipe" groth16 verify "$dir/fifo" "$fixtures/public.json" "$fixtures/proof.json"
+expect 2 "not a regular file" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$dir/fifo" "$dir/a" "$dir/b"
+expect 2 "not a regular file" -- "$zkpipe" groth16 prove "$dir/fifo" "$fixtures/witness.wtns" "$dir/a" "$dir/b"
+head -c 100000 /dev/zero > "$dir/big.bin"
+expect 2 "more than the 192" -- "$zkpipe" verify --preset tiny --key "$dir/key.zkp" --proof "$dir/big.bin"
+
+# An output never overwrites an input; two outputs never share a file.
+expect 2 "refusing to write" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "$dir/key.zkp" --quiet
+ln "$dir/key.zkp" "$dir/key-link.zkp"
+expect 2 "refusing to write" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "$dir/key-link.zkp" --quiet
+expect 2 "refusing to write" -- "$zkpipe" vk export --key "$dir/key.zkp" --out "$dir/./key.zkp"
+cmp -s "$dir/key.zkp" "$dir/key.orig" || fail "the key was modified"
+expect 2 "same file" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$fixtures/witness.wtns" \
+  "$dir/same.json" "$dir/same.json"
+cp "$fixtures/witness.wtns" "$dir/w.wtns"
+expect 2 "refusing to write" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$dir/w.wtns" \
+  "$dir/w.wtns" "$dir/public.json"
+
+# A verifying key with γ or δ at infinity would accept A = α, B = β, C = ∞ for any
+# public inputs: the key is refused and the forged proof is not reported valid.
+python3 - "$fixtures" "$dir" <<'PY'
+import json, sys
+fixtures, out = sys.argv[1], sys.argv[2]
+vk = json.load(open(f"{fixtures}/verification_key.json"))
+inf2 = [["0", "0"], ["1", "0"], ["0", "0"]]
+vk["vk_gamma_2"] = inf2
+vk["vk_delta_2"] = inf2
+json.dump(vk, open(f"{out}/forged_vk.json", "w"))
+proof = {"pi_a": vk["vk_alpha_1"], "pi_b": vk["vk_beta_2"], "pi_c": ["0", "1", "0"],
+         "protocol": "groth16", "curve": "bls12381"}
+json.dump(proof, open(f"{out}/forged_proof.json", "w"))
+json.dump(["12345"] * (len(vk["IC"]) - 1), open(f"{out}/forged_public.json", "w"))
+open(f"{out}/deep.json", "w").write("[" * 100000 + "]" * 100000)
+open(f"{out}/deep_proof.json", "w").write("[" * 30000 + "]" * 30000)  # within a proof's 64 KiB
+PY
+expect 2 "vk_gamma_2 is the point at infinity" -- \
+  "$zkpipe" groth16 verify "$dir/forged_vk.json" "$dir/forged_public.json" "$dir/forged_proof.json"
+if grep -q OK "$dir/out.txt"; then fail "a forged proof was reported OK"; fi
+expect 2 "nested deeper" -- "$zkpipe" groth16 verify "$dir/deep.json" "$fixtures/public.json" "$fixtures/proof.json"
+expect 2 "nested deeper" -- \
+  "$zkpipe" groth16 verify "$fixtures/verification_key.json" "$fixtures/public.json" "$dir/deep_proof.json"
+
+# A corrupted witness or corrupted key coefficients: the proof does not verify, so
+# nothing is written and the exit status says so.
+python3 - "$fixtures" "$dir" <<'PY'
+import struct, sys
+fixtures, out = sys.argv[1], sys.argv[2]
+w = bytearray(open(f"{fixtures}/witness.wtns", "rb").read())
+# wtns: magic, version, section count; section 1 (field size, prime, count); section 2: values.
+pos = 12
+sections = {}
+while pos < len(w):
+    kind, size = struct.unpack_from("<IQ", w, pos)
+    sections[kind] = pos + 12
+    pos += 12 + size
+n8 = struct.unpack_from("<I", w, sections[1])[0]
+w[sections[2] + 2 * n8] ^= 1  # wire 2, lowest byte
+open(f"{out}/bad.wtns", "wb").write(w)
+z = bytearray(open(f"{fixtures}/circuit_final.zkey", "rb").read())
+pos = 12
+while pos < len(z):
+    kind, size = struct.unpack_from("<IQ", z, pos)
+    if kind == 4:  # coefficients: count, then (matrix, constraint, signal, value)
+        z[pos + 12 + 4 + 12] ^= 1
+    pos += 12 + size
+open(f"{out}/bad.zkey", "wb").write(z)
+PY
+expect 2 "does not verify" -- \
+  "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$dir/bad.wtns" "$dir/p1.json" "$dir/pub1.json"
+expect 2 "does not verify" -- \
+  "$zkpipe" groth16 prove "$dir/bad.zkey" "$fixtures/witness.wtns" "$dir/p2.json" "$dir/pub2.json"
+for f in p1.json pub1.json p2.json pub2.json; do
+  [ ! -e "$dir/$f" ] || fail "$f was written for a proof that does not verify"
+done
+# The good pair still proves and verifies (verification is on by default).
+"$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$fixtures/witness.wtns" "$dir/p.json" "$dir/pub.json"
+"$zkpipe" groth16 verify "$fixtures/verification_key.json" "$dir/pub.json" "$dir/p.json" | grep -q OK
+
+# A native key whose verifying key has an off-curve α: vk export refuses it (here by
+# its checksum; tests/groth16 reseals the section and checks the point itself).
+python3 - "$dir/key.zkp" <<'PY'
+import struct, sys
+path = sys.argv[1]
+b = bytearray(open(path, "rb").read())
+offset, size = struct.unpack_from("<QQ", b, 80 + 8)  # section 0 (vk_points): offset, bytes
+b[offset + 5] ^= 0x20  # alpha_g1's x
+open(path + ".bad", "wb").write(b)
+PY
+expect 2 "vk_points" -- "$zkpipe" vk export --key "$dir/key.zkp.bad" --out "$dir/vk.json"
+[ ! -e "$dir/vk.json" ] || fail "vk export wrote a key from a corrupt file"
+echo "cli hostile input: OK"
