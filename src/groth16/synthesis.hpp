@@ -1,17 +1,33 @@
 // Circuits into the two things Groth16 needs: the matrices (for setup) and a
 // partition's witness (for the prover), both with the input constraints appended.
+//
+// A witness comes two ways, equal bit for bit:
+//   assignment  one synthesis through ProvingAssignment, which evaluates every
+//               constraint's linear combinations as it goes;
+//   pce         the pre-compiled constraint evaluator: the circuit compiled once per
+//               shape (compile_circuit), then per partition only the assignment
+//               (values-only gadgets, independent parts on all cores) and a sparse
+//               product for a, b, c; the densities come from the compiled matrices.
 #pragma once
 
 #include <cstddef>
 
 #include "groth16/witness.hpp"
 #include "r1cs/partitioned_circuit.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/recording_system.hpp"
 
 namespace zkpipe::groth16 {
 
 r1cs::R1csMatrices record_matrices(const r1cs::PartitionedCircuit& circuit);
 
+r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit);
+
 PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition);
+
+// Throws std::invalid_argument when the partition's assignment does not have the
+// compiled circuit's sizes (a compiled form of another circuit).
+PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
+                                    const r1cs::CompiledR1cs& compiled);
 
 }  // namespace zkpipe::groth16

@@ -8,9 +8,17 @@ namespace {
 
 Fr fr_of(bool b) { return b ? Fr::one() : Fr::zero(); }
 
+// A values-only system's new bit: the value, `constraints` counted, a placeholder variable.
+Boolean values_only_bit(ConstraintSystem& cs, bool value, std::size_t constraints) {
+  cs.alloc_bit_values(value, 1);
+  cs.skip_constraints(constraints);
+  return Boolean::from_constrained_variable(Variable(), value);
+}
+
 }  // namespace
 
 Boolean Boolean::alloc(ConstraintSystem& cs, bool value) {
+  if (cs.values_only()) return values_only_bit(cs, value, 1);
   Variable v = cs.alloc([&] { return fr_of(value); });
   cs.enforce(LC::constant(Fr::one()) - LC(v), LC(v), LC());
   return Boolean(Kind::kIs, v, value);
@@ -55,6 +63,7 @@ Boolean xor_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant()) return a.value() ? !b : b;
   if (b.is_constant()) return b.value() ? !a : a;
   const bool value = a.value() != b.value();
+  if (cs.values_only()) return values_only_bit(cs, value, 1);
   Variable c = cs.alloc([&] { return fr_of(value); });
   // 2a·b = a + b − c: c is a ⊕ b, and therefore boolean.
   const Fr two = Fr::from_u64(2);
@@ -66,6 +75,7 @@ Boolean and_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant()) return a.value() ? b : Boolean::constant(false);
   if (b.is_constant()) return b.value() ? a : Boolean::constant(false);
   const bool value = a.value() && b.value();
+  if (cs.values_only()) return values_only_bit(cs, value, 1);
   Variable c = cs.alloc([&] { return fr_of(value); });
   cs.enforce(a.lc(), b.lc(), LC(c));
   return Boolean::from_constrained_variable(c, value);
@@ -78,6 +88,7 @@ Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, cons
     return b.value() ? a : !a;
   }
   const bool value = a.value() ? b.value() : c.value();
+  if (cs.values_only()) return values_only_bit(cs, value, 1);
   Variable ch = cs.alloc([&] { return fr_of(value); });
   // a·(b − c) = ch − c
   cs.enforce(a.lc(), b.lc() - c.lc(), LC(ch) - c.lc());
@@ -94,6 +105,7 @@ Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, con
   // maj = a·(b + c − 2bc) + bc
   Boolean bc = and_of(cs, b, c);
   const bool value = (a.value() + b.value() + c.value()) >= 2;
+  if (cs.values_only()) return values_only_bit(cs, value, 1);
   Variable maj = cs.alloc([&] { return fr_of(value); });
   const Fr two = Fr::from_u64(2);
   cs.enforce(a.lc(), b.lc() + c.lc() - two * bc.lc(), LC(maj) - bc.lc());
@@ -101,6 +113,7 @@ Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, con
 }
 
 void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+  if (cs.values_only()) return cs.skip_constraints(1);
   cs.enforce(a.lc() - b.lc(), LC(Variable::one()), LC());
 }
 
@@ -110,6 +123,10 @@ std::pair<Boolean, Boolean> conditional_swap(ConstraintSystem& cs, const Boolean
   if (x.is_constant() && y.is_constant() && x.value() == y.value()) return {x, y};
   const bool first_value = swap.value() ? y.value() : x.value();
   const bool second_value = swap.value() ? x.value() : y.value();
+  if (cs.values_only()) {
+    const Boolean first = values_only_bit(cs, first_value, 1);
+    return {first, values_only_bit(cs, second_value, 1)};
+  }
   // first = x + swap·(y − x), second = y + swap·(x − y): each is x or y, so boolean.
   Variable first = cs.alloc([&] { return fr_of(first_value); });
   cs.enforce(swap.lc(), y.lc() - x.lc(), LC(first) - x.lc());

@@ -1,6 +1,19 @@
 #include "r1cs/constraint_system.hpp"
 
+#include <stdexcept>
+
 namespace zkpipe::r1cs {
+
+void ConstraintSystem::skip_constraints(std::size_t /*count*/) {
+  throw std::logic_error("skip_constraints on a system that records constraints");
+}
+
+void ConstraintSystem::alloc_bit_values(std::uint64_t bits, unsigned count) {
+  for (unsigned i = 0; i < count; ++i) {
+    const bool bit = ((bits >> i) & 1) != 0;
+    alloc([bit] { return bit ? Fr::one() : Fr::zero(); });
+  }
+}
 
 void enforce_input_constraints(ConstraintSystem& cs) {
   const std::size_t n = cs.num_inputs();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "r1cs/linear_combination.hpp"
@@ -42,6 +43,18 @@ class ConstraintSystem {
   virtual std::size_t num_aux() const = 0;
   virtual std::size_t num_constraints() const = 0;
 
+  // A system that keeps only the assignment (WitnessSystem). Gadgets then take their
+  // values-only paths: native word arithmetic that allocates exactly the variables,
+  // in exactly the order, of the full path, builds no linear combination, and reports
+  // its constraints by count (skip_constraints). Variables they hand out are then
+  // placeholders that no constraint ever reads.
+  bool values_only() const { return values_only_; }
+  // Only on values-only systems: `count` constraints the gadget did not build.
+  virtual void skip_constraints(std::size_t count);
+  // `count` private bits, the low bits of `bits` least significant first, as that
+  // many alloc calls would make them (without their booleanity constraints).
+  virtual void alloc_bit_values(std::uint64_t bits, unsigned count);
+
   class ScopeGuard {
    public:
     ScopeGuard(ConstraintSystem& cs, std::string_view label, std::size_t index) : cs_(cs) {
@@ -59,6 +72,13 @@ class ConstraintSystem {
   [[nodiscard]] ScopeGuard scope(std::string_view label, std::size_t index = kNoIndex) {
     return ScopeGuard(*this, label, index);
   }
+
+ protected:
+  struct ValuesOnly {};
+  explicit ConstraintSystem(ValuesOnly) : values_only_(true) {}
+
+ private:
+  bool values_only_ = false;
 };
 
 // Groth16 (as in bellperson) appends one constraint input_i · 0 = 0 per public

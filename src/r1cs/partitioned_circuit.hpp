@@ -12,6 +12,12 @@
 
 namespace zkpipe::r1cs {
 
+// A partition's assignment: the public inputs (ONE first) and the aux values.
+struct WitnessValues {
+  std::vector<Fr> inputs;
+  std::vector<Fr> aux;
+};
+
 class PartitionedCircuit {
  public:
   virtual ~PartitionedCircuit() = default;
@@ -25,6 +31,13 @@ class PartitionedCircuit {
 
   // The partition's public inputs as a verifier derives them (ONE excluded).
   virtual std::vector<Fr> public_inputs(std::size_t partition) const = 0;
+
+  // The partition's assignment only, exactly as synthesize() on a WitnessSystem
+  // computes it; the hints pre-size the vectors. This default runs synthesize() on
+  // one WitnessSystem; circuits made of independent parts override it to compute
+  // the parts on all cores and lay them out in the same variable order.
+  virtual WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
+                                          std::size_t aux_hint = 0) const;
 };
 
 }  // namespace zkpipe::r1cs

@@ -1,5 +1,6 @@
 #include "r1cs/poseidon_gadget.hpp"
 
+#include <array>
 #include <stdexcept>
 
 #include "r1cs/poseidon_native.hpp"
@@ -37,11 +38,49 @@ std::vector<Num> mix(const Params& p, const std::vector<Num>& state) {
   return out;
 }
 
+// The values-only permutation: the same S-box variables (x², x⁴, x⁵ per S-box, in
+// order) from native field arithmetic, with no linear combination built.
+std::vector<Num> permute_values(ConstraintSystem& cs, const Params& p, const std::vector<Num>& state) {
+  std::vector<Fr> x(p.t);
+  for (std::size_t i = 0; i < p.t; ++i) x[i] = state[i].value;
+  std::vector<Fr> mixed(p.t);
+  auto sbox = [&](Fr& v) {
+    const Fr x2 = v.square();
+    const Fr x4 = x2.square();
+    v = x4 * v;
+    for (const Fr* w : std::array<const Fr*, 3>{&x2, &x4, &v}) cs.alloc([w] { return *w; });
+    cs.skip_constraints(3);
+  };
+  const std::size_t half_full = p.full_rounds / 2;
+  const std::size_t rounds = p.full_rounds + p.partial_rounds;
+  const Fr* rc = p.round_constants.data();
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const bool full = r < half_full || r >= half_full + p.partial_rounds;
+    for (Fr& v : x) v += *rc++;
+    if (full) {
+      for (Fr& v : x) sbox(v);
+    } else {
+      sbox(x[0]);
+    }
+    for (std::size_t i = 0; i < p.t; ++i) {
+      Fr acc = Fr::zero();
+      for (std::size_t j = 0; j < p.t; ++j) acc += p.mds_at(i, j) * x[j];
+      mixed[i] = acc;
+    }
+    x.swap(mixed);
+  }
+  std::vector<Num> out;
+  out.reserve(p.t);
+  for (const Fr& v : x) out.push_back(Num{LC(), v});
+  return out;
+}
+
 }  // namespace
 
 std::vector<Num> permute(ConstraintSystem& cs, const Params& p, std::vector<Num> state) {
   if (state.size() != p.t) throw std::invalid_argument("poseidon::permute: state size is not t");
   auto s = cs.scope("poseidon");
+  if (cs.values_only()) return permute_values(cs, p, state);
   const std::size_t half_full = p.full_rounds / 2;
   const std::size_t rounds = p.full_rounds + p.partial_rounds;
   const Fr* rc = p.round_constants.data();

@@ -13,14 +13,42 @@ UInt32 xor3(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32
 }
 
 UInt32 ch(ConstraintSystem& cs, const UInt32& e, const UInt32& f, const UInt32& g) {
+  const bool any_constant = (e.constant_mask() | f.constant_mask() | g.constant_mask()) != 0;
+  if (cs.values_only() && !any_constant) {
+    // One new bit per position.
+    const std::uint32_t value = (e.value() & f.value()) | (~e.value() & g.value());
+    cs.alloc_bit_values(value, 32);
+    cs.skip_constraints(32);
+    return UInt32::of_values(value, 0);
+  }
+  const auto x = e.bits_le();
+  const auto y = f.bits_le();
+  const auto z = g.bits_le();
   std::array<Boolean, 32> bits;
-  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_ch(cs, e.bits_le()[i], f.bits_le()[i], g.bits_le()[i]);
+  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_ch(cs, x[i], y[i], z[i]);
   return UInt32::from_bits_le(bits);
 }
 
 UInt32 maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+  const bool any_constant = (a.constant_mask() | b.constant_mask() | c.constant_mask()) != 0;
+  if (cs.values_only() && !any_constant) {
+    // Two new bits per position, in allocation order: b·c, then the majority.
+    const std::uint32_t bc = b.value() & c.value();
+    const std::uint32_t value = (a.value() & (b.value() | c.value())) | bc;
+    std::uint64_t interleaved = 0;
+    for (unsigned i = 0; i < 32; ++i) {
+      interleaved |= static_cast<std::uint64_t>((bc >> i) & 1) << (2 * i);
+      interleaved |= static_cast<std::uint64_t>((value >> i) & 1) << (2 * i + 1);
+    }
+    cs.alloc_bit_values(interleaved, 64);
+    cs.skip_constraints(64);
+    return UInt32::of_values(value, 0);
+  }
+  const auto x = a.bits_le();
+  const auto y = b.bits_le();
+  const auto z = c.bits_le();
   std::array<Boolean, 32> bits;
-  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_maj(cs, a.bits_le()[i], b.bits_le()[i], c.bits_le()[i]);
+  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_maj(cs, x[i], y[i], z[i]);
   return UInt32::from_bits_le(bits);
 }
 

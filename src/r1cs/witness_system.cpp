@@ -4,8 +4,19 @@
 
 namespace zkpipe::r1cs {
 
-WitnessSystem::WitnessSystem() {
+WitnessSystem::WitnessSystem(std::size_t inputs_hint, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) {
+  inputs_.reserve(inputs_hint);
+  aux_.reserve(aux_hint);
   alloc_input([] { return Fr::one(); });
+}
+
+WitnessSystem::WitnessSystem(Segment, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) { aux_.reserve(aux_hint); }
+
+void WitnessSystem::alloc_bit_values(std::uint64_t bits, unsigned count) {
+  if (aux_.size() + count > std::size_t{Variable::kMaxIndex} + 1) {
+    throw std::length_error("WitnessSystem: too many aux variables");
+  }
+  for (unsigned i = 0; i < count; ++i) aux_.push_back(((bits >> i) & 1) != 0 ? Fr::one() : Fr::zero());
 }
 
 Variable WitnessSystem::alloc(ValueFn value) {

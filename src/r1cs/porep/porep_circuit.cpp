@@ -1,6 +1,10 @@
 #include "r1cs/porep/porep_circuit.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <array>
+#include <memory>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -13,6 +17,7 @@
 #include "r1cs/poseidon_params.hpp"
 #include "r1cs/sha256_gadget.hpp"
 #include "r1cs/sha256_native.hpp"
+#include "r1cs/witness_system.hpp"
 
 namespace zkpipe::r1cs::porep {
 
@@ -180,67 +185,105 @@ std::vector<Fr> PorepLikeCircuit::public_inputs(std::size_t partition) const {
   return in;
 }
 
-void PorepLikeCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) const {
-  if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
-  auto scope = cs.scope("porep");
-  const auto replica_bits = alloc_node_bits(cs, replica_id_);
-  const Num replica = merkle::pack_node(replica_bits);
+PorepLikeCircuit::Shared PorepLikeCircuit::synthesize_shared(ConstraintSystem& cs) const {
+  std::vector<Boolean> replica_bits = alloc_node_bits(cs, replica_id_);
+  Num replica = merkle::pack_node(replica_bits);
   const auto replica_input = AllocatedNum::alloc_input(cs, replica.value);
   enforce_equal(cs, Num::of(replica_input), replica);
   const auto comm_d = AllocatedNum::alloc_input(cs, merkle::node_to_fr(data_tree_.root()));
   const auto comm_r = AllocatedNum::alloc_input(cs, replica_tree_.root());
+  return Shared{std::move(replica_bits), std::move(replica), comm_d, comm_r};
+}
 
-  for (std::size_t j = 0; j < preset_.challenges; ++j) {
-    auto challenge_scope = cs.scope("challenge", j);
-    const std::uint64_t node = challenge(partition, j);
-    const Column& col = columns_.at(node);
-    const auto index_bits =
-        merkle::alloc_index_bits(cs, node, 3 * preset_.replica_tree_depth, merkle::IndexVisibility::kPublic);
+void PorepLikeCircuit::synthesize_challenge(ConstraintSystem& cs, const Shared& shared, std::size_t partition,
+                                            std::size_t j) const {
+  auto challenge_scope = cs.scope("challenge", j);
+  const std::uint64_t node = challenge(partition, j);
+  const Column& col = columns_.at(node);
+  const auto index_bits =
+      merkle::alloc_index_bits(cs, node, 3 * preset_.replica_tree_depth, merkle::IndexVisibility::kPublic);
 
-    {
-      auto s = cs.scope("data");
-      const std::uint64_t leaf = node & ((std::uint64_t{1} << preset_.data_tree_depth) - 1);
-      const auto leaf_bits = alloc_node_bits(cs, data_leaf(leaf));
-      const auto path = data_tree_.path(leaf);
-      Num root = merkle::sha256_root(cs, leaf_bits, path.siblings,
-                                     std::span(index_bits).first(preset_.data_tree_depth));
-      enforce_equal(cs, root, Num::of(comm_d));
-    }
-
-    std::vector<Num> labels;
-    std::vector<Boolean> prev_bits(256, Boolean::constant(false));
-    Num prev = Num::constant(Fr::zero());
-    const Num node_num = pack_bits_le(index_bits);
-    for (std::size_t l = 0; l < preset_.layers; ++l) {
-      auto s = cs.scope("label", l);
-      std::span<const Node> parents(col.parents.data() + l * preset_.parents, preset_.parents);
-      if (preset_.label_hash == LabelHash::kSha256) {
-        std::vector<Boolean> msg(replica_bits.begin(), replica_bits.end());
-        const auto node_bits = node_field_bits(index_bits);
-        msg.insert(msg.end(), node_bits.begin(), node_bits.end());
-        msg.insert(msg.end(), prev_bits.begin(), prev_bits.end());
-        std::vector<std::vector<Boolean>> parent_bits;
-        for (const Node& p : parents) parent_bits.push_back(alloc_node_bits(cs, p));
-        for (std::size_t k = 0; k < preset_.slots(); ++k) {
-          const auto& bits = parent_bits[k % parent_bits.size()];
-          msg.insert(msg.end(), bits.begin(), bits.end());
-        }
-        prev_bits = sha256::hash(cs, msg);
-        for (std::size_t t : kTrimmedBits) prev_bits[t] = Boolean::constant(false);
-        labels.push_back(merkle::pack_node(prev_bits));
-      } else {
-        std::vector<Num> in{replica, node_num, prev};
-        for (const Node& p : parents) in.push_back(Num::of(AllocatedNum::alloc(cs, merkle::node_to_fr(p))));
-        prev = Num::of(alloc_equal(cs, poseidon::hash(cs, poseidon::params_t12(), padded(in, kColumnArity))));
-        labels.push_back(prev);
-      }
-    }
-
-    auto s = cs.scope("replica");
-    const Num column_hash = poseidon::hash(cs, poseidon::params_t12(), padded(labels, kColumnArity));
-    Num root = merkle::poseidon_root(cs, column_hash, replica_tree_.path(node).siblings, index_bits);
-    enforce_equal(cs, root, Num::of(comm_r));
+  {
+    auto s = cs.scope("data");
+    const std::uint64_t leaf = node & ((std::uint64_t{1} << preset_.data_tree_depth) - 1);
+    const auto leaf_bits = alloc_node_bits(cs, data_leaf(leaf));
+    const auto path = data_tree_.path(leaf);
+    Num root = merkle::sha256_root(cs, leaf_bits, path.siblings, std::span(index_bits).first(preset_.data_tree_depth));
+    enforce_equal(cs, root, Num::of(shared.comm_d));
   }
+
+  std::vector<Num> labels;
+  std::vector<Boolean> prev_bits(256, Boolean::constant(false));
+  Num prev = Num::constant(Fr::zero());
+  const Num node_num = pack_bits_le(index_bits);
+  for (std::size_t l = 0; l < preset_.layers; ++l) {
+    auto s = cs.scope("label", l);
+    std::span<const Node> parents(col.parents.data() + l * preset_.parents, preset_.parents);
+    if (preset_.label_hash == LabelHash::kSha256) {
+      std::vector<Boolean> msg(shared.replica_bits.begin(), shared.replica_bits.end());
+      const auto node_bits = node_field_bits(index_bits);
+      msg.insert(msg.end(), node_bits.begin(), node_bits.end());
+      msg.insert(msg.end(), prev_bits.begin(), prev_bits.end());
+      std::vector<std::vector<Boolean>> parent_bits;
+      for (const Node& p : parents) parent_bits.push_back(alloc_node_bits(cs, p));
+      for (std::size_t k = 0; k < preset_.slots(); ++k) {
+        const auto& bits = parent_bits[k % parent_bits.size()];
+        msg.insert(msg.end(), bits.begin(), bits.end());
+      }
+      prev_bits = sha256::hash(cs, msg);
+      for (std::size_t t : kTrimmedBits) prev_bits[t] = Boolean::constant(false);
+      labels.push_back(merkle::pack_node(prev_bits));
+    } else {
+      std::vector<Num> in{shared.replica, node_num, prev};
+      for (const Node& p : parents) in.push_back(Num::of(AllocatedNum::alloc(cs, merkle::node_to_fr(p))));
+      prev = Num::of(alloc_equal(cs, poseidon::hash(cs, poseidon::params_t12(), padded(in, kColumnArity))));
+      labels.push_back(prev);
+    }
+  }
+
+  auto s = cs.scope("replica");
+  const Num column_hash = poseidon::hash(cs, poseidon::params_t12(), padded(labels, kColumnArity));
+  Num root = merkle::poseidon_root(cs, column_hash, replica_tree_.path(node).siblings, index_bits);
+  enforce_equal(cs, root, Num::of(shared.comm_r));
+}
+
+void PorepLikeCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) const {
+  if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
+  auto scope = cs.scope("porep");
+  const Shared shared = synthesize_shared(cs);
+  for (std::size_t j = 0; j < preset_.challenges; ++j) synthesize_challenge(cs, shared, partition, j);
+}
+
+WitnessValues PorepLikeCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
+                                                  std::size_t aux_hint) const {
+  if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
+  // The challenges share only what synthesize_shared allocates, read-only: each is
+  // synthesized on its own segment, and the segments are laid out in challenge
+  // order — the variable order of synthesize().
+  WitnessSystem head(inputs_hint, aux_hint);
+  const Shared shared = synthesize_shared(head);
+  const std::size_t n = preset_.challenges;
+  const std::size_t segment_hint = aux_hint > head.num_aux() ? (aux_hint - head.num_aux()) / n : 0;
+  std::vector<std::unique_ptr<WitnessSystem>> segments(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t j) {
+    segments[j] = std::make_unique<WitnessSystem>(WitnessSystem::Segment{}, segment_hint);
+    synthesize_challenge(*segments[j], shared, partition, j);
+  });
+
+  WitnessValues out{std::move(head).inputs(), std::move(head).aux()};
+  std::vector<std::size_t> aux_at(n + 1, out.aux.size());
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto& inputs = segments[j]->inputs();
+    out.inputs.insert(out.inputs.end(), inputs.begin(), inputs.end());
+    aux_at[j + 1] = aux_at[j] + segments[j]->aux().size();
+  }
+  out.aux.resize(aux_at[n]);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t j) {
+    const auto& aux = segments[j]->aux();
+    std::copy(aux.begin(), aux.end(), out.aux.begin() + static_cast<std::ptrdiff_t>(aux_at[j]));
+    segments[j].reset();
+  });
+  return out;
 }
 
 }  // namespace zkpipe::r1cs::porep

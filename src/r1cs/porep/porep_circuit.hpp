@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 
+#include "r1cs/num.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "r1cs/porep/preset.hpp"
 #include "r1cs/porep/sparse_trees.hpp"
@@ -29,6 +30,10 @@ class PorepLikeCircuit final : public PartitionedCircuit {
   std::size_t partitions() const override { return partitions_; }
   void synthesize(ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
+  // The challenges on all cores (they are independent given the replica id and the
+  // two commitments).
+  WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
+                                  std::size_t aux_hint = 0) const override;
 
   std::uint64_t challenge(std::size_t partition, std::size_t j) const;
 
@@ -37,6 +42,16 @@ class PorepLikeCircuit final : public PartitionedCircuit {
     std::vector<Node> parents;  // layers × parents, layer-major
     Fr hash;                    // of the column of labels
   };
+
+  // What every challenge reads: the replica id's bits and packing, comm_d, comm_r.
+  struct Shared {
+    std::vector<Boolean> replica_bits;
+    Num replica;
+    AllocatedNum comm_d;
+    AllocatedNum comm_r;
+  };
+  Shared synthesize_shared(ConstraintSystem& cs) const;
+  void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, std::size_t partition, std::size_t j) const;
 
   Node data_leaf(std::uint64_t node) const;
   Node parent_label(std::size_t layer, std::uint64_t node, std::size_t k) const;

@@ -1,0 +1,14 @@
+#include "r1cs/partitioned_circuit.hpp"
+
+#include "r1cs/witness_system.hpp"
+
+namespace zkpipe::r1cs {
+
+WitnessValues PartitionedCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
+                                                    std::size_t aux_hint) const {
+  WitnessSystem cs(inputs_hint, aux_hint);
+  synthesize(cs, partition);
+  return {std::move(cs).inputs(), std::move(cs).aux()};
+}
+
+}  // namespace zkpipe::r1cs

@@ -1,0 +1,130 @@
+// The pre-compiled evaluator against the two references: ProvingAssignment (which
+// evaluates every linear combination while synthesizing) and the plain CSR product
+// over (variable, Fr) matrices. Random circuits cover every coefficient class (±1,
+// small, the 2^30 boundary, wide, zero) against every value class (0, 1, small,
+// wide, p − 1).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "r1cs/compiled_r1cs.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/recording_system.hpp"
+#include "r1cs/sparse_product.hpp"
+#include "r1cs/witness_system.hpp"
+
+namespace zkpipe::r1cs {
+namespace {
+
+Fr signed_fr(std::int64_t k) {
+  const Fr m = Fr::from_u64(static_cast<std::uint64_t>(k < 0 ? -k : k));
+  return k < 0 ? -m : m;
+}
+
+Fr random_coefficient(std::mt19937_64& rng) {
+  switch (rng() % 9) {
+    case 0: return Fr::one();
+    case 1: return -Fr::one();
+    case 2: return signed_fr(static_cast<std::int64_t>(rng() % 1000) - 500);
+    case 3: return Fr::from_u64(std::uint64_t{1} << (rng() % 36));  // bit-packing weights, past 2^30
+    case 4: return signed_fr(std::int64_t{1} << 30);                  // the inline limit, both signs
+    case 5: return signed_fr(-(std::int64_t{1} << 30));
+    case 6: return signed_fr((std::int64_t{1} << 30) + 1);            // just past it
+    case 7: return Fr::zero();
+    default: return Fr::random(rng);
+  }
+}
+
+Fr random_value(std::mt19937_64& rng) {
+  switch (rng() % 6) {
+    case 0:
+    case 1: return Fr::zero();
+    case 2:
+    case 3: return Fr::one();
+    case 4: return -Fr::one();
+    default: return rng() % 2 ? Fr::from_u64(rng() % 100) : Fr::random(rng);
+  }
+}
+
+// A random circuit: the same structure for every seed of values; rows of 0 to 40
+// terms over inputs and aux, with repeated variables.
+void synthesize_random(ConstraintSystem& cs, std::uint64_t value_seed) {
+  std::mt19937_64 shape(99);
+  std::mt19937_64 values(value_seed);
+  std::vector<Variable> vars{Variable::one()};
+  for (int i = 0; i < 5; ++i) {
+    const Fr v = random_value(values);
+    vars.push_back(cs.alloc_input([&] { return v; }));
+  }
+  for (int i = 0; i < 300; ++i) {
+    const Fr v = random_value(values);
+    vars.push_back(cs.alloc([&] { return v; }));
+  }
+  auto random_lc = [&] {
+    LC lc;
+    const std::size_t terms = shape() % 41;
+    for (std::size_t t = 0; t < terms; ++t) lc.add(random_coefficient(shape), vars[shape() % vars.size()]);
+    return lc;
+  };
+  for (int i = 0; i < 500; ++i) {
+    const LC a = random_lc();
+    const LC b = random_lc();
+    const LC c = random_lc();
+    cs.enforce(a, b, c);
+  }
+}
+
+TEST(CompiledR1cs, ProductEqualsBothReferencesOnRandomCircuits) {
+  CompilingSystem compiler;
+  synthesize_random(compiler, 1);
+  const CompiledR1cs compiled = std::move(compiler).finish();
+  RecordingSystem recorder;
+  synthesize_random(recorder, 1);
+  const R1csMatrices& plain = recorder.matrices();
+  ASSERT_EQ(compiled.num_constraints, plain.num_constraints());
+  ASSERT_EQ(compiled.nonzeros(), plain.a.nonzeros() + plain.b.nonzeros() + plain.c.nonzeros());
+  EXPECT_GT(compiled.coefficient_table.size(), 0u);
+
+  for (std::uint64_t seed : {2, 3, 4}) {
+    ProvingAssignment pa;
+    synthesize_random(pa, seed);
+    WitnessSystem ws;
+    synthesize_random(ws, seed);
+    const AbcVectors fast = evaluate_abc(compiled, ws.assignment());
+    const AbcVectors slow = evaluate_abc(plain, ws.assignment());
+    EXPECT_TRUE(fast.a == pa.a() && fast.b == pa.b() && fast.c == pa.c()) << "seed " << seed;
+    EXPECT_TRUE(fast.a == slow.a && fast.b == slow.b && fast.c == slow.c) << "seed " << seed;
+    EXPECT_EQ(compiled.a_aux_density.words(), pa.a_aux_density().words());
+    EXPECT_EQ(compiled.b_input_density.words(), pa.b_input_density().words());
+    EXPECT_EQ(compiled.b_aux_density.words(), pa.b_aux_density().words());
+  }
+}
+
+TEST(CompiledR1cs, CoefficientCodesRoundTrip) {
+  CompilingSystem compiler;
+  const Variable x = compiler.alloc([] { return Fr::one(); });
+  std::mt19937_64 rng(5);
+  LC lc;
+  for (int i = 0; i < 200; ++i) lc.add(random_coefficient(rng), x);
+  compiler.enforce(lc, LC(), LC());
+  const CompiledR1cs c = std::move(compiler).finish();
+  ASSERT_EQ(c.a.nonzeros(), lc.size());
+  for (std::size_t k = 0; k < lc.size(); ++k) {
+    EXPECT_EQ(coefficient_code::decode(c.a.coefficients[k], c.coefficient_table), lc.terms()[k].coeff) << k;
+  }
+  // Small integers are inline, wide ones share table entries.
+  EXPECT_TRUE(coefficient_code::is_small(c.a.coefficients[0]) || lc.terms()[0].coeff != Fr::one());
+  EXPECT_LT(c.coefficient_table.size(), lc.size());
+}
+
+TEST(CompiledR1cs, WrongAssignmentSizeIsRefused) {
+  CompilingSystem compiler;
+  synthesize_random(compiler, 1);
+  const CompiledR1cs compiled = std::move(compiler).finish();
+  const std::vector<Fr> inputs(6, Fr::one());
+  const std::vector<Fr> aux(299, Fr::one());
+  EXPECT_THROW(evaluate_abc(compiled, Assignment{inputs, aux}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace zkpipe::r1cs
