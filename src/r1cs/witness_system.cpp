@@ -2,15 +2,19 @@
 
 #include <stdexcept>
 
+#include "ff/huge_pages.hpp"
+
 namespace zkpipe::r1cs {
 
 WitnessSystem::WitnessSystem(std::size_t inputs_hint, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) {
   inputs_.reserve(inputs_hint);
-  aux_.reserve(aux_hint);
+  ff::reserve_on_huge_pages(aux_, aux_hint);
   alloc_input([] { return Fr::one(); });
 }
 
-WitnessSystem::WitnessSystem(Segment, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) { aux_.reserve(aux_hint); }
+WitnessSystem::WitnessSystem(Segment, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) {
+  ff::reserve_on_huge_pages(aux_, aux_hint);
+}
 
 void WitnessSystem::alloc_bit_values(std::uint64_t bits, unsigned count) {
   if (aux_.size() + count > std::size_t{Variable::kMaxIndex} + 1) {
