@@ -117,7 +117,7 @@ std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
     case BudgetSpec::Kind::automatic:
       return 0;
     case BudgetSpec::Kind::working_sets:
-      return engine::parameter_bytes(*w.key) +
+      return engine::parameter_bytes(*w.key) + (w.evaluator ? engine::evaluator_bytes(*w.evaluator) : 0) +
              static_cast<std::size_t>(spec.value * static_cast<double>(w.footprint.total()));
     case BudgetSpec::Kind::bytes:
       return static_cast<std::size_t>(spec.value);
@@ -142,6 +142,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.footprint = groth16::PartitionFootprint::of(w.shape);
   if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
+  w.evaluator = evaluator_for(o.workload, o.synthesis, o.quiet);
   return w;
 }
 
@@ -162,7 +163,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   eng.add_listener(std::make_shared<engine::BufferLogger>(
       std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline_rss},
       w.device_used));
-  auto parameters = eng.make_resident(w.key);
+  auto parameters = eng.make_resident(w.key, w.evaluator);
   ledger.reset_peaks();
 
   engine::WorkQueue<std::shared_future<engine::ProofResult>> completed;
@@ -176,7 +177,9 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
     request.parameters = parameters;
     request.partitions = spec.partitions;
     request.footprint = w.footprint;
-    request.synthesize = [circuit](std::size_t p) { return groth16::synthesize_witness(*circuit, p); };
+    request.synthesize = [circuit, evaluator = w.evaluator](std::size_t p) {
+      return synthesize_partition(*circuit, p, evaluator.get());
+    };
     if (o.verify) {
       request.verify = [circuit, pvk = w.pvk](std::span<const groth16::Proof> proofs) {
         std::vector<std::vector<ff::Fr>> inputs;
@@ -259,7 +262,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << "\n== zkpipe bench batch: " << o.workload.circuit << "/" << o.workload.preset << ", " << r.proofs
       << " proofs x " << o.workload.partitions << " partitions (domain 2^"
       << std::bit_width(w.shape.domain_size) - 1 << ", " << format_bytes(static_cast<double>(w.footprint.total()))
-      << " working set each), " << describe_backend(o.backend) << "\n";
+      << " working set each), " << describe_backend(o.backend) << ", synthesis " << o.synthesis << "\n";
   out << "   pw=" << o.engine.synthesis_workers << " gw=" << o.engine.workers_per_device
       << " finalizers=" << o.engine.finalizers << " channel=" << o.engine.channel_capacity
       << " concurrency=" << o.concurrency << " policy=" << engine::policy_name(r.policy)

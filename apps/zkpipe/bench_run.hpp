@@ -27,6 +27,7 @@ struct BenchOptions {
   engine::EngineConfig engine;
   BackendOptions backend;
   std::string budget = "auto";
+  std::string synthesis = "pce";
   std::string key_path;                 // empty: <params_dir>/<circuit>-<preset>.zkpk, set up if missing
   std::string params_dir = "out/params";
   bool verify = true;
@@ -43,6 +44,7 @@ struct PreparedWorkload {
   groth16::CircuitShape shape;
   groth16::PartitionFootprint footprint;  // its scratch 0 when the backend charges its own
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;  // null for --synthesis assignment
   std::string key_path;
   std::size_t baseline_rss = 0;  // before the parameters were loaded
   // One backend for every run of a command, so that a CUDA backend's resident bases

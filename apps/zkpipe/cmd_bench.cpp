@@ -49,6 +49,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
             }
           },
           "BUDGET"));
+  add_synthesis_option(cmd, o.synthesis);
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");

@@ -28,6 +28,7 @@ struct ProveOptions {
   std::string out;
   std::string json_dir;
   BackendOptions backend;
+  std::string synthesis = "pce";
   bool self_verify = true;
   bool quiet = false;
 };
@@ -55,12 +56,13 @@ void run_prove(const ProveOptions& o) {
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   auto circuit = make_circuit(o.workload);
   groth16::ProvingKey key = groth16::load_parameter_file(o.key);
+  const auto evaluator = evaluator_for(o.workload, o.synthesis, o.quiet);
   std::optional<groth16::PreparedVerifyingKey> pvk;
   if (o.self_verify) pvk.emplace(key.vk);
   std::vector<groth16::Proof> proofs;
   for (std::size_t p = 0; p < o.workload.partitions; ++p) {
     auto t = std::chrono::steady_clock::now();
-    groth16::PartitionWitness w = groth16::synthesize_witness(*circuit, p);
+    groth16::PartitionWitness w = synthesize_partition(*circuit, p, evaluator.get());
     double synth = seconds_since(t);
     t = std::chrono::steady_clock::now();
     auto pending = backend->start(w, key, groth16::Blinding::random());
@@ -113,6 +115,7 @@ void register_prove(CLI::App& app) {
   cmd->add_option("--json-dir", opts->json_dir,
                   "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
   add_backend_options(*cmd, opts->backend);
+  add_synthesis_option(*cmd, opts->synthesis);
   cmd->add_flag("--verify,!--no-verify", opts->self_verify,
                 "Verify each partition's proof before writing (the default; its time is printed per partition)");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");

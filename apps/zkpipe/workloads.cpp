@@ -2,6 +2,11 @@
 
 #include <stdexcept>
 
+#include <chrono>
+#include <iostream>
+
+#include "groth16/synthesis.hpp"
+#include "progress.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 
 namespace zkpipe::cli {
@@ -26,6 +31,39 @@ std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadSpec& spec)
   }
   return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(spec.preset), spec.seed,
                                                          spec.partitions);
+}
+
+void add_synthesis_option(CLI::App& cmd, std::string& synthesis) {
+  cmd.add_option("--synthesis", synthesis,
+                 "Witness path: pce (circuit compiled once, then values-only synthesis on all cores and a sparse "
+                 "product) or assignment (ProvingAssignment, the reference)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"pce", "assignment"}));
+}
+
+std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec, const std::string& synthesis,
+                                                        bool quiet) {
+  if (synthesis != "pce") return nullptr;
+  WorkloadSpec one = spec;
+  one.partitions = 1;
+  const auto circuit = make_circuit(one);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*circuit));
+  if (!quiet) {
+    std::cerr << "compiled " << circuit->name() << " for the pce path: " << evaluator->num_constraints
+              << " constraints, " << evaluator->nonzeros() << " non-zero entries, "
+              << evaluator->coefficient_table.size() << " wide coefficients, "
+              << format_bytes(static_cast<double>(evaluator->matrix_bytes())) << " in "
+              << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
+              << "\n";
+  }
+  return evaluator;
+}
+
+groth16::PartitionWitness synthesize_partition(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
+                                               const r1cs::CompiledR1cs* evaluator) {
+  if (evaluator != nullptr) return groth16::synthesize_witness(circuit, partition, *evaluator);
+  return groth16::synthesize_witness(circuit, partition);
 }
 
 }  // namespace zkpipe::cli

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "groth16/witness.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::cli {
@@ -25,5 +27,17 @@ void add_instance_options(CLI::App& cmd, WorkloadSpec& spec);
 
 // Throws std::invalid_argument naming the valid circuits / presets.
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadSpec& spec);
+
+// --synthesis assignment|pce: how each partition's witness is built (groth16/synthesis.hpp).
+void add_synthesis_option(CLI::App& cmd, std::string& synthesis);
+
+// The pre-compiled evaluator of the spec's circuit shape for --synthesis pce (null for
+// assignment), compiled here; says on stderr what it built and how long it took.
+std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec, const std::string& synthesis,
+                                                        bool quiet);
+
+// One partition's witness, through the evaluator when there is one.
+groth16::PartitionWitness synthesize_partition(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
+                                               const r1cs::CompiledR1cs* evaluator);
 
 }  // namespace zkpipe::cli

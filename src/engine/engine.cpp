@@ -158,12 +158,13 @@ void Engine::add_listener(std::shared_ptr<EngineListener> listener) {
   listeners_.push_back(std::move(listener));
 }
 
-std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<const groth16::ProvingKey> key) {
-  const std::size_t bytes = parameter_bytes(*key);
+std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<const groth16::ProvingKey> key,
+                                                                std::shared_ptr<const r1cs::CompiledR1cs> evaluator) {
+  const std::size_t bytes = parameter_bytes(*key) + (evaluator ? evaluator_bytes(*evaluator) : 0);
   Admission::Reservation reservation = admission_->reserve_pinned(bytes);
   BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes);
   return std::shared_ptr<const ResidentParameters>(
-      new ResidentParameters(std::move(key), std::move(reservation), std::move(charge)));
+      new ResidentParameters(std::move(key), std::move(evaluator), std::move(reservation), std::move(charge)));
 }
 
 ProofTicket Engine::submit(ProofRequest spec) {

@@ -128,8 +128,10 @@ class Engine {
   // Cancels what is still running (shutdown(cancel)).
   ~Engine();
 
-  // Reserves the key's bytes from the budget; throws std::runtime_error if they do not fit.
-  std::shared_ptr<const ResidentParameters> make_resident(std::shared_ptr<const groth16::ProvingKey> key);
+  // Reserves the bytes of the key (and of the evaluator, when given) from the budget;
+  // throws std::runtime_error if they do not fit.
+  std::shared_ptr<const ResidentParameters> make_resident(std::shared_ptr<const groth16::ProvingKey> key,
+                                                          std::shared_ptr<const r1cs::CompiledR1cs> evaluator = nullptr);
 
   // Throws std::invalid_argument for a malformed request or one whose partition can
   // never fit in the budget, std::logic_error after shutdown.

@@ -8,6 +8,14 @@ std::size_t parameter_bytes(const groth16::ProvingKey& key) {
          sizeof(groth16::G2Affine) * key.b_g2.size();
 }
 
+std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator) {
+  std::size_t bytes = evaluator.matrix_bytes();
+  for (const r1cs::DensityBitmap* d : {&evaluator.a_aux_density, &evaluator.b_input_density, &evaluator.b_aux_density}) {
+    bytes += d->words().size() * sizeof(std::uint64_t);
+  }
+  return bytes;
+}
+
 double PartitionTimeline::seconds_in(Stage stage) const {
   auto span = [&](Hook from, Hook to) { return when(to) - when(from); };
   switch (stage) {

@@ -23,30 +23,40 @@
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/witness.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 
 namespace zkpipe::engine {
 
-// A proving key made resident for the engine: its bytes are reserved from the
-// memory budget and charged to the ledger under "parameters" for as long as any
-// request (or the caller) holds it.
+// A proving key made resident for the engine, with its circuit's pre-compiled
+// evaluator when the requests synthesize through it: their bytes are reserved from
+// the memory budget and charged to the ledger under "parameters" for as long as any
+// request (or the caller) holds them.
 class ResidentParameters {
  public:
   const groth16::ProvingKey& key() const { return *key_; }
+  // Null when the requests synthesize without it.
+  const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator() const { return evaluator_; }
   std::size_t bytes() const { return charge_.bytes(); }
 
  private:
   friend class Engine;
-  ResidentParameters(std::shared_ptr<const groth16::ProvingKey> key, Admission::Reservation reservation,
-                     BufferLedger::Charge charge)
-      : key_(std::move(key)), reservation_(std::move(reservation)), charge_(std::move(charge)) {}
+  ResidentParameters(std::shared_ptr<const groth16::ProvingKey> key, std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
+                     Admission::Reservation reservation, BufferLedger::Charge charge)
+      : key_(std::move(key)),
+        evaluator_(std::move(evaluator)),
+        reservation_(std::move(reservation)),
+        charge_(std::move(charge)) {}
 
   std::shared_ptr<const groth16::ProvingKey> key_;
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator_;
   Admission::Reservation reservation_;
   BufferLedger::Charge charge_;
 };
 
 // The bytes of every point of the key (what residency costs).
 std::size_t parameter_bytes(const groth16::ProvingKey& key);
+// The evaluator's matrices, coefficient table and densities.
+std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator);
 
 // Builds the witness of one partition; called on a synthesis worker.
 using Synthesizer = std::function<groth16::PartitionWitness(std::size_t partition)>;
