@@ -178,7 +178,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
     request.partitions = spec.partitions;
     request.footprint = w.footprint;
     request.synthesize = [circuit, evaluator = w.evaluator](std::size_t p) {
-      return synthesize_partition(*circuit, p, evaluator.get());
+      return synthesize_partition(*circuit, p, evaluator);
     };
     if (o.verify) {
       request.verify = [circuit, pvk = w.pvk](std::span<const groth16::Proof> proofs) {

@@ -62,7 +62,7 @@ void run_prove(const ProveOptions& o) {
   std::vector<groth16::Proof> proofs;
   for (std::size_t p = 0; p < o.workload.partitions; ++p) {
     auto t = std::chrono::steady_clock::now();
-    groth16::PartitionWitness w = synthesize_partition(*circuit, p, evaluator.get());
+    groth16::PartitionWitness w = synthesize_partition(*circuit, p, evaluator);
     double synth = seconds_since(t);
     t = std::chrono::steady_clock::now();
     auto pending = backend->start(w, key, groth16::Blinding::random());

@@ -61,8 +61,8 @@ std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec
 }
 
 groth16::PartitionWitness synthesize_partition(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
-                                               const r1cs::CompiledR1cs* evaluator) {
-  if (evaluator != nullptr) return groth16::synthesize_witness(circuit, partition, *evaluator);
+                                               const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator) {
+  if (evaluator != nullptr) return groth16::synthesize_witness(circuit, partition, evaluator);
   return groth16::synthesize_witness(circuit, partition);
 }
 

@@ -38,6 +38,6 @@ std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec
 
 // One partition's witness, through the evaluator when there is one.
 groth16::PartitionWitness synthesize_partition(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
-                                               const r1cs::CompiledR1cs* evaluator);
+                                               const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator);
 
 }  // namespace zkpipe::cli

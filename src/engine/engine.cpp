@@ -55,8 +55,9 @@ std::size_t abc_bytes(const groth16::PartitionWitness& w) {
   return vector_bytes(w.a) + vector_bytes(w.b) + vector_bytes(w.c);
 }
 
+// The evaluator a deferred witness refers to is the resident parameters', not its own.
 std::size_t rest_bytes(const groth16::PartitionWitness& w) {
-  return vector_bytes(w.inputs) + vector_bytes(w.aux) + bitmap_bytes(w.a_aux_density) +
+  return vector_bytes(w.inputs) + vector_bytes(w.aux) + w.compact_aux.bytes() + bitmap_bytes(w.a_aux_density) +
          bitmap_bytes(w.b_input_density) + bitmap_bytes(w.b_aux_density);
 }
 
@@ -302,9 +303,11 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
   {
     std::lock_guard kernel_region(*device_mutex_[device]);
     const auto t0 = std::chrono::steady_clock::now();
-    // The backend grows a, b, c to the domain size N in place.
-    p.charge.resize(std::max(footprint.abc, abc_bytes(p.witness)) + rest_bytes(p.witness));
+    // The backend grows a, b, c to the domain size N in place; a deferred witness
+    // (the pce path) first gets them and its full aux values there.
+    const std::size_t expanded_aux = p.witness.is_deferred() ? p.witness.compact_aux.size() * sizeof(ff::Fr) : 0;
     p.charge.move_to(Stage::on_device);
+    p.charge.resize(std::max(footprint.abc, abc_bytes(p.witness)) + rest_bytes(p.witness) + expanded_aux);
     hook(Hook::gpu_start, p);
     {
       BufferLedger::Charge scratch = charge_scratch(p);

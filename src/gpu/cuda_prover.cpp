@@ -212,6 +212,7 @@ CudaProver::~CudaProver() = default;
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
                                                 const Blinding& blinding) {
+  groth16::materialize(w);
   // The sizes now; the densities and a·b = c on the host's threads during the MSMs.
   groth16::check_witness_sizes(w, key);
   State& s = *state_;

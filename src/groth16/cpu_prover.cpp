@@ -69,6 +69,7 @@ void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>&
 
 std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const ProvingKey& key,
                                                const Blinding& blinding) {
+  materialize(w);
   check_witness_matches_key(w, key);
   check_satisfied(w);
   auto pending = std::make_unique<PendingG1Proof>(w, key, blinding);

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "r1cs/proving_assignment.hpp"
-#include "r1cs/sparse_product.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -30,24 +29,21 @@ r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit) {
 }
 
 PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
-                                    const r1cs::CompiledR1cs& compiled) {
-  r1cs::WitnessValues values = circuit.synthesize_values(partition, compiled.num_inputs, compiled.num_aux);
-  if (values.inputs.size() != compiled.num_inputs || values.aux.size() != compiled.num_aux) {
+                                    std::shared_ptr<const r1cs::CompiledR1cs> compiled) {
+  r1cs::WitnessValues values = circuit.synthesize_values(partition, compiled->num_inputs, compiled->num_aux);
+  if (values.inputs.size() != compiled->num_inputs || values.aux.size() != compiled->num_aux) {
     throw std::invalid_argument(circuit.name() + " partition " + std::to_string(partition) + " has " +
                                 std::to_string(values.inputs.size()) + " inputs and " +
                                 std::to_string(values.aux.size()) + " aux variables; the compiled circuit has " +
-                                std::to_string(compiled.num_inputs) + " and " + std::to_string(compiled.num_aux));
+                                std::to_string(compiled->num_inputs) + " and " + std::to_string(compiled->num_aux));
   }
-  r1cs::AbcVectors abc = r1cs::evaluate_abc(compiled, r1cs::Assignment{values.inputs, values.aux});
   PartitionWitness w;
-  w.a = std::move(abc.a);
-  w.b = std::move(abc.b);
-  w.c = std::move(abc.c);
   w.inputs = std::move(values.inputs);
-  w.aux = std::move(values.aux);
-  w.a_aux_density = compiled.a_aux_density;
-  w.b_input_density = compiled.b_input_density;
-  w.b_aux_density = compiled.b_aux_density;
+  w.compact_aux = std::move(values.aux);
+  w.a_aux_density = compiled->a_aux_density;
+  w.b_input_density = compiled->b_input_density;
+  w.b_aux_density = compiled->b_aux_density;
+  w.evaluator = std::move(compiled);
   return w;
 }
 

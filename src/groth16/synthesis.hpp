@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "groth16/witness.hpp"
 #include "r1cs/partitioned_circuit.hpp"
@@ -25,9 +26,11 @@ r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit);
 
 PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition);
 
-// Throws std::invalid_argument when the partition's assignment does not have the
-// compiled circuit's sizes (a compiled form of another circuit).
+// The deferred witness of the pce path (witness.hpp): the compact assignment, the
+// densities and the evaluator; a, b, c are computed by the backend's start(). Throws
+// std::invalid_argument when the partition's assignment does not have the compiled
+// circuit's sizes (a compiled form of another circuit).
 PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition,
-                                    const r1cs::CompiledR1cs& compiled);
+                                    std::shared_ptr<const r1cs::CompiledR1cs> compiled);
 
 }  // namespace zkpipe::groth16

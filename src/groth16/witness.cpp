@@ -1,5 +1,7 @@
 #include "groth16/witness.hpp"
 
+#include "r1cs/sparse_product.hpp"
+
 namespace zkpipe::groth16 {
 
 PartitionWitness PartitionWitness::from(r1cs::ProvingAssignment&& cs) {
@@ -16,6 +18,17 @@ PartitionWitness PartitionWitness::from(r1cs::ProvingAssignment&& cs) {
   // ledger, which counts capacity) exactly what they hold.
   for (auto* v : {&w.a, &w.b, &w.c, &w.inputs, &w.aux}) v->shrink_to_fit();
   return w;
+}
+
+void materialize(PartitionWitness& w) {
+  if (!w.is_deferred()) return;
+  r1cs::AbcVectors abc = r1cs::evaluate_abc(*w.evaluator, w.inputs, w.compact_aux);
+  w.a = std::move(abc.a);
+  w.b = std::move(abc.b);
+  w.c = std::move(abc.c);
+  w.aux = w.compact_aux.expand();
+  w.compact_aux = {};
+  w.evaluator.reset();
 }
 
 }  // namespace zkpipe::groth16

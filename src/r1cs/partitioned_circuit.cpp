@@ -8,7 +8,7 @@ WitnessValues PartitionedCircuit::synthesize_values(std::size_t partition, std::
                                                     std::size_t aux_hint) const {
   WitnessSystem cs(inputs_hint, aux_hint);
   synthesize(cs, partition);
-  return {std::move(cs).inputs(), std::move(cs).aux()};
+  return std::move(cs).values();
 }
 
 }  // namespace zkpipe::r1cs

@@ -8,14 +8,15 @@
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "r1cs/compact_values.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace zkpipe::r1cs {
 
-// A partition's assignment: the public inputs (ONE first) and the aux values.
+// A partition's assignment: the public inputs (ONE first) and the aux values, compact.
 struct WitnessValues {
   std::vector<Fr> inputs;
-  std::vector<Fr> aux;
+  CompactValues aux;
 };
 
 class PartitionedCircuit {

@@ -1,12 +1,13 @@
 #include "r1cs/sparse_product.hpp"
 
-#include "ff/huge_pages.hpp"
-
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include <array>
 #include <stdexcept>
+#include <string>
+
+#include "ff/huge_pages.hpp"
 
 namespace zkpipe::r1cs {
 
@@ -35,75 +36,53 @@ Fr fr_of(std::int64_t k) {
   return fr_of_any(k);
 }
 
-}  // namespace
+// A value as the product sees it: 0, 1, or a wide field element (pointer).
+struct ValueRef {
+  enum Kind : std::uint8_t { kZero, kOne, kWide } kind;
+  const Fr* wide;
+};
 
-Fr evaluate_row(const CompiledMatrix& m, std::span<const Fr> coefficient_table, std::size_t row,
-                const Assignment& z) {
+class ValueReader {
+ public:
+  ValueReader(std::span<const Fr> inputs, const CompactValues& aux)
+      : inputs_(inputs),
+        wide_mask_(aux.wide_mask().data()),
+        bits_(aux.bits().data()),
+        wide_before_(aux.wide_before().data()),
+        wide_values_(aux.wide_values().data()) {}
+
+  ValueRef operator()(Variable v) const {
+    if (v.is_input()) {
+      const Fr& x = inputs_[v.index()];
+      return {x.is_zero() ? ValueRef::kZero : x.is_one() ? ValueRef::kOne : ValueRef::kWide, &x};
+    }
+    const std::uint32_t i = v.index();
+    const std::uint32_t word = i / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if ((wide_mask_[word] & bit) == 0) return {(bits_[word] & bit) != 0 ? ValueRef::kOne : ValueRef::kZero, nullptr};
+    const auto below = static_cast<std::uint32_t>(std::popcount(wide_mask_[word] & (bit - 1)));
+    return {ValueRef::kWide, &wide_values_[wide_before_[word] + below]};
+  }
+
+ private:
+  std::span<const Fr> inputs_;
+  const std::uint64_t* wide_mask_;
+  const std::uint64_t* bits_;
+  const std::uint32_t* wide_before_;
+  const Fr* wide_values_;
+};
+
+Fr evaluate_row(const CompiledMatrix& m, std::span<const Fr> table, std::size_t row, const ValueReader& value_of) {
   const std::uint64_t begin = m.row_offsets[row];
   const std::uint64_t end = m.row_offsets[row + 1];
   // |small| ≤ 2^30 per term, so 2^32 terms could not overflow it.
   std::int64_t small_sum = 0;
   Fr acc = Fr::zero();
   for (std::uint64_t k = begin; k < end; ++k) {
-    const Fr& x = z[m.columns[k]];
-    if (x.is_zero()) continue;
+    const ValueRef x = value_of(m.columns[k]);
+    if (x.kind == ValueRef::kZero) continue;
     const std::uint32_t code = m.coefficients[k];
-    if (coefficient_code::is_small(code)) {
-      const std::int32_t s = coefficient_code::small_value(code);
-      if (x.is_one()) {
-        small_sum += s;
-      } else if (s == 1) {
-        acc += x;
-      } else if (s == -1) {
-        acc -= x;
-      } else {
-        acc += fr_of(s) * x;
-      }
-    } else {
-      const Fr& c = coefficient_table[coefficient_code::table_index(code)];
-      acc += x.is_one() ? c : c * x;
-    }
-  }
-  if (small_sum != 0) acc += fr_of(small_sum);
-  return acc;
-}
-
-namespace {
-
-// What the product needs to know of a value before reading it: 0, 1, or anything else.
-enum ValueKind : std::uint8_t { kZero, kOne, kWide };
-
-std::vector<std::uint8_t> kinds_of(std::span<const Fr> values) {
-  std::vector<std::uint8_t> kinds;
-  ff::resize_on_huge_pages(kinds, values.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, values.size(), 1 << 14), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      kinds[i] = values[i].is_zero() ? kZero : values[i].is_one() ? kOne : kWide;
-    }
-  });
-  return kinds;
-}
-
-struct ClassifiedAssignment {
-  const Assignment& z;
-  std::vector<std::uint8_t> input_kinds;
-  std::vector<std::uint8_t> aux_kinds;
-
-  std::uint8_t kind(Variable v) const { return v.is_aux() ? aux_kinds[v.index()] : input_kinds[v.index()]; }
-};
-
-Fr evaluate_classified_row(const CompiledMatrix& m, std::span<const Fr> table, std::size_t row,
-                           const ClassifiedAssignment& z) {
-  const std::uint64_t begin = m.row_offsets[row];
-  const std::uint64_t end = m.row_offsets[row + 1];
-  std::int64_t small_sum = 0;
-  Fr acc = Fr::zero();
-  for (std::uint64_t k = begin; k < end; ++k) {
-    const Variable v = m.columns[k];
-    const std::uint8_t kind = z.kind(v);
-    if (kind == kZero) continue;
-    const std::uint32_t code = m.coefficients[k];
-    if (kind == kOne) {
+    if (x.kind == ValueRef::kOne) {
       if (coefficient_code::is_small(code)) {
         small_sum += coefficient_code::small_value(code);
       } else {
@@ -111,18 +90,17 @@ Fr evaluate_classified_row(const CompiledMatrix& m, std::span<const Fr> table, s
       }
       continue;
     }
-    const Fr& x = z.z[v];
     if (coefficient_code::is_small(code)) {
       const std::int32_t s = coefficient_code::small_value(code);
       if (s == 1) {
-        acc += x;
+        acc += *x.wide;
       } else if (s == -1) {
-        acc -= x;
+        acc -= *x.wide;
       } else {
-        acc += fr_of(s) * x;
+        acc += fr_of(s) * *x.wide;
       }
     } else {
-      acc += table[coefficient_code::table_index(code)] * x;
+      acc += table[coefficient_code::table_index(code)] * *x.wide;
     }
   }
   if (small_sum != 0) acc += fr_of(small_sum);
@@ -131,24 +109,31 @@ Fr evaluate_classified_row(const CompiledMatrix& m, std::span<const Fr> table, s
 
 }  // namespace
 
-AbcVectors evaluate_abc(const CompiledR1cs& m, const Assignment& z) {
-  if (z.inputs.size() != m.num_inputs || z.aux.size() != m.num_aux) {
-    throw std::invalid_argument("evaluate_abc: the assignment has " + std::to_string(z.inputs.size()) + " inputs and " +
-                                std::to_string(z.aux.size()) + " aux values, the compiled circuit " +
+AbcVectors evaluate_abc(const CompiledR1cs& m, std::span<const Fr> inputs, const CompactValues& aux) {
+  if (inputs.size() != m.num_inputs || aux.size() != m.num_aux) {
+    throw std::invalid_argument("evaluate_abc: the assignment has " + std::to_string(inputs.size()) + " inputs and " +
+                                std::to_string(aux.size()) + " aux values, the compiled circuit " +
                                 std::to_string(m.num_inputs) + " and " + std::to_string(m.num_aux));
   }
   AbcVectors out;
   for (std::vector<Fr>* v : {&out.a, &out.b, &out.c}) ff::resize_on_huge_pages(*v, m.num_constraints);
-  // One byte per value, read in place of the value for the 0s and 1s that most are.
-  const ClassifiedAssignment classified{z, kinds_of(z.inputs), kinds_of(z.aux)};
+  const ValueReader value_of(inputs, aux);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m.num_constraints, 4096), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      out.a[i] = evaluate_classified_row(m.a, m.coefficient_table, i, classified);
-      out.b[i] = evaluate_classified_row(m.b, m.coefficient_table, i, classified);
-      out.c[i] = evaluate_classified_row(m.c, m.coefficient_table, i, classified);
+      out.a[i] = evaluate_row(m.a, m.coefficient_table, i, value_of);
+      out.b[i] = evaluate_row(m.b, m.coefficient_table, i, value_of);
+      out.c[i] = evaluate_row(m.c, m.coefficient_table, i, value_of);
     }
   });
   return out;
+}
+
+AbcVectors evaluate_abc(const CompiledR1cs& m, const Assignment& z) {
+  if (z.aux.size() != m.num_aux) {
+    throw std::invalid_argument("evaluate_abc: the assignment has " + std::to_string(z.aux.size()) +
+                                " aux values, the compiled circuit " + std::to_string(m.num_aux));
+  }
+  return evaluate_abc(m, z.inputs, CompactValues::of(z.aux));
 }
 
 }  // namespace zkpipe::r1cs

@@ -2,30 +2,39 @@
 
 #include <stdexcept>
 
-#include "ff/huge_pages.hpp"
-
 namespace zkpipe::r1cs {
 
 WitnessSystem::WitnessSystem(std::size_t inputs_hint, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) {
   inputs_.reserve(inputs_hint);
-  ff::reserve_on_huge_pages(aux_, aux_hint);
+  aux_ = CompactValues::Builder(aux_hint);
   alloc_input([] { return Fr::one(); });
 }
 
-WitnessSystem::WitnessSystem(Segment, std::size_t aux_hint) : ConstraintSystem(ValuesOnly{}) {
-  ff::reserve_on_huge_pages(aux_, aux_hint);
-}
+WitnessSystem::WitnessSystem(Segment, std::size_t aux_hint)
+    : ConstraintSystem(ValuesOnly{}), aux_(CompactValues::Builder(aux_hint)) {}
 
 void WitnessSystem::alloc_bit_values(std::uint64_t bits, unsigned count) {
   if (aux_.size() + count > std::size_t{Variable::kMaxIndex} + 1) {
     throw std::length_error("WitnessSystem: too many aux variables");
   }
-  for (unsigned i = 0; i < count; ++i) aux_.push_back(((bits >> i) & 1) != 0 ? Fr::one() : Fr::zero());
+  aux_.append_bits(bits, count);
 }
+
+std::vector<Fr> WitnessSystem::aux_values() const { return CompactValues::Builder(aux_).finish().expand(); }
+
+void WitnessSystem::append(WitnessSystem&& segment) {
+  inputs_.insert(inputs_.end(), segment.inputs_.begin(), segment.inputs_.end());
+  segment.inputs_ = {};
+  aux_.append(std::move(segment.aux_));
+  constraints_ += segment.constraints_;
+  segment.constraints_ = 0;
+}
+
+WitnessValues WitnessSystem::values() && { return {std::move(inputs_), std::move(aux_).finish()}; }
 
 Variable WitnessSystem::alloc(ValueFn value) {
   if (aux_.size() > Variable::kMaxIndex) throw std::length_error("WitnessSystem: too many aux variables");
-  aux_.push_back(value());
+  aux_.append(value());
   return Variable::aux(static_cast<std::uint32_t>(aux_.size() - 1));
 }
 

@@ -1,11 +1,14 @@
 // Computes only the assignment (inputs and aux), for when the constraints are
 // evaluated elsewhere, e.g. by the pre-compiled evaluator. A values-only system:
-// gadgets build no linear combination for it (constraint_system.hpp).
+// gadgets build no linear combination for it (constraint_system.hpp). The aux values
+// are stored compact as they are allocated (0/1 as bits: compact_values.hpp).
 #pragma once
 
 #include <vector>
 
+#include "r1cs/compact_values.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::r1cs {
 
@@ -31,15 +34,16 @@ class WitnessSystem final : public ConstraintSystem {
   std::size_t num_aux() const override { return aux_.size(); }
   std::size_t num_constraints() const override { return constraints_; }
 
-  const std::vector<Fr>& inputs() const& { return inputs_; }
-  const std::vector<Fr>& aux() const& { return aux_; }
-  Assignment assignment() const { return Assignment{inputs_, aux_}; }
-  std::vector<Fr> inputs() && { return std::move(inputs_); }
-  std::vector<Fr> aux() && { return std::move(aux_); }
+  const std::vector<Fr>& inputs() const { return inputs_; }
+  // The aux values in full (a copy: for tests and small circuits).
+  std::vector<Fr> aux_values() const;
+  // Appends a segment's inputs and aux after this system's (the segment is left empty).
+  void append(WitnessSystem&& segment);
+  WitnessValues values() &&;
 
  private:
   std::vector<Fr> inputs_;
-  std::vector<Fr> aux_;
+  CompactValues::Builder aux_;
   std::size_t constraints_ = 0;
 };
 

@@ -90,8 +90,9 @@ TEST(CompiledR1cs, ProductEqualsBothReferencesOnRandomCircuits) {
     synthesize_random(pa, seed);
     WitnessSystem ws;
     synthesize_random(ws, seed);
-    const AbcVectors fast = evaluate_abc(compiled, ws.assignment());
-    const AbcVectors slow = evaluate_abc(plain, ws.assignment());
+    const std::vector<Fr> aux = ws.aux_values();
+    const AbcVectors fast = evaluate_abc(compiled, Assignment{ws.inputs(), aux});
+    const AbcVectors slow = evaluate_abc(plain, Assignment{ws.inputs(), aux});
     EXPECT_TRUE(fast.a == pa.a() && fast.b == pa.b() && fast.c == pa.c()) << "seed " << seed;
     EXPECT_TRUE(fast.a == slow.a && fast.b == slow.b && fast.c == slow.c) << "seed " << seed;
     EXPECT_EQ(compiled.a_aux_density.words(), pa.a_aux_density().words());

@@ -143,7 +143,7 @@ TEST(WitnessSystem, ComputesTheSameAssignmentAsTheProver) {
   ProvingAssignment pa;
   synthesize_cubic(pa, 7);
   EXPECT_EQ(ws.inputs(), pa.inputs());
-  EXPECT_EQ(ws.aux(), pa.aux());
+  EXPECT_EQ(ws.aux_values(), pa.aux());
   EXPECT_EQ(ws.num_constraints(), pa.num_constraints());
 }
 

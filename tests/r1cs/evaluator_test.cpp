@@ -47,7 +47,8 @@ TEST(CsrEvaluator, EqualsProvingAssignmentOnAMixedCircuit) {
   ASSERT_EQ(m.num_constraints(), pa.num_constraints());
   ASSERT_EQ(m.num_inputs, pa.num_inputs());
   ASSERT_EQ(m.num_aux, pa.num_aux());
-  const AbcVectors abc = evaluate_abc(m, ws.assignment());
+  const std::vector<Fr> aux = ws.aux_values();
+  const AbcVectors abc = evaluate_abc(m, Assignment{ws.inputs(), aux});
   EXPECT_TRUE(abc.a == pa.a());
   EXPECT_TRUE(abc.b == pa.b());
   EXPECT_TRUE(abc.c == pa.c());
@@ -59,7 +60,8 @@ TEST(CsrEvaluator, RejectsAnAssignmentOfTheWrongSize) {
   synthesize_mixed(rec, 1);
   WitnessSystem ws;
   ws.alloc([] { return Fr::one(); });
-  EXPECT_THROW(evaluate_abc(rec.matrices(), ws.assignment()), std::invalid_argument);
+  const std::vector<Fr> aux = ws.aux_values();
+  EXPECT_THROW(evaluate_abc(rec.matrices(), Assignment{ws.inputs(), aux}), std::invalid_argument);
 }
 
 TEST(ShapeSystem, CountsAndDensitiesMatchTheProvingAssignment) {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -270,20 +270,11 @@ WitnessValues PorepLikeCircuit::synthesize_values(std::size_t partition, std::si
     synthesize_challenge(*segments[j], shared, partition, j);
   });
 
-  WitnessValues out{std::move(head).inputs(), std::move(head).aux()};
-  std::vector<std::size_t> aux_at(n + 1, out.aux.size());
-  for (std::size_t j = 0; j < n; ++j) {
-    const auto& inputs = segments[j]->inputs();
-    out.inputs.insert(out.inputs.end(), inputs.begin(), inputs.end());
-    aux_at[j + 1] = aux_at[j] + segments[j]->aux().size();
+  for (auto& segment : segments) {
+    head.append(std::move(*segment));
+    segment.reset();
   }
-  out.aux.resize(aux_at[n]);
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t j) {
-    const auto& aux = segments[j]->aux();
-    std::copy(aux.begin(), aux.end(), out.aux.begin() + static_cast<std::ptrdiff_t>(aux_at[j]));
-    segments[j].reset();
-  });
-  return out;
+  return std::move(head).values();
 }
 
 }  // namespace zkpipe::r1cs::porep
