@@ -142,7 +142,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.footprint = groth16::PartitionFootprint::of(w.shape);
   if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
-  w.evaluator = evaluator_for(o.workload, o.synthesis, o.quiet);
+  w.evaluator = evaluator_for(o.workload, o.synthesis, *w.key, w.key_path, o.quiet);
   return w;
 }
 

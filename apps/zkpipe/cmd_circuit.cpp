@@ -13,7 +13,8 @@ namespace {
 
 void run_info(const WorkloadSpec& spec) {
   auto circuit = make_circuit(spec);
-  groth16::CircuitShape s = groth16::CircuitShape::of(groth16::record_matrices(*circuit));
+  // Counted, not recorded: at 2^27 the recorded matrices alone would need ~26 GiB.
+  groth16::CircuitShape s = groth16::count_shape(*circuit);
   groth16::PartitionFootprint f = groth16::PartitionFootprint::of(s);
   auto pct = [&](std::size_t n, std::size_t of) { return of == 0 ? 0.0 : 100.0 * double(n) / double(of); };
   std::cout << "circuit          " << circuit->name() << "\n"
@@ -26,7 +27,11 @@ void run_info(const WorkloadSpec& spec) {
             << pct(s.b_aux_density, s.aux) << "%)\n"
             << "working set      " << format_bytes(double(f.total())) << " per partition: a/b/c "
             << format_bytes(double(f.abc)) << ", assignment " << format_bytes(double(f.assignment)) << ", density "
-            << format_bytes(double(f.density)) << ", scratch " << format_bytes(double(f.scratch)) << "\n";
+            << format_bytes(double(f.density)) << ", scratch " << format_bytes(double(f.scratch)) << "\n"
+            << "A/B/C entries    " << s.nonzeros << " (the pce evaluator: about "
+            << format_bytes(double(8 * s.nonzeros + 3 * 8 * s.constraints)) << ", once per circuit shape)\n"
+            << "pce witness      about " << format_bytes(double(s.aux / 4 + f.density + 32 * s.inputs))
+            << " per partition while queued (0/1 values as bits; wide values add 32 bytes each)\n";
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ void run_prove(const ProveOptions& o) {
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   auto circuit = make_circuit(o.workload);
   groth16::ProvingKey key = groth16::load_parameter_file(o.key);
-  const auto evaluator = evaluator_for(o.workload, o.synthesis, o.quiet);
+  const auto evaluator = evaluator_for(o.workload, o.synthesis, key, o.key, o.quiet);
   std::optional<groth16::PreparedVerifyingKey> pvk;
   if (o.self_verify) pvk.emplace(key.vk);
   std::vector<groth16::Proof> proofs;

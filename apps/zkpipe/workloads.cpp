@@ -2,9 +2,13 @@
 
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
+#include "groth16/evaluator_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
@@ -41,21 +45,56 @@ void add_synthesis_option(CLI::App& cmd, std::string& synthesis) {
       ->check(CLI::IsMember({"pce", "assignment"}));
 }
 
+std::string evaluator_path(const std::string& key_path) {
+  return std::filesystem::path(key_path).replace_extension(".zkpev").string();
+}
+
 std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec, const std::string& synthesis,
+                                                        const groth16::ProvingKey& key, const std::string& key_path,
                                                         bool quiet) {
   if (synthesis != "pce") return nullptr;
   WorkloadSpec one = spec;
   one.partitions = 1;
   const auto circuit = make_circuit(one);
-  const auto t0 = std::chrono::steady_clock::now();
-  auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*circuit));
+  const std::string path = evaluator_path(key_path);
+  const groth16::EvaluatorExpectation expected{circuit->name(), groth16::key_fingerprint(key)};
+  auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  if (std::filesystem::exists(path)) {
+    try {
+      auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::load_evaluator_file(path, expected));
+      if (!quiet) {
+        std::cerr << "evaluator " << path << ": " << evaluator->num_constraints << " constraints, "
+                  << evaluator->nonzeros() << " non-zero entries, "
+                  << format_bytes(static_cast<double>(evaluator->matrix_bytes())) << ", loaded in " << seconds_since(t0)
+                  << "\n";
+      }
+      return evaluator;
+    } catch (const groth16::EvaluatorFileError& e) {
+      std::cerr << "zkpipe: warning: not using the cached evaluator: " << e.what() << "; rebuilding it\n";
+    }
+  }
+  t0 = std::chrono::steady_clock::now();
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
+  {
+    // The key's domain bounds the constraint count: the bar ends at or below 100 %.
+    ProgressBar bar(!quiet && isatty(STDERR_FILENO));
+    evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(
+        *circuit, [&](std::size_t done) { bar.update("compiling " + circuit->name(), done, key.domain_size()); }));
+  }
+  const double compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  try {
+    groth16::write_evaluator_file(path, *evaluator, circuit->name(), expected.key_fingerprint);
+  } catch (const std::exception& e) {
+    std::cerr << "zkpipe: warning: the evaluator could not be cached (" << e.what() << "); it is used from memory\n";
+  }
   if (!quiet) {
-    std::cerr << "compiled " << circuit->name() << " for the pce path: " << evaluator->num_constraints
-              << " constraints, " << evaluator->nonzeros() << " non-zero entries, "
+    std::cerr << "compiled " << circuit->name() << " for the pce path in " << format_seconds(compile_seconds) << ": "
+              << evaluator->num_constraints << " constraints, " << evaluator->nonzeros() << " non-zero entries, "
               << evaluator->coefficient_table.size() << " wide coefficients, "
-              << format_bytes(static_cast<double>(evaluator->matrix_bytes())) << " in "
-              << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
-              << "\n";
+              << format_bytes(static_cast<double>(evaluator->matrix_bytes())) << "; cached in " << path << "\n";
   }
   return evaluator;
 }

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "groth16/keys.hpp"
 #include "groth16/witness.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/partitioned_circuit.hpp"
@@ -32,9 +33,15 @@ std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadSpec& spec)
 void add_synthesis_option(CLI::App& cmd, std::string& synthesis);
 
 // The pre-compiled evaluator of the spec's circuit shape for --synthesis pce (null for
-// assignment), compiled here; says on stderr what it built and how long it took.
+// assignment). Cached beside the key (evaluator_path): loaded when the file was built
+// for this circuit and this key, else compiled (with a progress bar) and written
+// there; a file that does not match or is corrupt is named, with what is wrong, and
+// rebuilt. Says on stderr what it did and how long it took.
 std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec, const std::string& synthesis,
+                                                        const groth16::ProvingKey& key, const std::string& key_path,
                                                         bool quiet);
+// "<key path without its extension>.zkpev"
+std::string evaluator_path(const std::string& key_path);
 
 // One partition's witness, through the evaluator when there is one.
 groth16::PartitionWitness synthesize_partition(const r1cs::PartitionedCircuit& circuit, std::size_t partition,

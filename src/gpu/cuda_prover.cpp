@@ -212,14 +212,18 @@ CudaProver::~CudaProver() = default;
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
                                                 const Blinding& blinding) {
+  groth16::Stopwatch clock;
+  const bool deferred = w.is_deferred();
   groth16::materialize(w);
+  const double materialize_seconds = clock.lap();
   // The sizes now; the densities and a·b = c on the host's threads during the MSMs.
   groth16::check_witness_sizes(w, key);
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
   auto pending = std::make_unique<CudaPendingProof>(w, key, blinding);
-  groth16::Stopwatch clock;
+  if (deferred) pending->timings.push_back({"abc_host", materialize_seconds});
+  clock.lap();
 
   const KeyBases& bases = s.bases_for(key);
   const DeviceNtt& ntt = s.ntt_for(key);

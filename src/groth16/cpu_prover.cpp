@@ -69,11 +69,15 @@ void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>&
 
 std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const ProvingKey& key,
                                                const Blinding& blinding) {
+  Stopwatch clock;
+  const bool deferred = w.is_deferred();
   materialize(w);
+  const double materialize_seconds = clock.lap();
   check_witness_matches_key(w, key);
   check_satisfied(w);
   auto pending = std::make_unique<PendingG1Proof>(w, key, blinding);
-  Stopwatch clock;
+  if (deferred) pending->timings.push_back({"abc", materialize_seconds});
+  clock.lap();
 
   compute_h_in_place(w.a, w.b, w.c, key.domain_size(), key.h_query);
   pending->timings.push_back({"ntt_h", clock.lap()});

@@ -40,6 +40,19 @@ CircuitShape CircuitShape::of(const r1cs::R1csMatrices& m) {
   return s;
 }
 
+CircuitShape CircuitShape::of(const r1cs::ShapeSystem& counted) {
+  CircuitShape s;
+  s.constraints = counted.num_constraints();
+  s.inputs = counted.num_inputs();
+  s.aux = counted.num_aux();
+  s.domain_size = poly::EvaluationDomain(counted.num_constraints()).size();
+  s.a_aux_density = counted.a_aux_density().count();
+  s.b_input_density = counted.b_input_density().count();
+  s.b_aux_density = counted.b_aux_density().count();
+  s.nonzeros = counted.nonzeros();
+  return s;
+}
+
 PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
   constexpr std::size_t kFr = sizeof(ff::Fr);
   PartitionFootprint f;

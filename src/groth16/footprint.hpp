@@ -7,6 +7,7 @@
 
 #include "groth16/keys.hpp"
 #include "r1cs/recording_system.hpp"
+#include "r1cs/shape_system.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -18,9 +19,12 @@ struct CircuitShape {
   std::size_t a_aux_density = 0;
   std::size_t b_input_density = 0;
   std::size_t b_aux_density = 0;
+  std::size_t nonzeros = 0;  // of A, B, C (0 when built from a key, which does not know it)
 
   static CircuitShape of(const ProvingKey& key);
   static CircuitShape of(const r1cs::R1csMatrices& m);
+  // From counts alone (no matrices held): what `circuit info` answers with.
+  static CircuitShape of(const r1cs::ShapeSystem& counted);
 };
 
 struct PartitionFootprint {

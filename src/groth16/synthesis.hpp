@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 
+#include "groth16/footprint.hpp"
 #include "groth16/witness.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "r1cs/compiled_r1cs.hpp"
@@ -21,8 +23,12 @@
 namespace zkpipe::groth16 {
 
 r1cs::R1csMatrices record_matrices(const r1cs::PartitionedCircuit& circuit);
+// The circuit's counts (input constraints included) without its matrices.
+CircuitShape count_shape(const r1cs::PartitionedCircuit& circuit);
 
-r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit);
+// `progress`, when given, is called with the constraints compiled so far.
+r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit,
+                                   std::function<void(std::size_t constraints)> progress = {});
 
 PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std::size_t partition);
 

@@ -89,6 +89,7 @@ void CompilingSystem::enforce(const LC& a, const LC& b, const LC& c) {
   append(a_, a, nullptr, &a_aux_density_);
   append(b_, b, &b_input_density_, &b_aux_density_);
   append(c_, c, nullptr, nullptr);
+  if (progress_ && (num_constraints() & 0xffff) == 0) progress_(num_constraints());
 }
 
 CompiledR1cs CompilingSystem::finish() && {

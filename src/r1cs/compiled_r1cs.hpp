@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -84,6 +85,9 @@ class CompilingSystem final : public ConstraintSystem {
 
   CompiledR1cs finish() &&;
 
+  // Called with the constraint count every 2^16 constraints (a long compile's progress).
+  void on_progress(std::function<void(std::size_t constraints)> progress) { progress_ = std::move(progress); }
+
  private:
   struct Matrix {
     std::vector<std::uint64_t> offsets{0};
@@ -107,6 +111,7 @@ class CompilingSystem final : public ConstraintSystem {
   DensityBitmap a_aux_density_;
   DensityBitmap b_input_density_;
   DensityBitmap b_aux_density_;
+  std::function<void(std::size_t)> progress_;
 };
 
 }  // namespace zkpipe::r1cs

@@ -30,8 +30,9 @@ Variable ShapeSystem::alloc_input(ValueFn /*value*/) {
   return Variable::input(static_cast<std::uint32_t>(num_inputs() - 1));
 }
 
-void ShapeSystem::enforce(const LC& a, const LC& b, const LC& /*c*/) {
+void ShapeSystem::enforce(const LC& a, const LC& b, const LC& c) {
   ++constraints_;
+  nonzeros_ += a.size() + b.size() + c.size();
   mark(a, a_input_density_, a_aux_density_);
   mark(b, b_input_density_, b_aux_density_);
 }

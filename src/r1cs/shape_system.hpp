@@ -1,6 +1,6 @@
-// Counts what a synthesis produces (constraints, variables, A/B densities) without
-// keeping values or matrices: the size of a circuit, for planning memory and
-// parameters, at the cost of one bit per variable.
+// Counts what a synthesis produces (constraints, variables, A/B densities, non-zero
+// matrix entries) without keeping values or matrices: the size of a circuit, for
+// planning memory and parameters, at the cost of one bit per variable.
 #pragma once
 
 #include "r1cs/constraint_system.hpp"
@@ -25,9 +25,12 @@ class ShapeSystem final : public ConstraintSystem {
   const DensityBitmap& a_aux_density() const { return a_aux_density_; }
   const DensityBitmap& b_input_density() const { return b_input_density_; }
   const DensityBitmap& b_aux_density() const { return b_aux_density_; }
+  // Entries of A, B and C together (what the compiled evaluator stores).
+  std::size_t nonzeros() const { return nonzeros_; }
 
  private:
   std::size_t constraints_ = 0;
+  std::size_t nonzeros_ = 0;
   DensityBitmap a_input_density_;
   DensityBitmap a_aux_density_;
   DensityBitmap b_input_density_;

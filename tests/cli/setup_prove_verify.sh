@@ -9,6 +9,24 @@ trap 'rm -rf "$dir"' EXIT
 "$zkpipe" setup --preset tiny --out "$dir/key.zkp" --quiet
 "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --out "$dir/proof.bin" --quiet
 test "$(stat -c %s "$dir/proof.bin")" -eq $((3 * 192))
+# The pce path (the default) cached the compiled circuit beside the key.
+test -s "$dir/key.zkpev"
+
+# The reference path proves the same statements.
+"$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --out "$dir/ref.bin" --quiet \
+  --synthesis assignment
+"$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 3 --proof "$dir/ref.bin" | grep -q "^OK"
+
+# A corrupt cached evaluator is named, rebuilt, and never yields a wrong proof.
+printf 'x' | dd of="$dir/key.zkpev" bs=1 seek=5000 conv=notrunc status=none
+"$zkpipe" prove --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 1 --out "$dir/re.bin" --quiet 2> "$dir/err.txt"
+grep -q "not using the cached evaluator: .*key.zkpev: checksum mismatch" "$dir/err.txt"
+"$zkpipe" verify --preset tiny --key "$dir/key.zkp" --seed 7 --partitions 1 --proof "$dir/re.bin" | grep -q "^OK"
+# An evaluator built for another key is refused the same way.
+"$zkpipe" setup --preset tiny --out "$dir/other.zkp" --setup-seed 99 --quiet
+cp "$dir/key.zkpev" "$dir/other.zkpev"
+"$zkpipe" prove --preset tiny --key "$dir/other.zkp" --seed 7 --partitions 1 --out "$dir/o.bin" --quiet 2> "$dir/err.txt"
+grep -q "built for another proving key" "$dir/err.txt"
 
 # The same proofs in the snarkjs layout, checked by the snarkjs-compatible verifier
 # against the exported verification key; the bellperson vk has the expected size
