@@ -4,13 +4,18 @@
 //   product     the sparse product a, b, c = (A, B, C)·z (its second half)
 //   pce         witness + product + densities: what the engine's pce path runs
 // plus compile (once per circuit shape). Arguments: preset, threads (1 = one core,
-// the CPU-seconds figure; 0 = all cores, the latency figure).
+// the CPU-seconds figure; 0 = all cores, the latency figure). The presets are
+// ZKPIPE_BENCH_PRESETS (comma-separated; default 2e16,2e20): 2e24 and 2e27 need a
+// machine with the memory for them (the assignment path holds a, b, c in full).
 #include <benchmark/benchmark.h>
 
 #include <tbb/global_control.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "groth16/synthesis.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
@@ -21,19 +26,36 @@ namespace {
 
 using namespace zkpipe;
 
-const char* const kPresets[] = {"2e16", "2e20"};
+const std::vector<std::string>& presets() {
+  static const std::vector<std::string> names = [] {
+    const char* env = std::getenv("ZKPIPE_BENCH_PRESETS");
+    std::string list = env != nullptr ? env : "2e16,2e20";
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      if (comma > at) out.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return out;
+  }();
+  return names;
+}
 
 struct Workload {
   std::unique_ptr<r1cs::porep::PorepLikeCircuit> circuit;
   std::shared_ptr<const r1cs::CompiledR1cs> compiled;
 };
 
+// One preset's circuit and evaluator at a time: at 2e27 the evaluator alone is ~9 GiB.
 const Workload& workload(std::int64_t preset) {
-  static std::unique_ptr<Workload> cached[std::size(kPresets)];
-  auto& w = cached[preset];
-  if (!w) {
+  static std::int64_t cached_preset = -1;
+  static std::unique_ptr<Workload> w;
+  if (cached_preset != preset) {
+    w.reset();
     w = std::make_unique<Workload>();
-    w->circuit = std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(kPresets[preset]), 1, 1);
+    cached_preset = preset;
+    w->circuit = std::make_unique<r1cs::porep::PorepLikeCircuit>(
+        r1cs::porep::find_preset(presets()[static_cast<std::size_t>(preset)]), 1, 1);
     w->compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*w->circuit));
   }
   return *w;
@@ -46,8 +68,7 @@ std::unique_ptr<tbb::global_control> threads(std::int64_t n) {
 
 void label(benchmark::State& state) {
   const Workload& w = workload(state.range(0));
-  state.SetLabel(std::string(kPresets[state.range(0)]) + (state.range(1) == 1 ? " 1 thread" : " all threads") + ", " +
-                 std::to_string(w.compiled->num_constraints) + " constraints, nnz " +
+  state.SetLabel(std::to_string(w.compiled->num_constraints) + " constraints, nnz " +
                  std::to_string(w.compiled->nonzeros()));
 }
 
@@ -92,19 +113,33 @@ void BM_Compile(benchmark::State& state) {
   label(state);
 }
 
-void presets_and_threads(benchmark::internal::Benchmark* b) {
-  for (std::int64_t p = 0; p < static_cast<std::int64_t>(std::size(kPresets)); ++p) {
-    for (std::int64_t t : {1, 0}) b->Args({p, t});
-  }
-  b->Unit(benchmark::kMillisecond)->UseRealTime();
-}
-
-BENCHMARK(BM_Assignment)->Name("synthesis/assignment")->Apply(presets_and_threads);
-BENCHMARK(BM_Witness)->Name("synthesis/witness")->Apply(presets_and_threads);
-BENCHMARK(BM_Product)->Name("synthesis/product")->Apply(presets_and_threads);
-BENCHMARK(BM_Pce)->Name("synthesis/pce")->Apply(presets_and_threads);
-BENCHMARK(BM_Compile)->Name("synthesis/compile")->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMillisecond);
-
 }  // namespace
 
-BENCHMARK_MAIN();
+// Registered in main: the preset list comes from the environment. Grouped by preset so
+// that each preset's workload is built once.
+int main(int argc, char** argv) {
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(presets().size()); ++p) {
+    const std::string name = presets()[static_cast<std::size_t>(p)];
+    for (std::int64_t t : {1, 0}) {
+      const std::string suffix = name + (t == 1 ? "/1thread" : "/allthreads");
+      using Run = void (*)(benchmark::State&);
+      const std::pair<const char*, Run> runs[] = {
+          {"assignment", BM_Assignment}, {"witness", BM_Witness}, {"product", BM_Product}, {"pce", BM_Pce}};
+      for (const auto& [what, run] : runs) {
+        benchmark::RegisterBenchmark(("synthesis/" + std::string(what) + "/" + suffix).c_str(), run)
+            ->Args({p, t})
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
+    benchmark::RegisterBenchmark(("synthesis/compile/" + name).c_str(), BM_Compile)
+        ->Args({p, 1})
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
