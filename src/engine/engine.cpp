@@ -271,7 +271,7 @@ void Engine::synthesis_loop() {
 }
 
 void Engine::synthesize(Partition& p) {
-  p.charge = ledger_.charge(Stage::synthesizing, p.footprint().total());
+  p.charge = ledger_.charge(Stage::synthesizing, p.footprint().synthesized());
   hook(Hook::synth_start, p);
   try {
     p.witness = p.request->spec.synthesize(p.index);

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/sparse_product.hpp"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -64,6 +67,31 @@ KeyId key_id(const ProvingKey& key) {
   return id;
 }
 
+// groth16::check_witness_sizes for a deferred witness, whose aux values are the
+// compact ones and whose constraints are its evaluator's.
+void check_deferred_sizes(const PartitionWitness& w, const ProvingKey& key) {
+  const r1cs::CompiledR1cs& e = *w.evaluator;
+  auto refuse = [](const char* what, std::size_t got, std::size_t want, const char* against) {
+    throw std::invalid_argument(std::string("witness does not match ") + against + ": " + what + " is " +
+                                std::to_string(got) + ", expected " + std::to_string(want));
+  };
+  if (w.inputs.size() != key.num_inputs()) {
+    refuse("the number of public inputs (ONE included)", w.inputs.size(), key.num_inputs(), "the proving key");
+  }
+  if (w.compact_aux.size() != key.num_aux()) {
+    refuse("the number of aux variables", w.compact_aux.size(), key.num_aux(), "the proving key");
+  }
+  if (e.num_constraints > key.domain_size()) {
+    refuse("the number of constraints", e.num_constraints, key.domain_size(), "the proving key");
+  }
+  if (e.num_inputs != w.inputs.size()) {
+    refuse("the number of public inputs (ONE included)", w.inputs.size(), e.num_inputs, "its evaluator");
+  }
+  if (e.num_aux != w.compact_aux.size()) {
+    refuse("the number of aux variables", w.compact_aux.size(), e.num_aux, "its evaluator");
+  }
+}
+
 // start()'s blinded G1 sums, and the B query's G2 sum when the device computed it.
 struct CudaPendingProof final : groth16::PendingG1Proof {
   using groth16::PendingG1Proof::PendingG1Proof;
@@ -96,6 +124,12 @@ struct CudaProver::State {
   DeviceBuffer<Fr> scalars;
   DeviceSelect select;
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
+  // A deferred witness's inputs and compact aux, and the device copy of the last
+  // evaluator seen. The evaluator is recognised by its host object, held weakly: a
+  // different one later allocated at the same address finds the old one expired.
+  DeviceAssignment assignment;
+  std::unique_ptr<DeviceEvaluator> evaluator;
+  std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
   std::mutex mutex;
 
@@ -154,6 +188,22 @@ struct CudaProver::State {
     return *slot;
   }
 
+  // The evaluator on the device, uploaded when it is not the one there (whose
+  // memory is freed first).
+  DeviceEvaluator& evaluator_for(const std::shared_ptr<const r1cs::CompiledR1cs>& compiled) {
+    if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
+    evaluator.reset();
+    evaluator_source.reset();
+    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream);
+    evaluator_source = compiled;
+    return *evaluator;
+  }
+
+  void release_evaluator() {
+    evaluator.reset();
+    evaluator_source.reset();
+  }
+
   const DeviceNtt& ntt_for(const ProvingKey& key) {
     auto& slot = ntts[{key.domain_size(), key.h_query}];
     if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()));
@@ -167,6 +217,27 @@ struct CudaProver::State {
     if (v.size() < n) {
       check(cudaMemsetAsync(dst.data() + v.size(), 0, (n - v.size()) * sizeof(Fr), stream), "zero padding");
     }
+  }
+
+  // A deferred witness's a, b, c (zero-padded to n) from its inputs and compact aux
+  // by the evaluator on the device, checked there (a refused witness throws
+  // UnsatisfiedConstraint before any further work); then its full aux into `aux`,
+  // queued on stream.
+  void evaluate_deferred(DeviceEvaluator& e, const PartitionWitness& w, std::size_t n, PendingProof& pending,
+                         groth16::Stopwatch& clock) {
+    // On the prover's stream: the product needs these first, and the copy (~2 bits
+    // per aux value) has no device work to hide behind.
+    assignment.upload(w.inputs, w.compact_aux, staging, stream);
+    sync();
+    pending.timings.push_back({"upload_witness", clock.lap()});
+    a.reserve(n);
+    b.reserve(n);
+    c.reserve(n);
+    const std::size_t unsatisfied = e.evaluate(assignment, a.data(), b.data(), c.data(), n, stream);
+    pending.timings.push_back({"abc_device", clock.lap()});
+    if (unsatisfied < e.num_constraints()) throw groth16::UnsatisfiedConstraint(unsatisfied);
+    aux.reserve(assignment.num_aux());
+    assignment.expand_aux(aux.data(), stream);
   }
 
   // Into `scalars`: the host values `prefix`, then the aux values (resident in `aux`)
@@ -213,57 +284,80 @@ CudaProver::~CudaProver() = default;
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
                                                 const Blinding& blinding) {
   groth16::Stopwatch clock;
+  // A deferred witness (the pce path) is evaluated on the device: its a, b, c and
+  // full aux are never made on the host.
   const bool deferred = w.is_deferred();
-  groth16::materialize(w);
-  const double materialize_seconds = clock.lap();
-  // The sizes now; the densities and a·b = c on the host's threads during the MSMs.
-  groth16::check_witness_sizes(w, key);
+  // The sizes now; the densities (and, not deferred, a·b = c) on the host's threads
+  // during the MSMs.
+  if (deferred) {
+    check_deferred_sizes(w, key);
+  } else {
+    groth16::check_witness_sizes(w, key);
+  }
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
   auto pending = std::make_unique<CudaPendingProof>(w, key, blinding);
-  if (deferred) pending->timings.push_back({"abc_host", materialize_seconds});
   clock.lap();
 
+  // The evaluator before the key's points: it has no streamed alternative, so a key
+  // that no longer fits beside it is the one that streams.
+  DeviceEvaluator* evaluator = deferred ? &s.evaluator_for(w.evaluator) : nullptr;
   const KeyBases& bases = s.bases_for(key);
   const DeviceNtt& ntt = s.ntt_for(key);
   pending->timings.push_back({"gpu_setup", clock.lap()});
 
   const std::size_t n = key.domain_size();
-  s.upload_padded(s.a, w.a, n);
-  s.upload_padded(s.b, w.b, n);
-  s.upload_padded(s.c, w.c, n);
-  s.sync();
-  pending->timings.push_back({"upload_abc", clock.lap()});
+  if (deferred) {
+    s.evaluate_deferred(*evaluator, w, n, *pending, clock);
+  } else {
+    s.upload_padded(s.a, w.a, n);
+    s.upload_padded(s.b, w.b, n);
+    s.upload_padded(s.c, w.c, n);
+    s.sync();
+    pending->timings.push_back({"upload_abc", clock.lap()});
+  }
 
   ntt.h_scalars(s.a.data(), s.b.data(), s.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
-  // The copy engine takes aux while the multiprocessors run the h step.
-  s.aux.reserve(w.aux.size());
-  s.staging.upload(s.aux.data(), std::span<const Fr>(w.aux), s.copy_stream);
-  check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
-  check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
-  s.sync();
-  pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
+  if (deferred) {
+    s.sync();
+    pending->timings.push_back({"ntt_h_expand_aux", clock.lap()});
+  } else {
+    // The copy engine takes aux while the multiprocessors run the h step.
+    s.aux.reserve(w.aux.size());
+    s.staging.upload(s.aux.data(), std::span<const Fr>(w.aux), s.copy_stream);
+    check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
+    check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
+    s.sync();
+    pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
+  }
+  const std::size_t aux_count = deferred ? w.compact_aux.size() : w.aux.size();
 
   // The witness checks that take a pass over N-sized vectors run on the host's
   // threads while the device runs the MSMs (the uploads above need those threads
   // for staging). A witness that fails them still fails start(), at its end; until
   // then a density mismatch can only make the MSM sums wrong (their lengths are
   // bounded by the bases), and nothing leaves start(). If the device work throws
-  // first, the future's destructor waits for the checks, which only read.
-  std::future<void> satisfied = std::async(std::launch::async, [&w, &key] {
+  // first, the future's destructor waits for the checks, which only read. A
+  // deferred witness was checked for a·b = c on the device; when finish() runs the
+  // G2 MSM on the host, it needs the full aux there, expanded here meanwhile (the
+  // only case where a deferred witness's aux is made on the host; the MSMs below
+  // read the count, not w.aux).
+  const bool host_aux = deferred && !s.options.g2_msm_on_device;
+  std::future<void> checked = std::async(std::launch::async, [&w, &key, deferred, host_aux] {
     groth16::check_witness_densities(w, key);
-    groth16::check_satisfied(w);
+    if (!deferred) groth16::check_satisfied(w);
+    if (host_aux) w.aux = w.compact_aux.expand();
   });
 
   groth16::G1MsmSums sums;
   sums.h = s.msm_sum(bases, bases.h, key.h.span(), s.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l.span(), s.aux.data(), w.aux.size());
+  sums.l = s.msm_sum(bases, bases.l, key.l.span(), s.aux.data(), aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, w.aux.size());
+  const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, aux_count);
   sums.a = s.msm_sum(bases, bases.a, key.a.span(), s.scalars.data(), a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
@@ -271,7 +365,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   for (std::size_t i = 0; i < w.inputs.size(); ++i) {
     if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
   }
-  const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, w.aux.size());
+  const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, aux_count);
   sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1.span(), s.scalars.data(), b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
@@ -281,7 +375,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
-  satisfied.get();
+  checked.get();
   pending->timings.push_back({"witness_check_wait", clock.lap()});
   pending->blind(sums);
   return pending;
@@ -298,7 +392,8 @@ std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;
   std::size_t bytes =
       (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.aux.capacity() + s.scalars.capacity()) * sizeof(Fr) +
-      s.select.device_bytes();
+      s.select.device_bytes() + s.assignment.device_bytes();
+  if (s.evaluator) bytes += s.evaluator->device_bytes();
   for (const auto& [id, bases] : s.bases) {
     if (bases) bytes += bases->bytes();
   }
@@ -319,6 +414,7 @@ void CudaProver::release(const ProvingKey& key) {
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   s.bases.erase(key_id(key));
+  s.release_evaluator();
 }
 
 }  // namespace zkpipe::gpu

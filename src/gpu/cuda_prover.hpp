@@ -4,6 +4,13 @@
 // it there, as CpuProver does. Either way both backends give the same proof for the
 // same Blinding.
 //
+// A deferred witness (the pce path: inputs, compact aux and the compiled evaluator)
+// is evaluated on the device (sparse_product.hpp): its inputs and compact aux go
+// up, a, b, c and the full aux are computed there, and a·b = c is checked there
+// (UnsatisfiedConstraint, as for any witness). The evaluator's matrices stay
+// resident while witnesses of the same evaluator follow. The host expands the aux
+// only when finish() runs the G2 MSM on the CPU, which reads it.
+//
 // Per key, the query points (G1: A, B, L, H; G2: B) are uploaded once and stay resident
 // when they fit in the device's free memory beside the MSM scratch and the working
 // vectors; a key that does not fit keeps its points in host memory and every MSM
@@ -56,8 +63,8 @@ class CudaProver final : public groth16::ProverBackend {
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
 
   // Frees the device memory a key's points hold (after its last proof, or before
-  // the key itself is destroyed); a later start() with the key places them again.
-  // Waits for a start() in progress.
+  // the key itself is destroyed), and the resident evaluator's; a later start()
+  // with the key places them again. Waits for a start() in progress.
   void release(const groth16::ProvingKey& key);
 
  private:

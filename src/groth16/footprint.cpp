@@ -65,4 +65,11 @@ PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
   return f;
 }
 
+PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s) {
+  PartitionFootprint f = of(s);
+  const std::size_t words = (s.aux + 63) / 64;
+  f.deferred = words * (2 * sizeof(std::uint64_t) + sizeof(std::uint32_t)) + f.density + sizeof(ff::Fr) * s.inputs;
+  return f;
+}
+
 }  // namespace zkpipe::groth16

@@ -32,9 +32,18 @@ struct PartitionFootprint {
   std::size_t assignment = 0;  // inputs and aux: kept until finish()
   std::size_t density = 0;     // three bitmaps
   std::size_t scratch = 0;     // gathered A/B MSM scalars, at most one set at a time
+  // What synthesis builds before start(), when it is less than the rest: a deferred
+  // (pce) witness — compact aux and densities — until the backend materializes it.
+  // 0: the whole witness (a, b, c and the full assignment).
+  std::size_t deferred = 0;
 
   std::size_t total() const { return abc + assignment + density + scratch; }
+  // The ledger's estimate for a partition in synthesis (the real size replaces it after).
+  std::size_t synthesized() const { return deferred != 0 ? deferred : total(); }
   static PartitionFootprint of(const CircuitShape& shape);
+  // The same with a deferred witness's estimate: 0/1 values as two bits each plus a
+  // rank word per 64 values (wide values are counted once synthesized).
+  static PartitionFootprint of_deferred(const CircuitShape& shape);
 };
 
 }  // namespace zkpipe::groth16

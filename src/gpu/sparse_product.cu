@@ -1,0 +1,253 @@
+#include "gpu/sparse_product.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/cuda_error.hpp"
+#include "gpu/field.cuh"
+
+namespace zkpipe::gpu {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+// r1cs::Variable's encoding: bit 31 set for an aux variable, the index below it.
+constexpr u32 kAuxFlag = u32{1} << 31;
+
+// r1cs::coefficient_code's decoding (its helpers are host functions).
+__device__ __forceinline__ bool is_small(u32 code) { return (code >> 31) == 0; }
+__device__ __forceinline__ int small_value(u32 code) { return static_cast<int>(code << 1) >> 1; }
+__device__ __forceinline__ u32 table_index(u32 code) { return code & ~(u32{1} << 31); }
+
+// What the kernels read of a DeviceAssignment and of one matrix.
+struct AssignmentView {
+  const Fr* inputs;
+  const u64* wide_mask;
+  const u64* bits;
+  const u32* wide_before;
+  const Fr* wide_values;
+};
+
+struct MatrixView {
+  const u64* row_offsets;
+  const u32* columns;
+  const u32* codes;
+};
+
+// k (|k| < 2^63) into Montgomery form: the Montgomery product of |k| with R² is |k|·R.
+__device__ __forceinline__ Fr fr_of(long long k, const Fr& r2) {
+  const u64 magnitude = k < 0 ? 0 - static_cast<u64>(k) : static_cast<u64>(k);
+  Fr m = Fr::zero();
+  m.v[0] = static_cast<u32>(magnitude);
+  m.v[1] = static_cast<u32>(magnitude >> 32);
+  m = m * r2;
+  return k < 0 ? -m : m;
+}
+
+// The rank of aux value i among the wide ones, given its word of the wide bitmap.
+__device__ __forceinline__ u32 wide_rank(const AssignmentView& z, u64 i, u64 mask) {
+  return z.wide_before[i / 64] + static_cast<u32>(__popcll(mask & ((u64{1} << (i % 64)) - 1)));
+}
+
+// One row of one matrix times z, as r1cs::evaluate_row: 0 terms skipped, small
+// coefficients of 1s summed as integers, ±1 times a wide value added or subtracted.
+__device__ Fr evaluate_row(const MatrixView& m, u64 row, const AssignmentView& z, const Fr* table, const Fr& r2) {
+  const u64 begin = m.row_offsets[row];
+  const u64 end = m.row_offsets[row + 1];
+  // |small| ≤ 2^30 per term, so 2^32 terms could not overflow it.
+  long long small_sum = 0;
+  Fr acc = Fr::zero();
+  for (u64 k = begin; k < end; ++k) {
+    const u32 column = m.columns[k];
+    const u32 code = m.codes[k];
+    const u32 index = column & ~kAuxFlag;
+    Fr x = Fr::zero();  // the value when wide
+    bool wide = false;
+    if (column & kAuxFlag) {
+      const u64 mask = z.wide_mask[index / 64];
+      const u64 bit = u64{1} << (index % 64);
+      if (mask & bit) {
+        wide = true;
+        x = z.wide_values[wide_rank(z, index, mask)];
+      } else if ((z.bits[index / 64] & bit) == 0) {
+        continue;
+      }
+    } else {
+      x = z.inputs[index];
+      if (x.is_zero()) continue;
+      wide = !(x == Fr::one());
+    }
+    if (!wide) {
+      if (is_small(code)) {
+        small_sum += small_value(code);
+      } else {
+        acc += table[table_index(code)];
+      }
+      continue;
+    }
+    if (is_small(code)) {
+      const int s = small_value(code);
+      if (s == 1) {
+        acc += x;
+      } else if (s == -1) {
+        acc -= x;
+      } else {
+        acc += fr_of(s, r2) * x;
+      }
+    } else {
+      acc += table[table_index(code)] * x;
+    }
+  }
+  if (small_sum != 0) acc += fr_of(small_sum, r2);
+  return acc;
+}
+
+// One thread per row of the domain: a, b, c of a constraint and its a·b = c check
+// (the first failing row by atomicMin), zeros past the constraints.
+__global__ void __launch_bounds__(kThreads)
+    product_kernel(Fr* a, Fr* b, Fr* c, u64 n, u64 constraints, MatrixView ma, MatrixView mb, MatrixView mc,
+                   const Fr* table, AssignmentView z, Fr r2, unsigned long long* first_unsatisfied) {
+  const u64 row = blockIdx.x * u64{blockDim.x} + threadIdx.x;
+  if (row >= n) return;
+  if (row >= constraints) {
+    a[row] = Fr::zero();
+    b[row] = Fr::zero();
+    c[row] = Fr::zero();
+    return;
+  }
+  const Fr va = evaluate_row(ma, row, z, table, r2);
+  const Fr vb = evaluate_row(mb, row, z, table, r2);
+  const Fr vc = evaluate_row(mc, row, z, table, r2);
+  a[row] = va;
+  b[row] = vb;
+  c[row] = vc;
+  if (!(va * vb == vc)) atomicMin(first_unsatisfied, static_cast<unsigned long long>(row));
+}
+
+__global__ void expand_kernel(Fr* out, AssignmentView z, u64 n) {
+  const u64 i = blockIdx.x * u64{blockDim.x} + threadIdx.x;
+  if (i >= n) return;
+  const u64 mask = z.wide_mask[i / 64];
+  const u64 bit = u64{1} << (i % 64);
+  if (mask & bit) {
+    out[i] = z.wide_values[wide_rank(z, i, mask)];
+  } else {
+    out[i] = (z.bits[i / 64] & bit) ? Fr::one() : Fr::zero();
+  }
+}
+
+Fr* dev(ff::Fr* p) { return reinterpret_cast<Fr*>(p); }
+const Fr* dev(const ff::Fr* p) { return reinterpret_cast<const Fr*>(p); }
+
+AssignmentView view(const DeviceAssignment& z) {
+  return {dev(z.inputs()), z.wide_mask(), z.bits(), z.wide_before(), dev(z.wide_values())};
+}
+
+// R² mod p in Montgomery form's bytes, for fr_of.
+Fr montgomery_r2() {
+  const ff::Fr r2 = ff::Fr::from_mont(ff::Fr::kR2);
+  Fr r;
+  static_assert(sizeof(r) == sizeof(r2));
+  std::memcpy(&r, &r2, sizeof(r));
+  return r;
+}
+
+// The kernel indexes row_offsets by constraint without bounds: refuse a
+// structurally broken evaluator here.
+const r1cs::CompiledMatrix& checked(const r1cs::CompiledMatrix& m, std::size_t rows, const char* name) {
+  if (m.row_offsets.size() != rows + 1 || m.columns.size() != m.coefficients.size() ||
+      m.row_offsets.front() != 0 || m.row_offsets.back() != m.nonzeros()) {
+    throw std::invalid_argument(std::string("DeviceEvaluator: matrix ") + name + " is not a CSR matrix of " +
+                                std::to_string(rows) + " rows");
+  }
+  return m;
+}
+
+}  // namespace
+
+void DeviceAssignment::upload(std::span<const ff::Fr> inputs, const r1cs::CompactValues& aux,
+                              PinnedStaging& staging, cudaStream_t stream) {
+  num_inputs_ = inputs.size();
+  num_aux_ = aux.size();
+  inputs_.reserve(inputs.size());
+  wide_mask_.reserve(aux.wide_mask().size());
+  bits_.reserve(aux.bits().size());
+  wide_before_.reserve(aux.wide_before().size());
+  wide_values_.reserve(aux.wide_values().size());
+  staging.upload(inputs_.data(), inputs, stream);
+  staging.upload(wide_mask_.data(), aux.wide_mask(), stream);
+  staging.upload(bits_.data(), aux.bits(), stream);
+  staging.upload(wide_before_.data(), aux.wide_before(), stream);
+  staging.upload(wide_values_.data(), aux.wide_values(), stream);
+}
+
+void DeviceAssignment::expand_aux(ff::Fr* out, cudaStream_t stream) const {
+  if (num_aux_ == 0) return;
+  expand_kernel<<<blocks_for(num_aux_), kThreads, 0, stream>>>(dev(out), view(*this), num_aux_);
+  check_launch("expand_kernel");
+}
+
+DeviceEvaluator::Matrix::Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream)
+    : row_offsets(m.row_offsets.size()), columns(m.columns.size()), codes(m.coefficients.size()) {
+  static_assert(sizeof(r1cs::Variable) == sizeof(u32), "the kernel reads variables as their 32-bit encoding");
+  staging.upload(row_offsets.data(), m.row_offsets, stream);
+  staging.upload(columns.data(), m.columns, stream);
+  staging.upload(codes.data(), m.coefficients, stream);
+}
+
+std::size_t DeviceEvaluator::Matrix::device_bytes() const {
+  return row_offsets.capacity() * sizeof(std::uint64_t) + columns.capacity() * sizeof(r1cs::Variable) +
+         codes.capacity() * sizeof(std::uint32_t);
+}
+
+DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream)
+    : num_inputs_(compiled.num_inputs),
+      num_aux_(compiled.num_aux),
+      num_constraints_(compiled.num_constraints),
+      a_(checked(compiled.a, compiled.num_constraints, "A"), staging, stream),
+      b_(checked(compiled.b, compiled.num_constraints, "B"), staging, stream),
+      c_(checked(compiled.c, compiled.num_constraints, "C"), staging, stream),
+      table_(compiled.coefficient_table.size()),
+      first_unsatisfied_(1) {
+  staging.upload(table_.data(), compiled.coefficient_table, stream);
+  check(cudaStreamSynchronize(stream), "upload evaluator");
+}
+
+std::size_t DeviceEvaluator::device_bytes() const {
+  return a_.device_bytes() + b_.device_bytes() + c_.device_bytes() + table_.capacity() * sizeof(ff::Fr) +
+         first_unsatisfied_.capacity() * sizeof(unsigned long long);
+}
+
+std::size_t DeviceEvaluator::evaluate(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, std::size_t n,
+                                      cudaStream_t stream) {
+  if (z.num_inputs() != num_inputs_ || z.num_aux() != num_aux_) {
+    throw std::invalid_argument("DeviceEvaluator: the assignment has " + std::to_string(z.num_inputs()) +
+                                " inputs and " + std::to_string(z.num_aux()) + " aux values, the circuit " +
+                                std::to_string(num_inputs_) + " and " + std::to_string(num_aux_));
+  }
+  if (n < num_constraints_) {
+    throw std::invalid_argument("DeviceEvaluator: " + std::to_string(n) + " rows cannot hold " +
+                                std::to_string(num_constraints_) + " constraints");
+  }
+  if (n == 0) return 0;
+  auto matrix = [](const Matrix& m) {
+    return MatrixView{m.row_offsets.data(), reinterpret_cast<const u32*>(m.columns.data()), m.codes.data()};
+  };
+  // All ones: above every row, so "none failed" unless a row lowers it.
+  check(cudaMemsetAsync(first_unsatisfied_.data(), 0xff, sizeof(unsigned long long), stream), "reset check");
+  product_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev(a), dev(b), dev(c), n, num_constraints_, matrix(a_),
+                                                         matrix(b_), matrix(c_), dev(table_.data()), view(z),
+                                                         montgomery_r2(), first_unsatisfied_.data());
+  check_launch("product_kernel");
+  unsigned long long first = 0;
+  check(cudaMemcpyAsync(&first, first_unsatisfied_.data(), sizeof(first), cudaMemcpyDeviceToHost, stream),
+        "download check");
+  check(cudaStreamSynchronize(stream), "sparse product");
+  return first < num_constraints_ ? static_cast<std::size_t>(first) : num_constraints_;
+}
+
+}  // namespace zkpipe::gpu

@@ -1,0 +1,107 @@
+// The pre-compiled constraint evaluator on the device: a deferred witness (the pce
+// path) goes up as its inputs and compact aux values, ~2 bits per aux value, and
+// a, b, c = A·z, B·z, C·z and the full aux are made where the prover reads them.
+// A 2^27-constraint partition then crosses the link as ~40 MiB instead of 16 GiB
+// (a, b, c and aux in full), and the host never holds those vectors.
+//
+// The product is r1cs::evaluate_abc's, term for term: small coefficients of 0/1
+// values summed in a 64-bit integer and converted once per row, ±1 times a wide
+// value as an addition or subtraction, anything else a Montgomery product; values
+// stay fully reduced, so the device's a, b, c equal the host's bit for bit.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "ff/fr.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/staging.hpp"
+#include "r1cs/compact_values.hpp"
+#include "r1cs/compiled_r1cs.hpp"
+
+namespace zkpipe::gpu {
+
+// A deferred witness's assignment on the device: the inputs in full and the aux
+// values in r1cs::CompactValues' layout (wide bitmap, 0/1 bits, rank index, wide
+// values). The buffers grow to the largest assignment seen and are reused.
+class DeviceAssignment {
+ public:
+  // Queued on stream after the host's arrays are staged (they may be freed on return).
+  void upload(std::span<const ff::Fr> inputs, const r1cs::CompactValues& aux, PinnedStaging& staging,
+              cudaStream_t stream);
+
+  std::size_t num_inputs() const { return num_inputs_; }
+  std::size_t num_aux() const { return num_aux_; }
+
+  // The aux values in full into out (device, num_aux() elements), as
+  // CompactValues::expand() gives them. Queued on stream.
+  void expand_aux(ff::Fr* out, cudaStream_t stream) const;
+
+  const ff::Fr* inputs() const { return inputs_.data(); }
+  const std::uint64_t* wide_mask() const { return wide_mask_.data(); }
+  const std::uint64_t* bits() const { return bits_.data(); }
+  const std::uint32_t* wide_before() const { return wide_before_.data(); }
+  const ff::Fr* wide_values() const { return wide_values_.data(); }
+
+  std::size_t device_bytes() const {
+    return (inputs_.capacity() + wide_values_.capacity()) * sizeof(ff::Fr) +
+           (wide_mask_.capacity() + bits_.capacity()) * sizeof(std::uint64_t) +
+           wide_before_.capacity() * sizeof(std::uint32_t);
+  }
+
+ private:
+  std::size_t num_inputs_ = 0;
+  std::size_t num_aux_ = 0;
+  DeviceBuffer<ff::Fr> inputs_;
+  DeviceBuffer<std::uint64_t> wide_mask_;
+  DeviceBuffer<std::uint64_t> bits_;
+  DeviceBuffer<std::uint32_t> wide_before_;
+  DeviceBuffer<ff::Fr> wide_values_;
+};
+
+// A CompiledR1cs's matrices (CSR: row offsets, 32-bit variables, 32-bit coefficient
+// codes) and coefficient table resident on the device. Uploaded once per evaluator;
+// the buffers are charged to the ledger as device memory, like a key's points.
+class DeviceEvaluator {
+ public:
+  // Uploads through staging on stream and waits for the copies.
+  DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream);
+
+  std::size_t num_inputs() const { return num_inputs_; }
+  std::size_t num_aux() const { return num_aux_; }
+  std::size_t num_constraints() const { return num_constraints_; }
+
+  // a, b, c (device, n ≥ num_constraints() elements each; the rows from
+  // num_constraints() on are zero) for the assignment z, and the check that
+  // a_i·b_i = c_i for every constraint i, in the same pass. Synchronizes with
+  // stream; returns the first constraint that fails, or num_constraints() when all
+  // hold. Throws std::invalid_argument when z or n does not fit the circuit.
+  std::size_t evaluate(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, std::size_t n,
+                       cudaStream_t stream);
+
+  std::size_t device_bytes() const;
+
+ private:
+  struct Matrix {
+    Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream);
+    std::size_t device_bytes() const;
+
+    DeviceBuffer<std::uint64_t> row_offsets;
+    DeviceBuffer<r1cs::Variable> columns;
+    DeviceBuffer<std::uint32_t> codes;
+  };
+
+  std::size_t num_inputs_;
+  std::size_t num_aux_;
+  std::size_t num_constraints_;
+  Matrix a_;
+  Matrix b_;
+  Matrix c_;
+  DeviceBuffer<ff::Fr> table_;
+  DeviceBuffer<unsigned long long> first_unsatisfied_;  // one slot, atomicMin'ed by the product
+};
+
+}  // namespace zkpipe::gpu
