@@ -6,6 +6,7 @@
 #include "r1cs/porep/porep_circuit.hpp"
 #include "r1cs/porep/sparse_trees.hpp"
 #include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 
 namespace zkpipe::r1cs::porep {
@@ -18,6 +19,19 @@ TEST(PorepPreset, UnknownNameListsTheKnownOnes) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("tiny"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("2e27"), std::string::npos);
+  }
+}
+
+// Preset 2eN has at most 2^N constraints, the Groth16 input constraints included, so
+// that its domain is 2^N. (2e27, 24 s to count, is checked by `zkpipe circuit info`.)
+TEST(PorepPreset, EachPresetFitsTheDomainItsNameGives) {
+  for (auto [name, log_n] : {std::pair{"2e16", 16}, std::pair{"2e20", 20}, std::pair{"2e24", 24}}) {
+    const porep::PorepLikeCircuit circuit(porep::find_preset(name), 1, 1);
+    ShapeSystem shape;
+    circuit.synthesize(shape, 0);
+    const std::size_t constraints = shape.num_constraints() + shape.num_inputs();  // input constraints
+    EXPECT_LE(constraints, std::size_t{1} << log_n) << name;
+    EXPECT_GT(constraints, std::size_t{1} << (log_n - 1)) << name << " would fit a smaller domain";
   }
 }
 

@@ -14,7 +14,7 @@ const std::array<Preset, 5>& presets() {
       {"tiny", 2, 1, 2, 0, 0, 1, LabelHash::kPoseidon},
       {"2e16", 1, 1, 0, 0, 0, 1, LabelHash::kSha256},
       {"2e20", 2, 4, 2, 0, 4, 4, LabelHash::kSha256},
-      {"2e24", 9, 11, 6, 0, 9, 8, LabelHash::kSha256},
+      {"2e24", 8, 11, 6, 0, 9, 8, LabelHash::kSha256},
       // Filecoin's 32 GiB partition: 18 challenges, 11 layers, 14 parents in 37 slots, 2^30 nodes.
       {"2e27", 18, 11, 14, 37, 30, 10, LabelHash::kSha256},
   }};
