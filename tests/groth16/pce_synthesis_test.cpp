@@ -72,6 +72,20 @@ TEST(PceSynthesis, SameProofForFixedBlinding) {
   EXPECT_TRUE(verify(PreparedVerifyingKey(key.vk), a, circuit.public_inputs(0)));
 }
 
+// As on the assignment path, a witness that does not satisfy the circuit is refused
+// before anything is proved, naming the constraint.
+TEST(PceSynthesis, UnsatisfiedDeferredWitnessIsRefused) {
+  const PorepLikeCircuit circuit(find_preset("tiny"), 3, 1);
+  const ProvingKey key = setup(record_matrices(circuit), ToxicWaste::from_seed(4));
+  const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(compile_circuit(circuit));
+  PartitionWitness w = synthesize_witness(circuit, 0, compiled);
+  std::vector<ff::Fr> aux = w.compact_aux.expand();
+  aux[100] = aux[100].is_zero() ? ff::Fr::one() : ff::Fr::zero();
+  w.compact_aux = r1cs::CompactValues::of(aux);
+  CpuProver cpu;
+  EXPECT_THROW(cpu.start(w, key, Blinding::zero()), UnsatisfiedConstraint);
+}
+
 TEST(PceSynthesis, CompiledFormOfAnotherCircuitIsRefused) {
   const PorepLikeCircuit tiny(find_preset("tiny"), 3, 1);
   const PorepLikeCircuit other(find_preset("2e16"), 3, 1);

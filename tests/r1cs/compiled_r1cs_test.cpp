@@ -5,6 +5,7 @@
 // wide, p − 1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "r1cs/compiled_r1cs.hpp"
@@ -125,6 +126,38 @@ TEST(CompiledR1cs, WrongAssignmentSizeIsRefused) {
   const std::vector<Fr> inputs(6, Fr::one());
   const std::vector<Fr> aux(299, Fr::one());
   EXPECT_THROW(evaluate_abc(compiled, Assignment{inputs, aux}), std::invalid_argument);
+}
+
+// The compact form against the full values it packs, across word boundaries, and
+// its builder against packing after the fact (bits, wide values, appended segments).
+TEST(CompactValues, PacksExpandsAndAppendsExactly) {
+  std::mt19937_64 rng(11);
+  std::vector<Fr> values(1000);
+  for (Fr& v : values) v = random_value(rng);
+  const CompactValues packed = CompactValues::of(values);
+  EXPECT_EQ(packed.expand(), values);
+  for (std::size_t i = 0; i < values.size(); ++i) ASSERT_EQ(packed[i], values[i]) << i;
+
+  // Built in pieces: single values, runs of bits, and another builder at an odd offset.
+  CompactValues::Builder head;
+  CompactValues::Builder tail;
+  for (std::size_t i = 0; i < 333; ++i) head.append(values[i]);
+  for (std::size_t i = 333; i < values.size(); ++i) tail.append(values[i]);
+  head.append(std::move(tail));
+  EXPECT_EQ(std::move(head).finish().expand(), values);
+
+  CompactValues::Builder bits;
+  bits.append_bits(0b1011, 4);
+  bits.append(Fr::from_u64(5));
+  bits.append_bits(~std::uint64_t{0}, 64);
+  const CompactValues b = std::move(bits).finish();
+  ASSERT_EQ(b.size(), 69u);
+  EXPECT_EQ(b[0], Fr::one());
+  EXPECT_EQ(b[2], Fr::zero());
+  EXPECT_EQ(b[4], Fr::from_u64(5));
+  EXPECT_EQ(b[68], Fr::one());
+  const auto wide = std::count_if(values.begin(), values.end(), [](const Fr& v) { return !v.is_zero() && !v.is_one(); });
+  EXPECT_EQ(packed.wide_values().size(), static_cast<std::size_t>(wide));
 }
 
 }  // namespace
