@@ -1,19 +1,26 @@
-#include <chrono>
+// zkpipe prove: every partition of one circuit instance through the engine — the
+// same pipeline, memory budget, ledger and trace as `zkpipe bench` — then each
+// partition's proof verified and the proofs written.
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
-#include <optional>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "backend.hpp"
 #include "commands.hpp"
+#include "engine/buffer_ledger.hpp"
+#include "engine/engine.hpp"
+#include "engine/process_memory.hpp"
+#include "engine/run_recorder.hpp"
 #include "file_args.hpp"
 #include "formats/file_io.hpp"
-#include "engine/buffer_ledger.hpp"
-#include "engine/process_memory.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
-#include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "progress.hpp"
 #include "workloads.hpp"
@@ -27,97 +34,143 @@ struct ProveOptions {
   std::string key;
   std::string out;
   std::string json_dir;
+  std::string trace_path;
   BackendOptions backend;
   std::string synthesis = "pce";
+  std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   bool self_verify = true;
   bool quiet = false;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
+// One line per partition as it leaves the pipeline: its stages and the backend's
+// steps inside start(), the process's peak RSS and, for a device, its memory.
+class PartitionLines final : public engine::EngineListener {
+ public:
+  explicit PartitionLines(engine::DeviceMemoryProbe device_used) : device_used_(std::move(device_used)) {}
 
-// The device's memory after a partition, the ledger's and the driver's: the two
-// should agree up to the context and small allocations.
-std::string device_memory_note(const engine::DeviceMemoryProbe& probe) {
-  if (!probe) return "";
-  const engine::StageTotals dev = engine::BufferLedger::process().snapshot()[engine::Stage::device];
-  std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
-                     std::to_string(dev.count) + " ledger buffers";
-  if (const auto used = probe()) note += " (" + format_bytes(static_cast<double>(*used)) + " in use on the device)";
-  return note;
-}
+  void on_partition_retired(const engine::PartitionTimeline& t) override {
+    using engine::Stage;
+    std::string steps;
+    for (const auto& step : t.start_steps) steps += " " + step.stage + "=" + format_seconds(step.seconds);
+    std::cerr << "partition " << t.partition + 1 << "/" << t.partitions << ": synthesis "
+              << format_seconds(t.seconds_in(Stage::synthesizing)) << ", queued "
+              << format_seconds(t.seconds_in(Stage::queued)) << ", start "
+              << format_seconds(t.seconds_in(Stage::on_device)) << (steps.empty() ? "" : " (" + steps.substr(1) + ")")
+              << ", finish " << format_seconds(t.seconds_in(Stage::pending_finalize)) << ", peak RSS "
+              << format_bytes(static_cast<double>(engine::peak_resident_bytes())) << device_note() << "\n";
+  }
+
+ private:
+  // The device's memory: the ledger's and the driver's, which should agree up to the
+  // context and small allocations.
+  std::string device_note() const {
+    if (!device_used_) return "";
+    const engine::StageTotals dev = engine::BufferLedger::process().snapshot()[engine::Stage::device];
+    std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
+                       std::to_string(dev.count) + " ledger buffers";
+    if (const auto used = device_used_()) note += " (" + format_bytes(static_cast<double>(*used)) + " in use)";
+    return note;
+  }
+
+  engine::DeviceMemoryProbe device_used_;
+};
 
 void run_prove(const ProveOptions& o) {
-  refuse_overwriting_inputs({o.key}, {o.out});
+  refuse_overwriting_inputs({o.key}, {o.out, o.trace_path});
   // The backend first: a missing device fails before any work is done.
   const std::shared_ptr<groth16::ProverBackend> backend = make_backend(o.backend);
-  const engine::DeviceMemoryProbe device_used = device_memory_probe(o.backend);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
-  auto circuit = make_circuit(o.workload);
-  groth16::ProvingKey key = groth16::load_parameter_file(o.key);
-  const auto evaluator = evaluator_for(o.workload, o.synthesis, key, o.key, o.quiet);
+  const std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(o.workload);
+  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(o.key));
+  const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
+  const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
+  groth16::PartitionFootprint footprint =
+      evaluator ? groth16::PartitionFootprint::of_deferred(shape) : groth16::PartitionFootprint::of(shape);
+  if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+
+  engine::EngineConfig config;
+  config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
+  config.scratch = scratch_accounting(o.backend);
+  engine::Engine eng(config, {backend});
+  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(device_memory_probe(o.backend)));
+  auto recorder = std::make_shared<engine::RunRecorder>();
+  if (!o.trace_path.empty()) eng.add_listener(recorder);
+
+  // Each partition's proof checked against its own public inputs, so that a failure
+  // names the partition.
   std::optional<groth16::PreparedVerifyingKey> pvk;
-  if (o.self_verify) pvk.emplace(key.vk);
-  std::vector<groth16::Proof> proofs;
-  for (std::size_t p = 0; p < o.workload.partitions; ++p) {
-    auto t = std::chrono::steady_clock::now();
-    groth16::PartitionWitness w = synthesize_partition(*circuit, p, evaluator);
-    double synth = seconds_since(t);
-    t = std::chrono::steady_clock::now();
-    auto pending = backend->start(w, key, groth16::Blinding::random());
-    w.release_abc();
-    double start = seconds_since(t);
-    std::string steps;
-    for (const auto& step : pending->timings) steps += " " + step.stage + "=" + format_seconds(step.seconds);
-    t = std::chrono::steady_clock::now();
-    proofs.push_back(backend->finish(std::move(pending)));
-    double finish = seconds_since(t);
-    std::string verified;
-    if (pvk) {
-      t = std::chrono::steady_clock::now();
-      if (!groth16::verify(*pvk, proofs.back(), circuit->public_inputs(p))) {
-        throw std::runtime_error("partition " + std::to_string(p) + "'s proof does not verify, nothing written: " +
-                                 o.key + " or the backend is faulty");
+  if (o.self_verify) pvk.emplace(key->vk);
+  auto first_invalid = std::make_shared<std::atomic<std::size_t>>(o.workload.partitions);
+  engine::ProofRequest request;
+  request.label = circuit->name();
+  request.parameters = eng.make_resident(key, evaluator);
+  request.partitions = o.workload.partitions;
+  request.footprint = footprint;
+  request.synthesize = [circuit, evaluator](std::size_t p) { return synthesize_partition(*circuit, p, evaluator); };
+  if (pvk) {
+    request.verify = [circuit, &pvk, first_invalid](std::span<const groth16::Proof> proofs) {
+      for (std::size_t p = 0; p < proofs.size(); ++p) {
+        if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) {
+          first_invalid->store(p);
+          return false;
+        }
       }
-      verified = ", verified in " + format_seconds(seconds_since(t));
-    }
-    if (!o.quiet) {
-      std::cerr << "partition " << p + 1 << "/" << o.workload.partitions << ": synthesis "
-                << format_seconds(synth) << ", start " << format_seconds(start) << " (" << steps.substr(1)
-                << "), finish " << format_seconds(finish) << verified << ", peak RSS "
-                << format_bytes(double(engine::peak_resident_bytes())) << device_memory_note(device_used) << "\n";
-    }
+      return true;
+    };
   }
-  auto bytes = groth16::encode_proofs(proofs);
+  engine::ProofResult result;
+  try {
+    result = eng.submit(std::move(request)).get();
+  } catch (const engine::RequestFailed& e) {
+    if (first_invalid->load() < o.workload.partitions) {
+      throw std::runtime_error("partition " + std::to_string(first_invalid->load()) +
+                               "'s proof does not verify, nothing written: " + o.key + " or the backend is faulty");
+    }
+    throw;
+  }
+  eng.shutdown(engine::ShutdownMode::drain);
+
+  auto bytes = groth16::encode_proofs(result.proofs);
   formats::write_file_atomically(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   if (!o.json_dir.empty()) {
     std::filesystem::create_directories(o.json_dir);
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
+    for (std::size_t p = 0; p < result.proofs.size(); ++p) {
       const std::filesystem::path dir(o.json_dir);
-      formats::write_file_atomically(dir / ("proof_" + std::to_string(p) + ".json"), formats::proof_to_json(proofs[p]));
+      formats::write_file_atomically(dir / ("proof_" + std::to_string(p) + ".json"),
+                                     formats::proof_to_json(result.proofs[p]));
       formats::write_file_atomically(dir / ("public_" + std::to_string(p) + ".json"),
-                               formats::public_to_json(circuit->public_inputs(p)));
+                                     formats::public_to_json(circuit->public_inputs(p)));
     }
   }
-  std::cerr << "wrote " << bytes.size() << " bytes (" << proofs.size() << " partition proofs) to " << o.out << "\n";
+  if (!o.trace_path.empty()) {
+    std::ofstream out(o.trace_path);
+    recorder->write_chrome_trace(out);
+    if (!out.flush()) throw std::runtime_error(o.trace_path + ": write failed");
+  }
+  std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size() << " partition proofs"
+            << (result.verified ? ", each verified" : "") << ") to " << o.out << " in "
+            << format_seconds(result.seconds) << "\n";
 }
 
 }  // namespace
 
 void register_prove(CLI::App& app) {
   auto opts = std::make_shared<ProveOptions>();
-  CLI::App* cmd = app.add_subcommand("prove", "Prove every partition of a circuit instance (CPU or CUDA backend)");
+  CLI::App* cmd = app.add_subcommand("prove", "Prove every partition of a circuit instance through the engine");
   add_circuit_options(*cmd, opts->workload);
   add_instance_options(*cmd, opts->workload);
   cmd->add_option("--key", opts->key, "Parameter file from `zkpipe setup`")->required();
   cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required();
   cmd->add_option("--json-dir", opts->json_dir,
                   "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
+  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)");
+  cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
   add_backend_options(*cmd, opts->backend);
   add_synthesis_option(*cmd, opts->synthesis);
   cmd->add_flag("--verify,!--no-verify", opts->self_verify,
-                "Verify each partition's proof before writing (the default; its time is printed per partition)");
+                "Verify each partition's proof before writing (the default)");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
   cmd->callback([opts] { run_prove(*opts); });
 }

@@ -322,6 +322,7 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
     *device_busy_ns_[device] += static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count());
   }
   if (p.pending == nullptr) return;
+  p.timeline.start_steps = p.pending->timings;
   p.witness.release_abc();
   p.charge.resize(rest_bytes(p.witness));
   p.charge.move_to(Stage::pending_finalize);

@@ -22,6 +22,7 @@
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/witness.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 
@@ -87,6 +88,8 @@ struct PartitionTimeline {
   std::size_t partitions = 0;
   std::size_t device = 0;
   std::array<double, kHookCount> at;
+  // The backend's own steps inside start() (its PendingProof's timings).
+  std::vector<groth16::StageTime> start_steps;
 
   PartitionTimeline() { at.fill(std::numeric_limits<double>::quiet_NaN()); }
 
