@@ -139,7 +139,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.key_path = path.string();
   w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
   w.shape = groth16::CircuitShape::of(*w.key);
-  w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape)
+  w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backend)
                                       : groth16::PartitionFootprint::of(w.shape);
   if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);

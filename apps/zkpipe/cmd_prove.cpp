@@ -85,7 +85,7 @@ void run_prove(const ProveOptions& o) {
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
   groth16::PartitionFootprint footprint =
-      evaluator ? groth16::PartitionFootprint::of_deferred(shape) : groth16::PartitionFootprint::of(shape);
+      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backend) : groth16::PartitionFootprint::of(shape);
   if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
 
   engine::EngineConfig config;

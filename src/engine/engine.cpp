@@ -304,16 +304,21 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
     std::lock_guard kernel_region(*device_mutex_[device]);
     const auto t0 = std::chrono::steady_clock::now();
     // The backend grows a, b, c to the domain size N in place; a deferred witness
-    // (the pce path) first gets them and its full aux values there.
-    const std::size_t expanded_aux = p.witness.is_deferred() ? p.witness.compact_aux.size() * sizeof(ff::Fr) : 0;
+    // (the pce path) gets what its backend materializes on the host.
+    groth16::ProverBackend& backend = *backends_[device];
+    std::size_t in_start = std::max(footprint.abc, abc_bytes(p.witness));
+    if (p.witness.is_deferred()) {
+      const auto m = backend.host_bytes_to_materialize(p.request->spec.parameters->key().domain_size(),
+                                                       p.witness.compact_aux.size());
+      in_start = m.abc + m.aux;
+    }
     p.charge.move_to(Stage::on_device);
-    p.charge.resize(std::max(footprint.abc, abc_bytes(p.witness)) + rest_bytes(p.witness) + expanded_aux);
+    p.charge.resize(in_start + rest_bytes(p.witness));
     hook(Hook::gpu_start, p);
     {
       BufferLedger::Charge scratch = charge_scratch(p);
       try {
-        p.pending = backends_[device]->start(p.witness, p.request->spec.parameters->key(),
-                                             groth16::Blinding::random());
+        p.pending = backend.start(p.witness, p.request->spec.parameters->key(), groth16::Blinding::random());
       } catch (...) {
         abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "start"));
       }

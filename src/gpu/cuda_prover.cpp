@@ -281,6 +281,11 @@ CudaProver::CudaProver(int device, CudaProverOptions options) : state_(std::make
 
 CudaProver::~CudaProver() = default;
 
+groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(std::size_t /*domain_size*/,
+                                                                               std::size_t aux) const {
+  return {0, state_->options.g2_msm_on_device ? 0 : sizeof(Fr) * aux};
+}
+
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
                                                 const Blinding& blinding) {
   groth16::Stopwatch clock;

@@ -51,6 +51,9 @@ class CudaProver final : public groth16::ProverBackend {
   ~CudaProver() override;
 
   std::string name() const override { return "cuda"; }
+  // a, b, c and the full aux of a deferred witness exist only on the device, but for
+  // the full aux that finish() reads when the G2 MSM runs on the host.
+  MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const override;
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& witness, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override;
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;

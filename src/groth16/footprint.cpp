@@ -65,8 +65,11 @@ PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
   return f;
 }
 
-PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s) {
+PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s, const ProverBackend& backend) {
   PartitionFootprint f = of(s);
+  const ProverBackend::MaterializedBytes m = backend.host_bytes_to_materialize(s.domain_size, s.aux);
+  f.abc = m.abc;
+  f.assignment = m.aux + sizeof(ff::Fr) * s.inputs;
   const std::size_t words = (s.aux + 63) / 64;
   f.deferred = words * (2 * sizeof(std::uint64_t) + sizeof(std::uint32_t)) + f.density + sizeof(ff::Fr) * s.inputs;
   return f;

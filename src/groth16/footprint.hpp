@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/shape_system.hpp"
 
@@ -41,9 +42,10 @@ struct PartitionFootprint {
   // The ledger's estimate for a partition in synthesis (the real size replaces it after).
   std::size_t synthesized() const { return deferred != 0 ? deferred : total(); }
   static PartitionFootprint of(const CircuitShape& shape);
-  // The same with a deferred witness's estimate: 0/1 values as two bits each plus a
-  // rank word per 64 values (wide values are counted once synthesized).
-  static PartitionFootprint of_deferred(const CircuitShape& shape);
+  // The same for a deferred witness proved on `backend`: while queued, 0/1 values at
+  // two bits each plus a rank word per 64 values (wide values are counted once
+  // synthesized); in start(), what the backend materializes on the host.
+  static PartitionFootprint of_deferred(const CircuitShape& shape, const ProverBackend& backend);
 };
 
 }  // namespace zkpipe::groth16

@@ -52,6 +52,18 @@ class ProverBackend {
   virtual ~ProverBackend() = default;
 
   virtual std::string name() const = 0;
+  // Host bytes start() adds to a deferred (pce) witness when it materializes it: a,
+  // b, c at the domain size (freed when start() returns) and the full aux (kept for
+  // finish()) for a backend that computes them on the host; only what it keeps on
+  // the host for finish() for one that computes them on its device. Lets the engine
+  // charge and reserve what really exists.
+  struct MaterializedBytes {
+    std::size_t abc = 0;
+    std::size_t aux = 0;
+  };
+  virtual MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const {
+    return {3 * sizeof(ff::Fr) * domain_size, sizeof(ff::Fr) * aux};
+  }
   virtual std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
                                               const Blinding& blinding) = 0;
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
