@@ -199,6 +199,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.budget = eng.budget_bytes();
   report.baseline_rss = w.baseline_rss;
   const bool show_bar = !o.quiet && isatty(STDERR_FILENO);
+  const std::optional<double> device_busy_before = w.backend->device_busy_seconds();
   std::vector<double> latencies;
   std::size_t failed = 0;
   const auto t0 = Clock::now();
@@ -229,6 +230,9 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.proofs = o.count;
   report.seconds_per_proof = report.wall_seconds / static_cast<double>(o.count);
   report.device_busy = eng.device_busy_seconds()[0] / report.wall_seconds;
+  if (const auto after = w.backend->device_busy_seconds(); after && device_busy_before) {
+    report.device_busy_measured = (*after - *device_busy_before) / report.wall_seconds;
+  }
   report.ledger = ledger.snapshot();
   if (w.device_used) report.device_used = w.device_used();
   eng.shutdown(engine::ShutdownMode::drain);
@@ -278,7 +282,12 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
                   format_seconds(s.p50).c_str(), format_seconds(s.p95).c_str());
     out << buf;
   }
-  std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);
+  if (r.device_busy_measured) {
+    std::snprintf(buf, sizeof buf, "device busy %.1f %% (start() under the engine's device lock), %.1f %% (on the device: CUDA events)\n",
+                  100 * r.device_busy, 100 * *r.device_busy_measured);
+  } else {
+    std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);
+  }
   out << buf;
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";

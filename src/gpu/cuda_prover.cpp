@@ -111,6 +111,10 @@ struct CudaProver::State {
   cudaStream_t stream = nullptr;
   cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
   CudaEvent aux_uploaded;
+  // Around each start()'s device work, timed; their spans summed under the mutex.
+  CudaEvent region_begin{cudaEventDefault};
+  CudaEvent region_end{cudaEventDefault};
+  double device_busy_seconds = 0;
   PinnedStaging staging;
   DeviceMsm msm;
   // Made on first use, for keys whose points stay on the host; they share msm's
@@ -313,6 +317,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   pending->timings.push_back({"gpu_setup", clock.lap()});
 
   const std::size_t n = key.domain_size();
+  check(cudaEventRecord(s.region_begin.get(), s.stream), "record the kernel region's start");
   if (deferred) {
     s.evaluate_deferred(*evaluator, w, n, *pending, clock);
   } else {
@@ -380,6 +385,12 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
+  check(cudaEventRecord(s.region_end.get(), s.stream), "record the kernel region's end");
+  check(cudaEventSynchronize(s.region_end.get()), "wait for the kernel region's end");
+  float region_ms = 0;
+  check(cudaEventElapsedTime(&region_ms, s.region_begin.get(), s.region_end.get()), "time the kernel region");
+  s.device_busy_seconds += 1e-3 * region_ms;
+
   checked.get();
   pending->timings.push_back({"witness_check_wait", clock.lap()});
   pending->blind(sums);
@@ -392,6 +403,11 @@ Proof CudaProver::finish(std::unique_ptr<PendingProof> pending) {
 }
 
 void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }
+
+std::optional<double> CudaProver::device_busy_seconds() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->device_busy_seconds;
+}
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;

@@ -57,6 +57,9 @@ class CudaProver final : public groth16::ProverBackend {
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& witness, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override;
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;
+  // From CUDA events on the proving stream around each start()'s device work: the
+  // first upload to the last MSM (gaps inside that span included).
+  std::optional<double> device_busy_seconds() const override;
   void abort(std::unique_ptr<groth16::PendingProof> pending) override;
 
   // Device memory held by this prover (resident bases, chunk buffers, tables,

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,6 +67,9 @@ class ProverBackend {
   }
   virtual std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
                                               const Blinding& blinding) = 0;
+  // Seconds the device itself spent in start()'s kernel regions since construction,
+  // as the device measures them (CUDA events); nullopt for a backend without a device.
+  virtual std::optional<double> device_busy_seconds() const { return std::nullopt; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
 };
