@@ -90,7 +90,8 @@ class Reader {
     };
     try {
       return Json::parse(text.begin(), text.end(), bound);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {
+      // parse_error, and out_of_range for a number beyond a double (1e400).
       fail("", "not valid JSON: " + excerpt(e.what(), 200));
     }
   }

@@ -99,6 +99,16 @@ TEST(HostileInput, ObjectWithManyMembersIsRefused) {
   EXPECT_NE(err.find("more than " + std::to_string(kMaxJsonMembers) + " members"), std::string::npos) << err;
 }
 
+// A number beyond a double is a JSON error like any other (found by fuzzing).
+TEST(HostileInput, NumberOverflowIsAFormatError) {
+  std::string err = format_error_of([] { proof_from_json(R"({"protocol": 1e400})", "proof.json"); });
+  EXPECT_NE(err.find("not valid JSON"), std::string::npos) << err;
+  err = format_error_of([] { public_from_json("[1e400]", "public.json"); });
+  EXPECT_NE(err.find("not valid JSON"), std::string::npos) << err;
+  err = format_error_of([] { verifying_key_from_json(R"({"nPublic": -1e400})", "vk.json"); });
+  EXPECT_NE(err.find("not valid JSON"), std::string::npos) << err;
+}
+
 TEST(HostileInput, LongValuesAreNotEchoedWhole) {
   const std::string huge(1 << 20, '7');
   std::string err = format_error_of([&] { public_from_json("[\"" + huge + "\"]", "public.json"); });
