@@ -8,6 +8,11 @@ packages=(
   libtbb-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
   libxxhash-dev libcli11-dev nlohmann-json3-dev
   python3
+  # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes; 16, since
+  # Debian 12's default clang 14 cannot compile src/ (lambdas capturing structured
+  # bindings); llvm-16 for llvm-symbolizer (stack traces of findings). ninja builds
+  # the libraries of the layer chain in parallel.
+  clang-16 libclang-rt-16-dev llvm-16 ninja-build
 )
 
 # Node.js and npm run the snarkjs interoperability tests. Any existing install

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of untrusted input with libFuzzer, ASan and UBSan (fuzz/):
+# configures and builds ./build-fuzz with clang (CUDA off), writes the seed corpora
+# (tests/fixtures/ plus small generated files: fuzz/make_seeds.cpp), replays the
+# regression inputs in fuzz/regressions/<target>/, then runs each target for the
+# given time. Prints each target's executions and rate; exits non-zero on any finding
+# (crash, leak, sanitizer report, timeout, out of memory), whose input is kept in
+# build-fuzz/fuzz-artifacts/<target>/ (copy it to fuzz/regressions/<target>/).
+#
+#   scripts/fuzz.sh [seconds-per-target]        default 30
+#   ZKPIPE_FUZZ_TARGETS="zkey r1cs" scripts/fuzz.sh 60    a subset
+#   ZKPIPE_FUZZ_KEEP_GOING=1 scripts/fuzz.sh 600   go on after a finding (libFuzzer
+#       -fork=1 -ignore_crashes=1: every distinct finding of a long run, and targets
+#       with a known open finding still fuzzed); still exits non-zero
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+build=build-fuzz
+
+# Largest input per target: a little above its largest useful seed, so that the
+# fuzzer mutates files of the format's real size and runs thousands of times a
+# second. (The tests/fixtures/ .zkey and .r1cs are larger and enter truncated.)
+declare -A max_len=(
+  [zkey]=16384 [r1cs]=4096 [wtns]=2048
+  [parameter_file]=65536 [evaluator_file]=98304
+  [proofs]=1024 [bellperson_vk]=4096
+  [proof_json]=4096 [public_json]=1024 [verifying_key_json]=8192
+)
+all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk"
+targets=${ZKPIPE_FUZZ_TARGETS:-$all_targets}
+
+# clang 16 or later: clang 14 (Debian 12's default clang) cannot capture structured
+# bindings in lambdas, which src/ does (C++20, P1091R3).
+cxx=
+for c in ${ZKPIPE_FUZZ_CXX:-} clang++-19 clang++-18 clang++-17 clang++-16 clang++; do
+  command -v "$c" >/dev/null || continue
+  v=$("$c" -dumpversion)
+  if ((${v%%.*} >= 16)); then cxx=$c; break; fi
+done
+if [[ -z $cxx ]]; then
+  echo "zkpipe fuzz: needs clang 16 or later with libFuzzer (scripts/install-deps.sh installs clang-16 and libclang-rt-16-dev)" >&2
+  exit 1
+fi
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+# A build directory made with another generator or compiler cannot be reused.
+if [[ -f $build/CMakeCache.txt ]] &&
+  ! { grep -q "CMAKE_GENERATOR:INTERNAL=${generator[1]:-Unix Makefiles}" "$build/CMakeCache.txt" &&
+    grep -q "CMAKE_CXX_COMPILER:.*=$(command -v "$cxx")\$" "$build/CMakeCache.txt"; }; then
+  rm -rf "$build"
+fi
+t0=$(date +%s)
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DZKPIPE_CUDA=OFF -DZKPIPE_FUZZ=ON -DZKPIPE_TESTS=OFF -DZKPIPE_BENCH=OFF >/dev/null
+cmake --build "$build" --target zkpipe_fuzz -j"$(nproc)"
+echo "zkpipe fuzz: built in $(($(date +%s) - t0)) s"
+
+# Seed corpora: generated files, then the fixtures of both circom sets.
+seeds=$build/seeds
+rm -rf "$seeds"
+ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/fuzz_make_seeds" "$seeds"
+for set in chain-2e10 sorted64x16; do
+  f=tests/fixtures/$set
+  cp "$f/circuit_final.zkey" "$seeds/zkey/$set.zkey"
+  cp "$f/circuit.r1cs" "$seeds/r1cs/$set.r1cs"
+  cp "$f/witness.wtns" "$seeds/wtns/$set.wtns"
+  cp "$f/proof.json" "$seeds/proof_json/$set-proof.json"
+  cp "$f/refproof_rs0.json" "$seeds/proof_json/$set-refproof.json"
+  cp "$f/public.json" "$seeds/public_json/$set-public.json"
+  cp "$f/refproof_rs0_public.json" "$seeds/public_json/$set-refproof-public.json"
+  cp "$f/input.json" "$seeds/public_json/$set-input.json"
+  cp "$f/verification_key.json" "$seeds/verifying_key_json/$set.json"
+done
+
+# Symbolized stacks in reports: the llvm-symbolizer of the same release, if present.
+llvm_bin=$(dirname "$(readlink -f "$(command -v "$cxx")")")
+if [[ -x $llvm_bin/llvm-symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$llvm_bin/llvm-symbolizer; fi
+# Stack use-after-return detection is off here: its fake stacks are collected at
+# every thrown exception, which halves the rate of targets whose inputs are mostly
+# refused (scripts/sanitize.sh keeps it on for the test suites).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# The path-based targets write each input to a file of their own here: in memory
+# (/dev/shm) where there is one, which runs them up to twice as fast as a disk.
+if [[ -d /dev/shm && -w /dev/shm ]]; then TMPDIR=/dev/shm/zkpipe-fuzz-$$; else TMPDIR=$PWD/$build/tmp; fi
+export TMPDIR
+rm -rf "$TMPDIR"
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$TMPDIR"' EXIT
+logs=$build/fuzz-logs
+artifacts=$build/fuzz-artifacts
+mkdir -p "$logs"
+failed=()
+summary=()
+for t in $targets; do
+  bin=$build/fuzz/fuzz_$t
+  [[ -x $bin ]] || { echo "zkpipe fuzz: no target $t" >&2; exit 2; }
+  mkdir -p "$build/corpus/$t" "$artifacts/$t"
+  dict=()
+  case $t in
+    *_json) dict=(-dict=fuzz/json.dict) ;;
+    zkey | r1cs | wtns | parameter_file | evaluator_file) dict=(-dict=fuzz/binary.dict) ;;
+  esac
+  # Inputs that once crashed a target: each must now be handled.
+  regressions=()
+  if [[ -d fuzz/regressions/$t ]]; then
+    mapfile -t regressions < <(find "fuzz/regressions/$t" -type f | sort)
+  fi
+  if ((${#regressions[@]})); then
+    if ! "$bin" -timeout=30 "${regressions[@]}" >"$logs/$t-regressions.log" 2>&1; then
+      echo "zkpipe fuzz: $t: a regression input fails again (log: $logs/$t-regressions.log)" >&2
+      grep -E "^Running:|what\(\)|ERROR: |runtime error:| in (zkpipe::|LLVMFuzzerTestOneInput)" \
+        "$logs/$t-regressions.log" | cut -c1-240 | head -n 12 >&2 || true
+      failed+=("$t (regression)")
+      [[ ${ZKPIPE_FUZZ_KEEP_GOING:-0} == 1 ]] || continue
+    fi
+  fi
+  mode=(-print_final_stats=1)
+  if [[ ${ZKPIPE_FUZZ_KEEP_GOING:-0} == 1 ]]; then mode=(-fork=1 -ignore_crashes=1); fi
+  touch "$logs/$t.log.start"
+  start=$(date +%s.%N)
+  status=0
+  "$bin" "${dict[@]}" -max_len="${max_len[$t]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+    "${mode[@]}" -artifact_prefix="$artifacts/$t/" \
+    "$build/corpus/$t" "$seeds/$t" ${regressions:+"fuzz/regressions/$t"} >"$logs/$t.log" 2>&1 || status=$?
+  elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -n 1)
+  # Fork mode reports no final stats: its last "#<executions>: cov: …" line instead.
+  [[ -n $runs ]] || runs=$(sed -n 's/^#\([0-9][0-9]*\): cov:.*/\1/p' "$logs/$t.log" | tail -n 1)
+  runs=${runs:-0}
+  rate=$(awk -v n="$runs" -v s="$elapsed" 'BEGIN { printf "%.0f", n / s }')
+  corpus=$(find "$build/corpus/$t" -type f | wc -l)
+  crashes=$(find "$artifacts/$t" -type f -newer "$logs/$t.log.start" | wc -l)
+  verdict=ok
+  if ((status != 0)); then verdict="FINDING (exit $status)"; elif ((crashes != 0)); then verdict="FINDINGS ($crashes inputs)"; fi
+  line=$(printf '%-20s %12s executions %8s exec/s %6s s  corpus %5s  %s' "$t" "$runs" "$rate" \
+    "$elapsed" "$corpus" "$verdict")
+  echo "zkpipe fuzz: $line"
+  summary+=("$line")
+  if ((status != 0 || crashes != 0)); then
+    failed+=("$t")
+    grep -E "ERROR: |runtime error:|SUMMARY:|Test unit written to" "$logs/$t.log" | head -n 8 >&2 || true
+    echo "zkpipe fuzz: $t: full log in $logs/$t.log; keep the input under fuzz/regressions/$t/" >&2
+  fi
+done
+
+echo
+echo "zkpipe fuzz: $seconds s per target, $cxx $("$cxx" -dumpversion), $(nproc) cores"
+printf '%s\n' "${summary[@]}"
+echo "zkpipe fuzz: total $(($(date +%s) - t0)) s"
+if ((${#failed[@]})); then
+  echo "zkpipe fuzz: FINDINGS in: ${failed[*]}" >&2
+  exit 1
+fi

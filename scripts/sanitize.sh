@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The CPU test suites under the sanitizers (CUDA off, benchmarks off, RelWithDebInfo):
+#   asan  ASan + UBSan build in ./build-asan of every CPU test suite and the command
+#         line, then ctest (the snarkjs interop test excluded: it runs in the plain
+#         build); any sanitizer report fails (UBSan: -fno-sanitize-recover=all).
+#   tsan  ThreadSanitizer build in ./build-tsan of the engine tests only (test_engine,
+#         soak test included), run once; any race or lock-order report fails.
+# The soak test runs ZKPIPE_SOAK_PROOFS proofs here (fewer than its 500: the
+# sanitizers slow the prover 3-10 times); its RSS check is skipped under them.
+#
+#   scripts/sanitize.sh [asan|tsan]...      default: both
+#   ZKPIPE_SANITIZE_CXX=clang++-16 scripts/sanitize.sh    another compiler (default g++)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modes=("$@")
+((${#modes[@]})) || modes=(asan tsan)
+
+# g++ (12 on Debian 12) builds src/ as it is; clang needs 16 or later (scripts/fuzz.sh).
+cxx=${ZKPIPE_SANITIZE_CXX:-g++}
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+jobs=$(nproc)
+
+# configure DIR SANITIZERS: a fresh configuration unless DIR was made with the same
+# generator and compiler.
+configure() {
+  local dir=$1 sanitizers=$2
+  if [[ -f $dir/CMakeCache.txt ]] &&
+    ! { grep -q "CMAKE_GENERATOR:INTERNAL=${generator[1]:-Unix Makefiles}" "$dir/CMakeCache.txt" &&
+      grep -q "CMAKE_CXX_COMPILER:.*=$(command -v "$cxx")\$" "$dir/CMakeCache.txt"; }; then
+    rm -rf "$dir"
+  fi
+  # RelWithDebInfo with line tables only (-g1): what the reports' stacks need, a
+  # quarter less compile time than full debug information.
+  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER="$cxx" -DZKPIPE_CUDA=OFF -DZKPIPE_BENCH=OFF -DZKPIPE_TESTS=ON -DZKPIPE_SANITIZE="$sanitizers" >/dev/null
+}
+
+run_asan() {
+  local t0
+  t0=$(date +%s)
+  configure build-asan address,undefined
+  cmake --build build-asan -j"$jobs"
+  local built=$(($(date +%s) - t0))
+  # detect_leaks: LeakSanitizer at every test program's exit.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-40} \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 1800 -E '^snarkjs_roundtrip$'
+  echo "zkpipe sanitize: asan+ubsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
+}
+
+run_tsan() {
+  local t0
+  t0=$(date +%s)
+  configure build-tsan thread
+  cmake --build build-tsan -j"$jobs" --target test_engine
+  local built=$(($(date +%s) - t0))
+  # One process for the whole suite (ctest would start one per test case).
+  # oneTBB runs one thread in this build (tests/engine/tsan_environment.cpp says why).
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-30} \
+    build-tsan/tests/test_engine
+  echo "zkpipe sanitize: tsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
+}
+
+# Every mode runs even when one fails, so that one run reports everything.
+status=0
+for m in "${modes[@]}"; do
+  case $m in
+    asan) run_asan || { status=1; echo "zkpipe sanitize: asan+ubsan FAILED" >&2; } ;;
+    tsan) run_tsan || { status=1; echo "zkpipe sanitize: tsan FAILED" >&2; } ;;
+    *) echo "usage: $0 [asan|tsan]..." >&2; exit 2 ;;
+  esac
+done
+exit $status
