@@ -102,7 +102,7 @@ struct Plan {
 std::vector<Plan> make_plans(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> percent(0, 99);
-  std::uniform_int_distribution<int> cancel_ms(0, 900);  // a wave of 10 takes ~1 s
+  std::uniform_int_distribution<int> cancel_ms(0, 600);  // a wave of 10 takes 0.7-1 s
   std::uniform_int_distribution<int> priority(0, 3);
   std::vector<Plan> plans(n);
   for (Plan& p : plans) {
