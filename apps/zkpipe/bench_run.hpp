@@ -30,6 +30,7 @@ struct BenchOptions {
   std::string synthesis = "pce";
   std::string key_path;                 // empty: <params_dir>/<circuit>-<preset>.zkpk, set up if missing
   std::string params_dir = "out/params";
+  bool setup_on_device = false;  // --backend cuda: set up on the device, keep the key there, write nothing
   bool verify = true;
   bool quiet = false;
   std::string trace_path;

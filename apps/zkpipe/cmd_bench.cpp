@@ -52,6 +52,9 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   add_synthesis_option(cmd, o.synthesis);
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
+  cmd.add_flag("--setup-on-device", o.setup_on_device,
+               "With --backend cuda: set the parameters up on the device and keep them there for this run "
+               "(no host copy, nothing cached on disk: for keys larger than the disk or the host's memory)");
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
   cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
   cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")

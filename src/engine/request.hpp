@@ -54,7 +54,8 @@ class ResidentParameters {
   BufferLedger::Charge charge_;
 };
 
-// The bytes of every point of the key (what residency costs).
+// The host bytes of the key's points (what residency costs the host; a query kept on a
+// device counts there, in the ledger's device stage).
 std::size_t parameter_bytes(const groth16::ProvingKey& key);
 // The evaluator's matrices, coefficient table and densities.
 std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator);
