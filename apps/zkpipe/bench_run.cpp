@@ -15,12 +15,12 @@
 
 #include "bench_plot.hpp"
 #include "engine/buffer_log.hpp"
-#include "engine/process_memory.hpp"
 #include "engine/work_queue.hpp"
 #include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "memory/process_memory.hpp"
 #include "progress.hpp"
 #include "setup_run.hpp"
 
@@ -51,8 +51,8 @@ std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_
   double synth = 0;
   double device = 0;
   for (const auto& t : r.timelines) {
-    synth += t.seconds_in(engine::Stage::synthesizing);
-    device += t.seconds_in(engine::Stage::on_device);
+    synth += t.seconds_in(memory::Stage::synthesizing);
+    device += t.seconds_in(memory::Stage::on_device);
   }
   const auto n = static_cast<double>(std::max<std::size_t>(r.timelines.size(), 1));
   return "proof " + std::to_string(index) + "/" + std::to_string(count) + ": " + std::to_string(r.proofs.size()) +
@@ -116,7 +116,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   // The backend first: a missing device fails before the parameters are set up.
   w.backend = make_backend(o.backend);
   w.device_used = device_memory_probe(o.backend);
-  w.baseline_rss = engine::resident_bytes();
+  w.baseline_rss = memory::resident_bytes();
   if (o.setup_on_device) {
     if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
     std::cerr << "setting up parameters on the device, kept there for this run (nothing cached on disk)\n";
@@ -144,13 +144,13 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
 }
 
 BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
-  engine::BufferLedger& ledger = engine::BufferLedger::process();
+  memory::BufferLedger& ledger = memory::BufferLedger::process();
   engine::EngineConfig config = o.engine;
   config.budget_bytes = resolve_budget(parse_budget(o.budget), w);
   config.ledger = &ledger;
   config.scratch = scratch_accounting(o.backend);
 
-  engine::reset_peak_resident();
+  memory::reset_peak_resident();
   engine::Engine eng(config, {w.backend});
   auto recorder = std::make_shared<engine::RunRecorder>();
   eng.add_listener(recorder);
@@ -233,11 +233,11 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   if (w.device_used) report.device_used = w.device_used();
   eng.shutdown(engine::ShutdownMode::drain);
   parameters.reset();
-  report.peak_rss = engine::peak_resident_bytes();
+  report.peak_rss = memory::peak_resident_bytes();
 
-  for (engine::Stage s : {engine::Stage::synthesizing, engine::Stage::queued, engine::Stage::on_device,
-                          engine::Stage::pending_finalize, engine::Stage::awaiting_dealloc}) {
-    report.stages.emplace_back(std::string(engine::stage_name(s)), recorder->stage_stats(s));
+  for (memory::Stage s : {memory::Stage::synthesizing, memory::Stage::queued, memory::Stage::on_device,
+                          memory::Stage::pending_finalize, memory::Stage::awaiting_dealloc}) {
+    report.stages.emplace_back(std::string(memory::stage_name(s)), recorder->stage_stats(s));
   }
   report.stages.emplace_back("proof latency", engine::summarize(latencies));
   report.untracked_max = -1e300;
@@ -290,17 +290,17 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";
   out << "ledger peaks: tracked (host memory) " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
-  for (engine::Stage s : engine::kAllStages) {
+  for (memory::Stage s : memory::kAllStages) {
     const auto& t = r.ledger[s];
     std::snprintf(buf, sizeof buf, "  %-18s %4zu buffers %12s   mean time in stage %s\n",
-                  std::string(engine::stage_name(s)).c_str(), t.peak_count,
+                  std::string(memory::stage_name(s)).c_str(), t.peak_count,
                   format_bytes(static_cast<double>(t.peak_bytes)).c_str(), format_seconds(t.mean_seconds()).c_str());
     out << buf;
   }
   if (w.device_used) {
     // Device memory is not in tracked (nor in RSS); the driver's figure also holds
     // the context, kernels' local memory and allocations under 1 MiB.
-    const auto& dev = r.ledger[engine::Stage::device];
+    const auto& dev = r.ledger[memory::Stage::device];
     out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
         << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";

@@ -67,7 +67,7 @@ struct BenchReport {
   std::optional<double> device_busy_measured;  // the same as the device measures it (CUDA backend)
   std::size_t peak_rss = 0;
   std::size_t baseline_rss = 0;
-  engine::LedgerSnapshot ledger;  // peaks of this run
+  memory::LedgerSnapshot ledger;  // peaks of this run
   double untracked_max = 0;
   double untracked_final = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch

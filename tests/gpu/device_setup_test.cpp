@@ -8,7 +8,7 @@
 
 #include "ec/generators.hpp"
 #include "ec/msm_testing.hpp"
-#include "engine/buffer_ledger.hpp"
+#include "memory/buffer_ledger.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -79,7 +79,7 @@ TEST_F(DeviceSetup, DownloadedKeyEqualsTheCpuSetup) {
 
 TEST_F(DeviceSetup, KeyKeptOnTheDeviceProvesInPlace) {
   ZKPIPE_REQUIRE_GPU();
-  const auto device_before = engine::BufferLedger::process().snapshot()[engine::Stage::device].bytes;
+  const auto device_before = memory::BufferLedger::process().snapshot()[memory::Stage::device].bytes;
   const groth16::ProvingKey on_device = setup_on_device(scalars_, secrets_, 0, KeyPlacement::device);
   const groth16::ProvingKey on_host = groth16::setup(scalars_, secrets_);
   ASSERT_FALSE(on_device.a.on_host());
@@ -87,7 +87,7 @@ TEST_F(DeviceSetup, KeyKeptOnTheDeviceProvesInPlace) {
   EXPECT_EQ(on_device.vk, on_host.vk);
   // The device queries are in the ledger's device stage: at least their points' bytes.
   const std::size_t g1_points = on_device.a.size() + on_device.b_g1.size() + on_device.l.size() + on_device.h.size();
-  EXPECT_GE(engine::BufferLedger::process().snapshot()[engine::Stage::device].bytes - device_before,
+  EXPECT_GE(memory::BufferLedger::process().snapshot()[memory::Stage::device].bytes - device_before,
             g1_points * sizeof(G1AffineWords) + on_device.b_g2.size() * sizeof(G2AffineWords));
 
   const groth16::PreparedVerifyingKey pvk(on_device.vk);
