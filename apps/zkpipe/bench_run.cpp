@@ -128,7 +128,7 @@ std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
 PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
   // The backend first: a missing device fails before the parameters are set up.
-  w.backend = make_backend(o.backend);
+  w.backend = make_backend(o.backend, memory::BufferLedger::process());
   w.device_used = device_memory_probe(o.backend);
   w.baseline_rss = memory::resident_bytes();
   const std::filesystem::path path = o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);

@@ -108,6 +108,8 @@ struct CudaProver::State {
 
   int device;
   CudaProverOptions options;
+  // Every device and page-locked buffer below charges it.
+  memory::BufferLedger& ledger;
   cudaStream_t stream = nullptr;
   cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
   CudaEvent aux_uploaded;
@@ -115,23 +117,23 @@ struct CudaProver::State {
   CudaEvent region_begin{cudaEventDefault};
   CudaEvent region_end{cudaEventDefault};
   double device_busy_seconds = 0;
-  PinnedStaging staging;
-  DeviceMsm msm;
+  PinnedStaging staging{ledger};
+  DeviceMsm msm{ledger};
   // Made on first use, for keys whose points stay on the host; they share msm's
   // scratch.
   std::unique_ptr<StreamedG1Msm> streamed_g1;
   std::unique_ptr<StreamedG2Msm> streamed_g2;
-  DeviceBuffer<Fr> a;
-  DeviceBuffer<Fr> b;
-  DeviceBuffer<Fr> c;
-  DeviceBuffer<Fr> aux;
-  DeviceBuffer<Fr> scalars;
-  DeviceSelect select;
+  DeviceBuffer<Fr> a{ledger};
+  DeviceBuffer<Fr> b{ledger};
+  DeviceBuffer<Fr> c{ledger};
+  DeviceBuffer<Fr> aux{ledger};
+  DeviceBuffer<Fr> scalars{ledger};
+  DeviceSelect select{ledger};
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
   // A deferred witness's inputs and compact aux, and the device copy of the last
   // evaluator seen. The evaluator is recognised by its host object, held weakly: a
   // different one later allocated at the same address finds the old one expired.
-  DeviceAssignment assignment;
+  DeviceAssignment assignment{ledger};
   std::unique_ptr<DeviceEvaluator> evaluator;
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
@@ -139,7 +141,10 @@ struct CudaProver::State {
 
   // `device` is the first member: selecting it there creates the events and pools
   // of the members after it on that device.
-  State(int ordinal, CudaProverOptions opts) : device(select_device(ordinal)), options(opts) {
+  State(int ordinal, CudaProverOptions opts)
+      : device(select_device(ordinal)),
+        options(opts),
+        ledger(opts.ledger != nullptr ? *opts.ledger : memory::BufferLedger::process()) {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
   }
@@ -181,12 +186,12 @@ struct CudaProver::State {
       slot->streamed = true;
     }
     if (!slot) {
-      slot = std::make_unique<KeyBases>(KeyBases{false, DeviceG1Bases(key.a.span(), staging, stream),
-                                                 DeviceG1Bases(key.b_g1.span(), staging, stream),
-                                                 DeviceG1Bases(key.l.span(), staging, stream),
-                                                 DeviceG1Bases(key.h.span(), staging, stream),
+      slot = std::make_unique<KeyBases>(KeyBases{false, DeviceG1Bases(key.a.span(), staging, stream, ledger),
+                                                 DeviceG1Bases(key.b_g1.span(), staging, stream, ledger),
+                                                 DeviceG1Bases(key.l.span(), staging, stream, ledger),
+                                                 DeviceG1Bases(key.h.span(), staging, stream, ledger),
                                                  options.g2_msm_on_device
-                                                     ? DeviceG2Bases(key.b_g2.span(), staging, stream)
+                                                     ? DeviceG2Bases(key.b_g2.span(), staging, stream, ledger)
                                                      : DeviceG2Bases()});
     }
     return *slot;
@@ -198,7 +203,7 @@ struct CudaProver::State {
     if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
     evaluator.reset();
     evaluator_source.reset();
-    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream);
+    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
     evaluator_source = compiled;
     return *evaluator;
   }
@@ -210,7 +215,7 @@ struct CudaProver::State {
 
   const DeviceNtt& ntt_for(const ProvingKey& key) {
     auto& slot = ntts[{key.domain_size(), key.h_query}];
-    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()));
+    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()), ledger);
     return *slot;
   }
 
@@ -274,7 +279,7 @@ struct CudaProver::State {
         return streamed_g2;
       }
     }();
-    if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(options.stream_chunk_points);
+    if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(ledger, options.stream_chunk_points);
     return *slot;
   }
 
@@ -408,6 +413,8 @@ std::optional<double> CudaProver::device_busy_seconds() const {
   std::lock_guard lock(state_->mutex);
   return state_->device_busy_seconds;
 }
+
+const memory::BufferLedger* CudaProver::ledger() const { return &state_->ledger; }
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "groth16/prover.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::gpu {
 
@@ -40,6 +41,9 @@ struct CudaProverOptions {
   std::size_t max_resident_base_bytes = 0;
   // Points per streamed chunk; 0: the largest that fits in free device memory.
   std::size_t stream_chunk_points = 0;
+  // The ledger every device and page-locked buffer of the prover charges: the
+  // engine's (EngineConfig::ledger); null: the process-wide one.
+  memory::BufferLedger* ledger = nullptr;
 };
 
 // Where a key's query points are kept, decided at its first start().
@@ -65,6 +69,8 @@ class CudaProver final : public groth16::ProverBackend {
   // Device memory held by this prover (resident bases, chunk buffers, tables,
   // pools), in bytes.
   std::size_t device_bytes() const;
+
+  const memory::BufferLedger* ledger() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
 
