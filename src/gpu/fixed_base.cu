@@ -64,11 +64,12 @@ DeviceFixedBase<Curve>::DeviceFixedBase(const ec::FixedBaseTable<Curve>& table, 
 template <class Curve>
 DeviceBases<Curve> DeviceFixedBase<Curve>::mul(std::span<const ff::Fr> scalars, PinnedStaging& staging,
                                                cudaStream_t stream,
-                                               const std::function<void(std::size_t done)>& progress) const {
+                                               const std::function<void(std::size_t done)>& progress,
+                                               memory::BufferLedger& ledger) const {
   using Xyzz = typename DevicePoint<Curve>::Xyzz;
   using Affine = typename Xyzz::Affine;
   static_assert(sizeof(Affine) == sizeof(AffineWords<Curve>));
-  DeviceBases<Curve> out(scalars.size());
+  DeviceBases<Curve> out(scalars.size(), ledger);
   // One chunk buffer: stream order puts each chunk's upload after the previous
   // chunk's kernel (the copies take ~5 % of the kernels' time, not worth hiding).
   DeviceBuffer<ff::Fr> chunk(std::min(kChunkScalars, std::max<std::size_t>(scalars.size(), 1)));

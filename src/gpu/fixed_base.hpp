@@ -29,11 +29,12 @@ class DeviceFixedBase {
   // Uploads the table (8 K points) on stream.
   DeviceFixedBase(const ec::FixedBaseTable<Curve>& table, cudaStream_t stream);
 
-  // scalars[i]·G for every i, resident on the device; the scalars go up through
-  // staging in chunks, each multiplied while the next is copied. progress(done) is
-  // called after each chunk.
+  // scalars[i]·G for every i, resident on the device (charging `ledger`); the
+  // scalars go up through staging in chunks. progress(done) is called after each
+  // chunk.
   DeviceBases<Curve> mul(std::span<const ff::Fr> scalars, PinnedStaging& staging, cudaStream_t stream,
-                         const std::function<void(std::size_t done)>& progress = {}) const;
+                         const std::function<void(std::size_t done)>& progress = {},
+                         memory::BufferLedger& ledger = memory::BufferLedger::process()) const;
 
  private:
   DeviceBuffer<AffineWords<Curve>> table_;
