@@ -284,7 +284,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     out << buf;
   }
   if (r.device_busy_measured) {
-    std::snprintf(buf, sizeof buf, "device busy %.1f %% (start() under the engine's device lock), %.1f %% (on the device: CUDA events)\n",
+    std::snprintf(buf, sizeof buf, "device busy %.1f %% (a start() in progress), %.1f %% (on the device: CUDA events)\n",
                   100 * r.device_busy, 100 * *r.device_busy_measured);
   } else {
     std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);

@@ -68,7 +68,7 @@ struct BenchReport {
   double wall_seconds = 0;
   double seconds_per_proof = 0;
   std::vector<std::pair<std::string, engine::StageStats>> stages;  // per-partition stages, then proof latency
-  double device_busy = 0;  // fraction of the wall time start() held the engine's device lock
+  double device_busy = 0;  // fraction of the wall time a start() was in progress
   std::optional<double> device_busy_measured;  // the same as the device measures it (CUDA backend)
   std::size_t peak_rss = 0;
   std::size_t baseline_rss = 0;

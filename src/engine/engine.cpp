@@ -132,7 +132,7 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   if (config.start_paused) admission_->pause();
   for (std::size_t d = 0; d < backends_.size(); ++d) {
     device_mutex_.push_back(std::make_unique<std::mutex>());
-    device_busy_ns_.push_back(std::make_unique<std::atomic<std::uint64_t>>(0));
+    device_activity_.push_back(std::make_unique<DeviceActivity>());
   }
   for (std::size_t i = 0; i < config.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
   for (std::size_t d = 0; d < backends_.size(); ++d) {
@@ -153,7 +153,7 @@ double Engine::now() const {
 
 std::vector<double> Engine::device_busy_seconds() const {
   std::vector<double> busy;
-  for (const auto& ns : device_busy_ns_) busy.push_back(static_cast<double>(ns->load()) * 1e-9);
+  for (const auto& activity : device_activity_) busy.push_back(activity->busy_seconds());
   return busy;
 }
 
@@ -304,11 +304,14 @@ void Engine::device_loop(std::size_t device) {
 void Engine::start_on_device(Partition& p, std::size_t device) {
   const groth16::PartitionFootprint& footprint = p.footprint();
   {
-    std::lock_guard kernel_region(*device_mutex_[device]);
-    const auto t0 = std::chrono::steady_clock::now();
+    groth16::ProverBackend& backend = *backends_[device];
+    // The device lock, unless the backend locks its own kernel region so that the
+    // gw workers' uploads and host-side work overlap each other's kernels.
+    std::unique_lock kernel_region(*device_mutex_[device], std::defer_lock);
+    if (!backend.locks_kernel_region()) kernel_region.lock();
+    const DeviceActivity::Scope active(*device_activity_[device]);
     // The backend grows a, b, c to the domain size N in place; a deferred witness
     // (the pce path) gets what its backend materializes on the host.
-    groth16::ProverBackend& backend = *backends_[device];
     std::size_t in_start = std::max(footprint.abc, abc_bytes(p.witness));
     if (p.witness.is_deferred()) {
       const auto m = backend.host_bytes_to_materialize(p.request->spec.parameters->key().domain_size(),
@@ -326,8 +329,6 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
         abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "start"));
       }
     }
-    const auto busy = std::chrono::steady_clock::now() - t0;
-    *device_busy_ns_[device] += static_cast<std::uint64_t>(std::chrono::nanoseconds(busy).count());
   }
   if (p.pending == nullptr) return;
   p.timeline.start_steps = p.pending->timings;

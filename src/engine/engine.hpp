@@ -11,13 +11,14 @@
 // reserving and before giving back, so tracked bytes never exceed the budget.
 // Resident parameters are reserved and charged for as long as they are held.
 //
-// The device mutex covers a device's kernel region. The prover interface has no
-// separate kernel region, so the engine holds the mutex for the whole of start();
-// for the CPU backend that is exact (start() is all "device" work, on every core),
-// and gw > 1 then only overlaps one worker's bookkeeping (a/b/c free, hand-off to
-// the finalizers) with the next one's start(). A backend with CPU-side preparation
-// around its kernels (the CUDA one) takes its own per-device lock around the
-// kernels instead and runs with one engine device mutex per worker.
+// The device mutex covers a device's kernel region. For a backend without one of
+// its own (the CPU backend: start() is all "device" work, on every core) the engine
+// holds the mutex for the whole of start(), and gw > 1 only overlaps one worker's
+// bookkeeping (a/b/c free, hand-off to the finalizers) with the next one's start().
+// A backend that locks its own kernel region (ProverBackend::locks_kernel_region:
+// the CUDA one) is called by the gw workers without the engine's mutex, so one
+// partition's witness upload and host-side checks run under another's kernels.
+// Device busy (device_busy_seconds) is the time at least one start() is in progress.
 //
 // Failure: a partition that throws fails its request with RequestFailed; the
 // request's waiting tasks leave the queue, its in-flight partitions are dropped at
@@ -37,6 +38,7 @@
 
 #include "engine/admission.hpp"
 #include "engine/bounded_channel.hpp"
+#include "engine/device_activity.hpp"
 #include "engine/request.hpp"
 #include "engine/work_queue.hpp"
 #include "groth16/prover.hpp"
@@ -152,7 +154,7 @@ class Engine {
   BufferLedger& ledger() { return ledger_; }
   std::size_t budget_bytes() const { return admission_->capacity(); }
   std::size_t devices() const { return backends_.size(); }
-  // Time each device's mutex has been held (the device busy), in seconds.
+  // Per device, the seconds during which at least one start() was in progress.
   std::vector<double> device_busy_seconds() const;
   // Seconds since the engine started (the time base of hooks and timelines).
   double now() const;
@@ -190,7 +192,7 @@ class Engine {
   WorkQueue<std::shared_ptr<Request>> completion_queue_;
 
   std::vector<std::unique_ptr<std::mutex>> device_mutex_;
-  std::vector<std::unique_ptr<std::atomic<std::uint64_t>>> device_busy_ns_;
+  std::vector<std::unique_ptr<DeviceActivity>> device_activity_;
 
   mutable std::mutex requests_mutex_;
   std::condition_variable requests_done_;

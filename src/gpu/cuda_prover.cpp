@@ -24,6 +24,7 @@
 #include "gpu/ntt.hpp"
 #include "gpu/sparse_product.hpp"
 #include "gpu/staging.hpp"
+#include "gpu/witness_slots.hpp"
 
 namespace zkpipe::gpu {
 
@@ -139,13 +140,15 @@ struct CudaProver::State {
   DeviceBuffer<Fr> scalars{ledger};
   DeviceSelect select{ledger};
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
-  // A deferred witness's inputs and compact aux, and the device copy of the last
-  // evaluator seen. The evaluator is recognised by its host object, held weakly: a
-  // different one later allocated at the same address finds the old one expired.
-  DeviceAssignment assignment{ledger};
+  // Deferred witnesses' inputs and compact aux, filled outside the kernel region
+  // (used without the mutex), and the device copy of the last evaluator seen. The
+  // evaluator is recognised by its host object, held weakly: a different one later
+  // allocated at the same address finds the old one expired.
+  WitnessSlots witness_slots{ledger};
   std::unique_ptr<DeviceEvaluator> evaluator;
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
+  // The kernel region: everything above but witness_slots is used under it.
   std::mutex mutex;
 
   // `device` is the first member: selecting it there creates the events and pools
@@ -275,16 +278,12 @@ struct CudaProver::State {
   }
 
   // A deferred witness's a, b, c (zero-padded to n) from its inputs and compact aux
-  // by the evaluator on the device, checked there (a refused witness throws
-  // UnsatisfiedConstraint before any further work); then its full aux into `aux`,
-  // queued on stream.
-  void evaluate_deferred(DeviceEvaluator& e, const PartitionWitness& w, std::size_t n, PendingProof& pending,
+  // (uploaded into the leased slot before the kernel region) by the evaluator on
+  // the device, checked there (a refused witness throws UnsatisfiedConstraint before
+  // any further work); then its full aux into `aux`, queued on stream.
+  void evaluate_deferred(DeviceEvaluator& e, WitnessSlots::Lease& slot, std::size_t n, PendingProof& pending,
                          groth16::Stopwatch& clock) {
-    // On the prover's stream: the product needs these first, and the copy (~2 bits
-    // per aux value) has no device work to hide behind.
-    assignment.upload(w.inputs, w.compact_aux, staging, stream);
-    sync();
-    pending.timings.push_back({"upload_witness", clock.lap()});
+    const DeviceAssignment& assignment = slot.ready_on(stream);
     a.reserve(n);
     b.reserve(n);
     c.reserve(n);
@@ -293,6 +292,7 @@ struct CudaProver::State {
     if (unsatisfied < e.num_constraints()) throw groth16::UnsatisfiedConstraint(unsatisfied);
     aux.reserve(assignment.num_aux());
     assignment.expand_aux(aux.data(), stream);
+    slot.consumed_on(stream);
   }
 
   // Into `scalars`: the host values `prefix`, then the aux values (resident in `aux`)
@@ -366,11 +366,21 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     groth16::check_witness_sizes(w, key);
   }
   State& s = *state_;
-  std::lock_guard lock(s.mutex);
   check(cudaSetDevice(s.device), "cudaSetDevice");
   auto pending = std::make_unique<CudaPendingProof>(w, key, blinding);
   clock.lap();
 
+  // Before the kernel region: a deferred witness goes up into a slot of its own on
+  // the slot's stream, under another start()'s kernels when the engine's gw > 1.
+  std::optional<WitnessSlots::Lease> slot;
+  if (deferred) {
+    slot.emplace(s.witness_slots.acquire());
+    slot->upload(w.inputs, w.compact_aux);
+    pending->timings.push_back({"upload_witness", clock.lap()});
+  }
+
+  std::unique_lock kernel_region(s.mutex);
+  pending->timings.push_back({"kernel_region_wait", clock.lap()});
   // The evaluator before the key's points: it has no streamed alternative, so a key
   // that no longer fits beside it is the one that streams.
   DeviceEvaluator* evaluator = deferred ? &s.evaluator_for(w.evaluator) : nullptr;
@@ -381,7 +391,8 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   const std::size_t n = key.domain_size();
   check(cudaEventRecord(s.region_begin.get(), s.stream), "record the kernel region's start");
   if (deferred) {
-    s.evaluate_deferred(*evaluator, w, n, *pending, clock);
+    s.evaluate_deferred(*evaluator, *slot, n, *pending, clock);
+    slot.reset();  // consumed once the stream passes its event: the next start() may refill it
   } else {
     s.upload_padded(s.a, w.a, n);
     s.upload_padded(s.b, w.b, n);
@@ -452,7 +463,9 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   float region_ms = 0;
   check(cudaEventElapsedTime(&region_ms, s.region_begin.get(), s.region_end.get()), "time the kernel region");
   s.device_busy_seconds += 1e-3 * region_ms;
+  kernel_region.unlock();
 
+  // After the kernel region: the next start() runs its kernels meanwhile.
   checked.get();
   pending->timings.push_back({"witness_check_wait", clock.lap()});
   pending->blind(sums);
@@ -477,7 +490,7 @@ std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;
   std::size_t bytes =
       (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.aux.capacity() + s.scalars.capacity()) * sizeof(Fr) +
-      s.select.device_bytes() + s.assignment.device_bytes();
+      s.select.device_bytes() + s.witness_slots.device_bytes();
   if (s.evaluator) bytes += s.evaluator->device_bytes();
   for (const auto& [id, bases] : s.bases) {
     if (bases) bytes += bases->bytes();

@@ -17,8 +17,9 @@
 // streams them to the device in chunks (StreamedMsm). Per domain, the NTT tables.
 // Device vectors for a, b, c and the MSM scratch grow to the largest partition seen
 // and are reused, so steady-state partitions allocate no device memory. One
-// CudaProver drives one device (chosen by ordinal); calls on one prover are
-// serialized.
+// CudaProver drives one device (chosen by ordinal); start() may be called from
+// several threads: their kernel regions are serialized, their witness uploads
+// (two slots) and host-side ends are not.
 #pragma once
 
 #include <cstddef>
@@ -69,6 +70,10 @@ class CudaProver final : public groth16::ProverBackend {
   // From CUDA events on the proving stream around each start()'s device work: the
   // first upload to the last MSM (gaps inside that span included).
   std::optional<double> device_busy_seconds() const override;
+  // start() locks its kernel region itself: a deferred witness's upload, the
+  // witness checks' wait and the blinding run outside it, under another call's
+  // kernels (the engine's gw > 1).
+  bool locks_kernel_region() const override { return true; }
   void abort(std::unique_ptr<groth16::PendingProof> pending) override;
 
   // Device memory held by this prover (resident bases, chunk buffers, tables,

@@ -6,22 +6,11 @@
 #include "ec/generators.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/fixed_base.hpp"
+#include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
 
 namespace {
-
-class Stream {
- public:
-  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  ~Stream() { cudaStreamDestroy(stream_); }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 template <class Curve>
 groth16::PointArray<ec::Affine<Curve>> query(const DeviceFixedBase<Curve>& base, std::span<const ff::Fr> scalars,
@@ -42,7 +31,7 @@ groth16::PointArray<ec::Affine<Curve>> query(const DeviceFixedBase<Curve>& base,
 groth16::ProvingKey setup_on_device(const groth16::SetupScalars& s, const groth16::ToxicWaste& t, int device,
                                     KeyPlacement placement, const groth16::SetupProgress& progress) {
   check(cudaSetDevice(device), "cudaSetDevice");
-  Stream stream;
+  CudaStream stream;
   PinnedStaging staging;
   const ec::FixedBaseTable<ec::G1Curve> g1_table(ec::kG1Generator);
   const ec::FixedBaseTable<ec::G2Curve> g2_table(ec::kG2Generator);

@@ -17,6 +17,19 @@
 
 namespace zkpipe::gpu {
 
+// A non-blocking stream of the current device, destroyed with its owner.
+class CudaStream {
+ public:
+  CudaStream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 class CudaEvent {
  public:
   // Without timing by default (cheaper to record and wait on); cudaEventDefault to time with it.

@@ -71,6 +71,10 @@ class ProverBackend {
   // Seconds the device itself spent in start()'s kernel regions since construction,
   // as the device measures them (CUDA events); nullopt for a backend without a device.
   virtual std::optional<double> device_busy_seconds() const { return std::nullopt; }
+  // True when start() takes the backend's own lock around its kernels and may be
+  // called from several threads at once (their uploads and host-side work then
+  // overlap each other's kernels); false when the caller must serialize start().
+  virtual bool locks_kernel_region() const { return false; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
   // The ledger the backend's own buffers (device memory, staging, scratch it

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <sstream>
 
@@ -145,6 +146,28 @@ TEST(Engine, DeviceStaysBusyWhenSynthesisOutpacesIt) {
   const double mutex_busy = h.engine->device_busy_seconds()[0];
   EXPECT_NEAR(mutex_busy, busy, 0.05 * busy);
   h.finish();
+}
+
+// gw = 2 workers overlap their start() calls exactly when the backend locks its own
+// kernel region; the device busy is then the union of the calls, within the wall time.
+TEST(Engine, WorkersOverlapStartOnlyForABackendThatLocksItsKernels) {
+  for (const bool own_lock : {false, true}) {
+    Harness h({.synthesis_workers = 4, .workers_per_device = 2, .channel_capacity = 4},
+              {.start = milliseconds(40), .finish = milliseconds(1), .locks_kernel_region = own_lock});
+    const auto t0 = std::chrono::steady_clock::now();
+    h.engine->submit(h.request(12, milliseconds(1))).get();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(h.backend->peak_concurrent_starts(), own_lock ? 2 : 1) << "own lock " << own_lock;
+    const double busy = h.engine->device_busy_seconds()[0];
+    EXPECT_LE(busy, wall) << "own lock " << own_lock;
+    // Serialized: 12 starts of 40 ms back to back; overlapped: about half of that.
+    if (own_lock) {
+      EXPECT_LT(busy, 12 * 0.040 * 0.8);
+    } else {
+      EXPECT_GE(busy, 12 * 0.040);
+    }
+    h.finish();
+  }
 }
 
 TEST(Engine, CriticalRequestOvertakesQueuedNormalOnes) {

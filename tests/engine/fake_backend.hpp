@@ -74,19 +74,27 @@ class FakeBackend final : public groth16::ProverBackend {
     std::size_t scratch = 1 << 16;
     std::function<bool(std::uint64_t tag)> fail_start = {};
     std::function<bool(std::uint64_t tag)> fail_finish = {};
+    // Whether start() may run on several threads at once (the engine then holds no
+    // device lock around it), like the CUDA backend.
+    bool locks_kernel_region = false;
   };
 
   FakeBackend(BufferLedger& ledger, Options options) : ledger_(ledger), options_(std::move(options)) {}
 
   std::string name() const override { return "fake"; }
   const memory::BufferLedger* ledger() const override { return &ledger_; }
+  bool locks_kernel_region() const override { return options_.locks_kernel_region; }
 
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey&,
                                                const groth16::Blinding&) override {
     const std::uint64_t tag = w.aux.at(0).to_canonical()[0];
     memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
+    const int running = ++running_starts_;
+    for (int peak = peak_starts_.load(); running > peak && !peak_starts_.compare_exchange_weak(peak, running);) {
+    }
     std::this_thread::sleep_for(options_.start);
+    --running_starts_;
     if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");
     ++started_;
     auto pending = std::make_unique<Pending>();
@@ -114,8 +122,13 @@ class FakeBackend final : public groth16::ProverBackend {
   int started() const { return started_; }
   int finished() const { return finished_; }
   int aborted() const { return aborted_; }
+  // The most start() calls that ran at once.
+  int peak_concurrent_starts() const { return peak_starts_; }
 
  private:
+  std::atomic<int> running_starts_ = 0;
+  std::atomic<int> peak_starts_ = 0;
+
   struct Pending final : groth16::PendingProof {
     std::uint64_t tag = 0;
   };
