@@ -13,6 +13,11 @@ packages=(
   # bindings); llvm-16 for llvm-symbolizer (stack traces of findings). ninja builds
   # the libraries of the layer chain in parallel.
   clang-16 libclang-rt-16-dev llvm-16 ninja-build
+  # zkpipe serve / client (src/service): gRPC + protobuf (code generated from
+  # proto/zkpipe/v1/zkpipe.proto), SQLite for the durable job queue, toml++ for the
+  # configuration file, cpp-httplib for HTTP GET /metrics.
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libsqlite3-dev libtomlplusplus-dev libcpp-httplib-dev
 )
 
 # Node.js and npm run the snarkjs interoperability tests. Any existing install

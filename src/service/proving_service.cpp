@@ -1,0 +1,610 @@
+#include "service/proving_service.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <iostream>
+#include <limits>
+#include <thread>
+
+#include "engine/process_memory.hpp"
+#include "formats/file_io.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kMaxPartitions = 1024;
+constexpr std::size_t kMaxLabel = 256;
+constexpr int kMaxAttempts = 3;
+constexpr auto kMaxAwait = std::chrono::seconds(60);
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+engine::Priority engine_priority(int p) {
+  switch (p) {
+    case v1::PRIORITY_CRITICAL: return engine::Priority::critical;
+    case v1::PRIORITY_HIGH: return engine::Priority::high;
+    case v1::PRIORITY_LOW: return engine::Priority::low;
+    default: return engine::Priority::normal;
+  }
+}
+
+v1::JobState state_of(JobStatus s) { return static_cast<v1::JobState>(static_cast<int>(s)); }
+
+std::string priority_label(engine::Priority p) {
+  std::string name(engine::priority_name(p));
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name;
+}
+
+std::shared_ptr<const r1cs::PartitionedCircuit> circuit_of(const v1::PorepInstance& porep) {
+  return std::make_shared<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(porep.preset()), porep.seed(),
+                                                         porep.partitions());
+}
+
+}  // namespace
+
+// Partitions each engine request has completed (the progress an await reports).
+// Its own lock: the engine calls it with its listener lock held.
+class ProvingService::Progress final : public engine::EngineListener {
+ public:
+  void on_partition_retired(const engine::PartitionTimeline& t) override {
+    if (!t.complete()) return;
+    std::lock_guard lock(mutex_);
+    ++done_[t.request];
+  }
+  std::size_t done(std::uint64_t request) const {
+    std::lock_guard lock(mutex_);
+    const auto it = done_.find(request);
+    return it == done_.end() ? 0 : it->second;
+  }
+  void forget(std::uint64_t request) {
+    std::lock_guard lock(mutex_);
+    done_.erase(request);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, std::size_t> done_;
+};
+
+struct ProvingService::Job {
+  std::uint64_t id = 0;
+  v1::SubmitProofRequest request;
+  engine::Priority priority = engine::Priority::normal;
+  JobStatus status = JobStatus::queued;
+  std::string error;
+  std::string proof;
+  v1::Timings timings;
+  std::optional<std::uint64_t> engine_id;  // once submitted to the engine
+  bool cancel_requested = false;
+  // A drain cut it short: it stays queued in the journal for the next start.
+  bool interrupted = false;
+  Clock::time_point submitted = Clock::now();
+  Clock::time_point engine_submitted;
+  double engine_submitted_at = 0;  // engine clock
+  ParameterResidency::Lease lease;
+};
+
+ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend)
+    : config_(config),
+      started_(Clock::now()),
+      baseline_rss_(engine::resident_bytes()),
+      backend_(std::move(backend)),
+      paths_(config.effective_parameter_roots()),
+      store_(config.data_dir / "jobs.sqlite"),
+      progress_(std::make_shared<Progress>()) {
+  engine::EngineConfig ec;
+  ec.synthesis_workers =
+      config.synthesis_workers != 0 ? config.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
+  ec.workers_per_device = config.workers_per_device;
+  ec.finalizers = config.finalizers;
+  ec.budget_bytes = config.budget_bytes;
+  ec.scratch = backend_.scratch;
+  engine_ = std::make_unique<engine::Engine>(ec, std::vector{backend_.backend});
+  engine_->add_listener(progress_);
+  residency_ = std::make_unique<ParameterResidency>(*engine_, backend_.tiers, config.param_idle_seconds);
+
+  for (const JobRecord& record : store_.unfinished()) {
+    v1::SubmitProofRequest request;
+    if (!request.ParseFromString(record.request)) {
+      store_.finish(record.id, JobStatus::failed, "the journaled request could not be read", "", "", unix_now());
+      continue;
+    }
+    if (record.status == JobStatus::running && record.attempts >= kMaxAttempts) {
+      store_.finish(record.id, JobStatus::failed,
+                    "the daemon stopped " + std::to_string(record.attempts) + " times while proving this job",
+                    "", "", unix_now());
+      continue;
+    }
+    enqueue(record.id, request);
+  }
+  starter_ = std::thread([this] { starter_loop(); });
+  janitor_ = std::thread([this] { janitor_loop(); });
+}
+
+ProvingService::~ProvingService() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    draining_ = true;
+    // What the engine still runs is cut short, not cancelled: it runs at the next start.
+    for (auto& [id, job] : jobs_) job->interrupted = true;
+  }
+  changed_.notify_all();
+  starter_.join();
+  janitor_.join();
+  engine_->shutdown(engine::ShutdownMode::cancel);
+}
+
+std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request) {
+  auto job = std::make_shared<Job>();
+  job->id = id;
+  job->request = request;
+  job->priority = engine_priority(request.priority());
+  {
+    std::lock_guard lock(mutex_);
+    jobs_[id] = job;
+    to_start_.emplace(static_cast<int>(job->priority), id);
+    ++counters_.submitted;
+  }
+  changed_.notify_all();
+  return job;
+}
+
+void ProvingService::validate(const v1::SubmitProofRequest& request) const {
+  auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
+  if (!request.has_porep()) throw bad("no instance given (porep)");
+  const v1::PorepInstance& p = request.porep();
+  if (!p.circuit().empty() && p.circuit() != "porep-like") {
+    throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
+  }
+  try {
+    r1cs::porep::find_preset(p.preset());
+  } catch (const std::invalid_argument& e) {
+    throw bad(formats::excerpt(e.what(), 300));
+  }
+  if (p.partitions() < 1 || p.partitions() > kMaxPartitions) {
+    throw bad("partitions must be between 1 and " + std::to_string(kMaxPartitions) + ", not " +
+              std::to_string(p.partitions()));
+  }
+  if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
+  if (!v1::Priority_IsValid(request.priority())) {
+    throw bad("unknown priority " + std::to_string(request.priority()));
+  }
+  paths_.confine(p.parameter_file());
+}
+
+std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
+  validate(request);
+  {
+    std::lock_guard lock(mutex_);
+    if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
+    if (jobs_.size() >= config_.max_jobs) {
+      throw ServiceError(ErrorKind::resource_exhausted,
+                         "the daemon holds " + std::to_string(jobs_.size()) + " unfinished jobs (max_jobs)");
+    }
+  }
+  std::string bytes;
+  request.SerializeToString(&bytes);
+  const std::uint64_t id = store_.insert(request.priority(), bytes, unix_now());
+  enqueue(id, request);
+  return id;
+}
+
+void ProvingService::starter_loop() {
+  for (;;) {
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return stopping_ || (!draining_ && !to_start_.empty()); });
+      if (stopping_) return;
+      const auto next = to_start_.begin();
+      job = jobs_.at(next->second);
+      to_start_.erase(next);
+    }
+    start(job);
+  }
+}
+
+void ProvingService::start(const std::shared_ptr<Job>& job) {
+  try {
+    const v1::PorepInstance& porep = job->request.porep();
+    const auto circuit = circuit_of(porep);
+    const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
+    ParameterResidency::Lease lease = residency_->acquire(key_file, *circuit);
+    const auto& parameters = lease.parameters();
+    const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
+    groth16::PartitionFootprint footprint = parameters->evaluator()
+                                                ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backend)
+                                                : groth16::PartitionFootprint::of(shape);
+    if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+
+    engine::ProofRequest request;
+    request.label = "job " + std::to_string(job->id);
+    request.parameters = parameters;
+    request.partitions = porep.partitions();
+    request.footprint = footprint;
+    request.priority = job->priority;
+    auto evaluator = parameters->evaluator();
+    // The journal counts an attempt when the first partition starts synthesis, not
+    // when the job enters the engine's queue: only a job that was really being
+    // proved when the daemon died may be the one that kills it.
+    auto attempted = std::make_shared<std::atomic<bool>>(false);
+    request.synthesize = [this, id = job->id, circuit, evaluator, attempted](std::size_t p) {
+      if (!attempted->exchange(true)) store_.mark_running(id);
+      return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
+    };
+    // Every partition's proof is checked before it is journaled, as `zkpipe prove` does.
+    auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
+    request.verify = [circuit, pvk](std::span<const groth16::Proof> proofs) {
+      for (std::size_t p = 0; p < proofs.size(); ++p) {
+        if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) return false;
+      }
+      return true;
+    };
+    request.on_complete = [this, job](const std::shared_future<engine::ProofResult>& result) {
+      completed(job, result);
+    };
+    const double load_seconds = lease.load_seconds();
+    {
+      std::lock_guard lock(mutex_);
+      if (job->cancel_requested) {
+        finish_locked(*job, JobStatus::cancelled, "cancelled by the client", "", {});
+        return;
+      }
+      if (draining_) {
+        // Not started: it stays queued in the journal for the next start.
+        job->interrupted = true;
+        changed_.notify_all();
+        return;
+      }
+      job->lease = std::move(lease);
+      job->timings.set_parameter_load(load_seconds);
+      job->engine_submitted = Clock::now();
+      job->engine_submitted_at = engine_->now();
+      job->status = JobStatus::running;
+    }
+    const engine::ProofTicket ticket = engine_->submit(std::move(request));
+    bool cancel_now = false;
+    {
+      std::lock_guard lock(mutex_);
+      job->engine_id = ticket.id();
+      cancel_now = job->cancel_requested;
+    }
+    changed_.notify_all();
+    if (cancel_now) engine_->cancel(ticket.id());
+  } catch (const std::exception& e) {
+    std::lock_guard lock(mutex_);
+    finish_locked(*job, JobStatus::failed, formats::excerpt(e.what(), 2000), "", {});
+  }
+}
+
+void ProvingService::completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result) {
+  JobStatus status = JobStatus::done;
+  std::string error;
+  std::string proof;
+  v1::Timings timings;
+  try {
+    const engine::ProofResult& r = result.get();
+    const auto bytes = groth16::encode_proofs(r.proofs);
+    proof.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    double first_synthesis = std::numeric_limits<double>::infinity();
+    for (const auto& t : r.timelines) {
+      first_synthesis = std::min(first_synthesis, t.when(engine::Hook::synth_start));
+      timings.set_synthesis(timings.synthesis() + t.seconds_in(engine::Stage::synthesizing));
+      timings.set_device(timings.device() + t.seconds_in(engine::Stage::on_device));
+      timings.set_finalize(timings.finalize() + t.seconds_in(engine::Stage::pending_finalize));
+    }
+    std::lock_guard lock(mutex_);
+    timings.set_parameter_load(job->timings.parameter_load());
+    // Waiting for the starter (less loading) plus waiting for admission.
+    const double before_engine = seconds(job->engine_submitted - job->submitted) - timings.parameter_load();
+    timings.set_queue_wait(std::max(0.0, before_engine) + std::max(0.0, first_synthesis - job->engine_submitted_at));
+  } catch (const engine::RequestCancelled&) {
+    status = JobStatus::cancelled;
+    error = "cancelled by the client";
+  } catch (const std::exception& e) {
+    status = JobStatus::failed;
+    error = formats::excerpt(e.what(), 2000);
+  }
+  std::lock_guard lock(mutex_);
+  if (job->interrupted && status != JobStatus::done) {
+    try {
+      store_.requeue(job->id);
+    } catch (const StoreError& e) {
+      std::cerr << "zkpipe serve: " << e.what() << "\n";
+    }
+    job->lease.release();
+    if (job->engine_id) progress_->forget(*job->engine_id);
+    changed_.notify_all();
+    return;
+  }
+  finish_locked(*job, status, error, proof, timings);
+}
+
+void ProvingService::finish_locked(Job& job, JobStatus status, const std::string& error, const std::string& proof,
+                                   const v1::Timings& timings) {
+  if (is_final(job.status)) return;
+  job.status = status;
+  job.error = error;
+  job.proof = proof;
+  job.timings = timings;
+  job.timings.set_total(seconds(Clock::now() - job.submitted));
+  std::string timing_bytes;
+  job.timings.SerializeToString(&timing_bytes);
+  try {
+    store_.finish(job.id, status, error, proof, timing_bytes, unix_now());
+  } catch (const StoreError& e) {
+    // The awaiters still get the result; only a restart would not know it.
+    std::cerr << "zkpipe serve: job " << job.id << ": " << e.what() << "\n";
+  }
+  switch (status) {
+    case JobStatus::done:
+      ++counters_.done;
+      latency_.observe(job.timings.total());
+      break;
+    case JobStatus::failed: ++counters_.failed; break;
+    default: ++counters_.cancelled; break;
+  }
+  job.lease.release();
+  if (job.engine_id) progress_->forget(*job.engine_id);
+  to_start_.erase({static_cast<int>(job.priority), job.id});
+  jobs_.erase(job.id);
+  changed_.notify_all();
+}
+
+v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait,
+                                             const std::function<bool()>& stop) {
+  v1::AwaitProofResponse out;
+  out.set_job_id(id);
+  std::unique_lock lock(mutex_);
+  const auto it = jobs_.find(id);
+  if (it == jobs_.end()) {
+    lock.unlock();
+    const auto record = store_.get(id);
+    if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+    v1::SubmitProofRequest request;
+    request.ParseFromString(record->request);
+    out.set_state(state_of(record->status));
+    out.set_error(record->error);
+    out.set_proof(record->proof);
+    out.mutable_timings()->ParseFromString(record->timings);
+    out.set_partitions(request.porep().partitions());
+    out.set_partitions_done(record->status == JobStatus::done ? request.porep().partitions() : 0);
+    return out;
+  }
+  const std::shared_ptr<Job> job = it->second;
+  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
+  auto cut_short = [&] { return job->interrupted || (draining_ && !job->engine_id); };
+  while (!is_final(job->status) && !cut_short() && Clock::now() < deadline && !(stop && stop())) {
+    changed_.wait_until(lock, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
+  }
+  if (!is_final(job->status) && cut_short()) {
+    throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; job " + std::to_string(id) +
+                                                   " stays queued and runs at its next start");
+  }
+  out.set_state(state_of(job->status));
+  out.set_error(job->error);
+  out.set_proof(job->proof);
+  *out.mutable_timings() = job->timings;
+  out.set_partitions(job->request.porep().partitions());
+  out.set_partitions_done(job->status == JobStatus::done ? job->request.porep().partitions()
+                          : job->engine_id                ? progress_->done(*job->engine_id)
+                                                          : 0);
+  return out;
+}
+
+v1::JobState ProvingService::cancel(std::uint64_t id) {
+  std::unique_lock lock(mutex_);
+  const auto it = jobs_.find(id);
+  if (it == jobs_.end()) {
+    lock.unlock();
+    const auto record = store_.get(id);
+    if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+    return state_of(record->status);
+  }
+  const std::shared_ptr<Job> job = it->second;
+  if (to_start_.contains({static_cast<int>(job->priority), id})) {
+    finish_locked(*job, JobStatus::cancelled, "cancelled by the client", "", {});
+    return v1::JOB_STATE_CANCELLED;
+  }
+  // Being started (the starter sees the flag) or in the engine.
+  job->cancel_requested = true;
+  const std::optional<std::uint64_t> engine_id = job->engine_id;
+  lock.unlock();
+  if (engine_id) engine_->cancel(*engine_id);
+  lock.lock();
+  // The engine retires the job's partitions (freeing their buffers) before it
+  // completes the request: once final, nothing of the job is held.
+  changed_.wait(lock, [&] { return is_final(job->status) || job->interrupted; });
+  return state_of(job->status);
+}
+
+v1::LedgerSnapshot ProvingService::ledger_snapshot() const {
+  const engine::LedgerSnapshot s = engine_->ledger().snapshot();
+  const std::size_t rss = engine::resident_bytes();
+  v1::LedgerSnapshot out;
+  for (const engine::Stage stage : engine::kAllStages) {
+    auto* row = out.add_stages();
+    row->set_stage(std::string(engine::stage_name(stage)));
+    row->set_count(s[stage].count);
+    row->set_bytes(s[stage].bytes);
+    row->set_peak_bytes(s[stage].peak_bytes);
+  }
+  out.set_tracked_bytes(s.tracked);
+  out.set_peak_tracked_bytes(s.peak_tracked);
+  out.set_rss_bytes(rss);
+  out.set_untracked_bytes(static_cast<std::int64_t>(rss) - static_cast<std::int64_t>(baseline_rss_) -
+                          static_cast<std::int64_t>(s.tracked));
+  return out;
+}
+
+v1::GetStatusResponse ProvingService::status() const {
+  v1::GetStatusResponse out;
+  *out.mutable_ledger() = ledger_snapshot();
+  // The engine charges one ledger entry per partition for its witness in each
+  // partition stage: the entries are the partitions.
+  for (const auto& s : out.ledger().stages()) {
+    if (s.stage() == engine::stage_name(engine::Stage::parameters)) break;
+    auto* row = out.add_partitions();
+    row->set_stage(s.stage());
+    row->set_partitions(static_cast<std::uint32_t>(s.count()));
+  }
+  for (const ResidentInfo& r : residency_->list()) {
+    auto* row = out.add_parameters();
+    row->set_parameter_file(r.file.string());
+    row->set_tier(r.tier);
+    row->set_bytes(r.bytes);
+    row->set_in_use(static_cast<std::uint32_t>(r.in_use));
+    row->set_idle_seconds(r.idle_seconds);
+  }
+  const std::vector<double> busy = engine_->device_busy_seconds();
+  for (std::size_t d = 0; d < busy.size(); ++d) {
+    auto* row = out.add_devices();
+    row->set_index(static_cast<std::uint32_t>(d));
+    row->set_backend(backend_.backend->name());
+    row->set_busy_seconds(backend_.backend->device_busy_seconds().value_or(busy[d]));
+  }
+  out.set_budget_bytes(engine_->budget_bytes());
+  out.set_uptime_seconds(seconds(Clock::now() - started_));
+  std::array<std::uint32_t, 4> depth{};
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, job] : jobs_) ++depth[static_cast<std::size_t>(job->priority)];
+  for (std::size_t p = 0; p < depth.size(); ++p) {
+    auto* row = out.add_queue();
+    row->set_priority(priority_label(static_cast<engine::Priority>(p)));
+    row->set_jobs(depth[p]);
+  }
+  out.set_jobs_done(counters_.done);
+  out.set_jobs_failed(counters_.failed);
+  out.set_jobs_cancelled(counters_.cancelled);
+  out.set_draining(draining_);
+  return out;
+}
+
+std::string ProvingService::metrics() const {
+  const v1::GetStatusResponse s = status();
+  JobCounters counters;
+  {
+    std::lock_guard lock(mutex_);
+    counters = counters_;
+  }
+  return render_metrics(s, counters, latency_);
+}
+
+v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
+  if (request.preset().empty()) {
+    throw ServiceError(ErrorKind::invalid_argument, "preset is required: the circuit the parameters were set up for");
+  }
+  if (!request.circuit().empty() && request.circuit() != "porep-like") {
+    throw ServiceError(ErrorKind::invalid_argument,
+                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like)");
+  }
+  v1::PorepInstance porep;
+  porep.set_preset(request.preset());
+  porep.set_partitions(1);
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
+  try {
+    circuit = circuit_of(porep);
+  } catch (const std::invalid_argument& e) {
+    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
+  }
+  const std::filesystem::path file = paths_.confine(request.parameter_file());
+  ParameterResidency::Lease lease;
+  try {
+    lease = residency_->acquire(file, *circuit);
+  } catch (const ParametersDoNotFit& e) {
+    throw ServiceError(ErrorKind::resource_exhausted, e.what());
+  } catch (const std::exception& e) {
+    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 2000));
+  }
+  v1::PreloadParamsResponse out;
+  out.set_load_seconds(lease.load_seconds());
+  lease.release();
+  for (const ResidentInfo& r : residency_->list()) {
+    if (r.file != file || r.circuit != circuit->name()) continue;
+    auto* p = out.mutable_parameters();
+    p->set_parameter_file(r.file.string());
+    p->set_tier(r.tier);
+    p->set_bytes(r.bytes);
+    p->set_in_use(static_cast<std::uint32_t>(r.in_use));
+  }
+  return out;
+}
+
+std::uint64_t ProvingService::evict(const std::string& parameter_file) {
+  const std::filesystem::path file = paths_.confine(parameter_file);
+  try {
+    return residency_->evict(file);
+  } catch (const ParametersInUse& e) {
+    throw ServiceError(ErrorKind::failed_precondition, e.what());
+  }
+}
+
+void ProvingService::pause() { engine_->pause(); }
+void ProvingService::resume() { engine_->resume(); }
+
+bool ProvingService::draining() const {
+  std::lock_guard lock(mutex_);
+  return draining_;
+}
+
+std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
+  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(deadline);
+  auto running = [&] {
+    std::vector<std::shared_ptr<Job>> out;
+    for (const auto& [id, job] : jobs_) {
+      if (job->engine_id && !job->interrupted) out.push_back(job);
+    }
+    return out;
+  };
+  std::unique_lock lock(mutex_);
+  draining_ = true;
+  changed_.notify_all();
+  // The starter may be loading parameters for one more job: it sees draining_ and
+  // leaves it queued.
+  changed_.wait_until(lock, until, [&] { return running().empty(); });
+  const auto late = running();
+  for (const auto& job : late) job->interrupted = true;
+  lock.unlock();
+  for (const auto& job : late) engine_->cancel(*job->engine_id);
+  lock.lock();
+  changed_.wait(lock, [&] {
+    return std::all_of(late.begin(), late.end(), [&](const auto& job) { return !jobs_.contains(job->id) || !job->lease.parameters(); });
+  });
+  return late.size();
+}
+
+void ProvingService::janitor_loop() {
+  auto next_purge = Clock::now();
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    changed_.wait_for(lock, std::chrono::seconds(1));
+    if (stopping_) break;
+    lock.unlock();
+    residency_->evict_idle();
+    if (Clock::now() >= next_purge) {
+      try {
+        store_.purge_finished_before(unix_now() - config_.keep_results_seconds);
+      } catch (const StoreError& e) {
+        std::cerr << "zkpipe serve: " << e.what() << "\n";
+      }
+      next_purge = Clock::now() + std::chrono::minutes(10);
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace zkpipe::service

@@ -1,0 +1,119 @@
+// The daemon's core, independent of the RPC transport: jobs journaled in the job
+// store, proved through one engine under one memory budget, with parameters shared
+// through the residency manager.
+//
+//   SubmitProof → validate → journal (committed) → start queue (by priority)
+//     → the starter thread: acquire the parameters (a lease), submit to the engine
+//     → engine (admission by priority and budget) → on_complete: journal the result,
+//       release the lease, wake the awaiters
+//
+// At construction every job the journal holds as queued or running is started
+// again: a job accepted before a crash completes or is reported failed, never lost.
+// A job that was running when the daemon died three times is failed (it may be what
+// kills it).
+//
+// Locking: mutex_ guards the jobs; it is never held while calling into the engine
+// (whose listeners and completion callbacks take it).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "service/config.hpp"
+#include "service/job_store.hpp"
+#include "service/metrics.hpp"
+#include "service/path_policy.hpp"
+#include "service/residency.hpp"
+#include "zkpipe/v1/zkpipe.pb.h"
+
+namespace zkpipe::service {
+
+struct BackendSetup {
+  std::shared_ptr<groth16::ProverBackend> backend;
+  engine::ScratchAccounting scratch = engine::ScratchAccounting::by_footprint;
+  ParameterTiers tiers;
+};
+
+class ProvingService {
+ public:
+  // Opens the journal in config.data_dir and resumes its unfinished jobs. Throws
+  // ConfigError / StoreError naming the problem.
+  ProvingService(const ServiceConfig& config, BackendSetup backend);
+  ~ProvingService();
+  ProvingService(const ProvingService&) = delete;
+  ProvingService& operator=(const ProvingService&) = delete;
+
+  // Every call below throws ServiceError for a bad request.
+  std::uint64_t submit(const v1::SubmitProofRequest& request);
+  // Waits up to `wait` for the job to finish, returning early when `stop()` says the
+  // caller has gone. A draining daemon answers with the state it has.
+  v1::AwaitProofResponse await(std::uint64_t id, std::chrono::milliseconds wait,
+                               const std::function<bool()>& stop = {});
+  v1::JobState cancel(std::uint64_t id);
+  v1::GetStatusResponse status() const;
+  std::string metrics() const;
+  v1::PreloadParamsResponse preload(const v1::PreloadParamsRequest& request);
+  std::uint64_t evict(const std::string& parameter_file);
+  v1::LedgerSnapshot ledger_snapshot() const;
+
+  // For tests: hold admission (jobs queue in the engine) and let it go.
+  void pause();
+  void resume();
+
+  // Stops accepting jobs, lets the running ones finish for up to `deadline`, then
+  // cancels the rest; those stay in the journal (queued) and run at the next start.
+  // Returns how many were cut short.
+  std::size_t drain(std::chrono::duration<double> deadline);
+  bool draining() const;
+
+  engine::BufferLedger& ledger() { return engine_->ledger(); }
+
+ private:
+  struct Job;
+  class Progress;
+
+  void starter_loop();
+  void janitor_loop();
+  void start(const std::shared_ptr<Job>& job);
+  void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
+  // Under mutex_: the job's final state, journaled.
+  void finish_locked(Job& job, JobStatus status, const std::string& error, const std::string& proof,
+                     const v1::Timings& timings);
+  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request);
+  void validate(const v1::SubmitProofRequest& request) const;
+
+  const ServiceConfig config_;
+  const std::chrono::steady_clock::time_point started_;
+  const std::size_t baseline_rss_;
+  BackendSetup backend_;
+  PathPolicy paths_;
+  JobStore store_;
+  std::shared_ptr<Progress> progress_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<ParameterResidency> residency_;
+  LatencyHistogram latency_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;  // not yet final
+  // Jobs waiting for the starter, by (priority, id).
+  std::set<std::pair<int, std::uint64_t>> to_start_;
+  JobCounters counters_;
+  bool draining_ = false;
+  bool stopping_ = false;  // the starter and janitor end
+
+  std::thread starter_;
+  std::thread janitor_;
+};
+
+}  // namespace zkpipe::service
