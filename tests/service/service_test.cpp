@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <filesystem>
 #include <fstream>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 #include <httplib.h>
 #include <thread>
@@ -387,6 +390,31 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
   bad.mutable_porep()->set_preset("nope");
   EXPECT_EQ(submit(bad, out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 
+  // Bytes that are no SubmitProofRequest: refused, and the daemon goes on.
+  {
+    grpc::GenericStub generic(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    const std::string garbage = "\x0a\xff\xff\xff\xff\x0f garbage";
+    grpc::Slice slice(garbage);
+    grpc::ByteBuffer sent(&slice, 1);
+    grpc::ByteBuffer received;
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    grpc::Status status;
+    generic.UnaryCall(&ctx, "/zkpipe.v1.Prover/SubmitProof", grpc::StubOptions(), &sent, &received,
+                      [&](grpc::Status s) {
+                        std::lock_guard lock(m);
+                        status = s;
+                        done = true;
+                        cv.notify_all();
+                      });
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return done; }));
+    EXPECT_FALSE(status.ok());
+    EXPECT_EQ(call_status("sesame"), grpc::StatusCode::OK);
+  }
   {
     grpc::ClientContext ctx;
     ctx.AddMetadata("authorization", "Bearer sesame");
@@ -455,6 +483,14 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("listen = [\n", "zkpipe.toml:");
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
   EXPECT_NO_THROW(load_config(file).validate());
+  // The documented example is every default, and parses.
+  const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
+  const ServiceConfig defaults;
+  EXPECT_EQ(example.listen, defaults.listen);
+  EXPECT_EQ(example.max_request_bytes, defaults.max_request_bytes);
+  EXPECT_EQ(example.param_idle_seconds, defaults.param_idle_seconds);
+  EXPECT_EQ(example.keep_results_seconds, defaults.keep_results_seconds);
+  EXPECT_EQ(example.data_dir, defaults.data_dir);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
   EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
   EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());
