@@ -55,6 +55,27 @@ engine::ScratchAccounting scratch_accounting(const BackendOptions& o) {
   return is_cuda(o) ? engine::ScratchAccounting::by_backend : engine::ScratchAccounting::by_footprint;
 }
 
+std::string describe_key_residence(const BackendOptions& o, [[maybe_unused]] groth16::ProverBackend& backend,
+                                   const groth16::ProvingKey& key) {
+  if (const auto& on = key.a.on_device()) {
+    return "on device " + std::to_string(on->device) + " only (set up there, no host copy)";
+  }
+  if (!is_cuda(o)) return "in host memory";
+#ifdef ZKPIPE_WITH_CUDA
+  if (auto* cuda = dynamic_cast<gpu::CudaProver*>(&backend)) {
+    switch (cuda->base_placement(key)) {
+      case gpu::BasePlacement::kResident:
+        return "in host memory, a copy resident on device " + std::to_string(ordinal(o));
+      case gpu::BasePlacement::kStreamed:
+        return "in host memory, streamed to device " + std::to_string(ordinal(o)) + " at every MSM";
+      case gpu::BasePlacement::kNotLoaded:
+        break;
+    }
+  }
+#endif
+  return "in host memory (not yet placed on the device)";
+}
+
 engine::DeviceMemoryProbe device_memory_probe([[maybe_unused]] const BackendOptions& o) {
 #ifdef ZKPIPE_WITH_CUDA
   if (is_cuda(o)) {

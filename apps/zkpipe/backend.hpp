@@ -35,6 +35,12 @@ std::string describe_backend(const BackendOptions& options);
 // partition) charges itself.
 engine::ScratchAccounting scratch_accounting(const BackendOptions& options);
 
+// Where the key's query points live for this backend: on the device only (set up
+// there), in host memory with a copy resident on the device, in host memory streamed
+// to the device at every MSM, or in host memory (cpu).
+std::string describe_key_residence(const BackendOptions& options, groth16::ProverBackend& backend,
+                                   const groth16::ProvingKey& key);
+
 // The device's memory in use as CUDA reports it; empty for the CPU backend.
 engine::DeviceMemoryProbe device_memory_probe(const BackendOptions& options);
 

@@ -77,7 +77,7 @@ void panel(std::ostream& svg, double top, const std::string& label, const std::v
 void write_buffer_plot(const std::string& path, const std::vector<engine::LedgerSample>& samples,
                        std::size_t baseline_rss, const std::string& title) {
   if (samples.empty()) return;
-  using engine::Stage;
+  using memory::Stage;
   const std::array<std::pair<Stage, const char*>, 5> stages = {{
       {Stage::synthesizing, "#1f77b4"},
       {Stage::queued, "#d62728"},
@@ -88,10 +88,10 @@ void write_buffer_plot(const std::string& path, const std::vector<engine::Ledger
   std::vector<Series> counts;
   std::vector<Series> bytes;
   for (const auto& [stage, color] : stages) {
-    const std::size_t i = engine::index_of(stage);
-    counts.push_back({std::string(engine::stage_name(stage)), color,
+    const std::size_t i = memory::index_of(stage);
+    counts.push_back({std::string(memory::stage_name(stage)), color,
                       [i](const engine::LedgerSample& s) { return static_cast<double>(s.count[i]); }});
-    bytes.push_back({std::string(engine::stage_name(stage)), color,
+    bytes.push_back({std::string(memory::stage_name(stage)), color,
                      [i](const engine::LedgerSample& s) { return static_cast<double>(s.bytes[i]); }});
   }
   bytes.push_back({"tracked total", "#000000", [](const engine::LedgerSample& s) { return static_cast<double>(s.tracked); }});

@@ -15,14 +15,14 @@
 
 #include "bench_plot.hpp"
 #include "engine/buffer_log.hpp"
-#include "engine/process_memory.hpp"
 #include "engine/work_queue.hpp"
 #include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
-#include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "memory/process_memory.hpp"
 #include "progress.hpp"
+#include "setup_run.hpp"
 
 namespace zkpipe::cli {
 
@@ -30,31 +30,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint64_t kSetupSeed = 0x7a6b70697065;  // the same test-only toxic waste as `zkpipe setup`
-
 std::filesystem::path default_key_path(const BenchOptions& o) {
   return std::filesystem::path(o.params_dir) / (o.workload.circuit + "-" + o.workload.preset + ".zkpk");
 }
 
-// Runs the test-only setup once and caches the key (written under a temporary
-// name, then renamed, so an interrupted setup never leaves a truncated cache).
-void set_up_key(const BenchOptions& o, const std::filesystem::path& path) {
-  WorkloadSpec one = o.workload;
-  one.partitions = 1;
-  auto circuit = make_circuit(one);
-  std::cerr << "setting up parameters for " << circuit->name() << " (cached in " << path.string() << ")\n";
-  const r1cs::R1csMatrices m = groth16::record_matrices(*circuit);
-  groth16::ProvingKey key;
-  {
-    ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
-    key = groth16::setup(m, groth16::ToxicWaste::from_seed(kSetupSeed),
-                         [&](std::string_view q, std::size_t done, std::size_t total) { bar.update(q, done, total); });
-  }
-  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
-  std::filesystem::path tmp = path;
-  tmp += ".partial";
-  groth16::write_parameter_file(tmp, key);
-  std::filesystem::rename(tmp, path);
+SetupRequest setup_request(const BenchOptions& o) {
+  SetupRequest r;
+  r.workload = o.workload;
+  r.backend = o.backend;
+  r.keep_on_device = o.setup_on_device;
+  r.quiet = o.quiet;
+  return r;
 }
 
 double untracked(const engine::LedgerSample& s, std::size_t baseline) {
@@ -65,8 +51,8 @@ std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_
   double synth = 0;
   double device = 0;
   for (const auto& t : r.timelines) {
-    synth += t.seconds_in(engine::Stage::synthesizing);
-    device += t.seconds_in(engine::Stage::on_device);
+    synth += t.seconds_in(memory::Stage::synthesizing);
+    device += t.seconds_in(memory::Stage::on_device);
   }
   const auto n = static_cast<double>(std::max<std::size_t>(r.timelines.size(), 1));
   return "proof " + std::to_string(index) + "/" + std::to_string(count) + ": " + std::to_string(r.proofs.size()) +
@@ -130,31 +116,41 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   // The backend first: a missing device fails before the parameters are set up.
   w.backend = make_backend(o.backend);
   w.device_used = device_memory_probe(o.backend);
-  w.baseline_rss = engine::resident_bytes();
-  const std::filesystem::path path = o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);
-  if (!std::filesystem::exists(path)) {
-    if (!o.key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
-    set_up_key(o, path);
+  w.baseline_rss = memory::resident_bytes();
+  if (o.setup_on_device) {
+    if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
+    std::cerr << "setting up parameters on the device, kept there for this run (nothing cached on disk)\n";
+    SetUpParameters set_up = set_up_parameters(setup_request(o));
+    w.key = std::move(set_up.key);
+    if (o.synthesis == "pce") w.evaluator = std::move(set_up.evaluator);
+  } else {
+    const std::filesystem::path path =
+        o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);
+    if (!std::filesystem::exists(path)) {
+      if (!o.key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
+      std::cerr << "setting up parameters (cached in " << path.string() << ")\n";
+      write_parameters(path, set_up_parameters(setup_request(o)));
+    }
+    w.key_path = path.string();
+    w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
+    w.evaluator = evaluator_for(o.workload, o.synthesis, *w.key, w.key_path, o.quiet);
   }
-  w.key_path = path.string();
-  w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
   w.shape = groth16::CircuitShape::of(*w.key);
   w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backend)
                                       : groth16::PartitionFootprint::of(w.shape);
   if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
-  w.evaluator = evaluator_for(o.workload, o.synthesis, *w.key, w.key_path, o.quiet);
   return w;
 }
 
 BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
-  engine::BufferLedger& ledger = engine::BufferLedger::process();
+  memory::BufferLedger& ledger = memory::BufferLedger::process();
   engine::EngineConfig config = o.engine;
   config.budget_bytes = resolve_budget(parse_budget(o.budget), w);
   config.ledger = &ledger;
   config.scratch = scratch_accounting(o.backend);
 
-  engine::reset_peak_resident();
+  memory::reset_peak_resident();
   engine::Engine eng(config, {w.backend});
   auto recorder = std::make_shared<engine::RunRecorder>();
   eng.add_listener(recorder);
@@ -237,11 +233,11 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   if (w.device_used) report.device_used = w.device_used();
   eng.shutdown(engine::ShutdownMode::drain);
   parameters.reset();
-  report.peak_rss = engine::peak_resident_bytes();
+  report.peak_rss = memory::peak_resident_bytes();
 
-  for (engine::Stage s : {engine::Stage::synthesizing, engine::Stage::queued, engine::Stage::on_device,
-                          engine::Stage::pending_finalize, engine::Stage::awaiting_dealloc}) {
-    report.stages.emplace_back(std::string(engine::stage_name(s)), recorder->stage_stats(s));
+  for (memory::Stage s : {memory::Stage::synthesizing, memory::Stage::queued, memory::Stage::on_device,
+                          memory::Stage::pending_finalize, memory::Stage::awaiting_dealloc}) {
+    report.stages.emplace_back(std::string(memory::stage_name(s)), recorder->stage_stats(s));
   }
   report.stages.emplace_back("proof latency", engine::summarize(latencies));
   report.untracked_max = -1e300;
@@ -289,20 +285,22 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);
   }
   out << buf;
+  out << "key: " << format_bytes(static_cast<double>(key_point_bytes(*w.key))) << " of query points, "
+      << describe_key_residence(o.backend, *w.backend, *w.key) << "\n";
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";
   out << "ledger peaks: tracked (host memory) " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
-  for (engine::Stage s : engine::kAllStages) {
+  for (memory::Stage s : memory::kAllStages) {
     const auto& t = r.ledger[s];
     std::snprintf(buf, sizeof buf, "  %-18s %4zu buffers %12s   mean time in stage %s\n",
-                  std::string(engine::stage_name(s)).c_str(), t.peak_count,
+                  std::string(memory::stage_name(s)).c_str(), t.peak_count,
                   format_bytes(static_cast<double>(t.peak_bytes)).c_str(), format_seconds(t.mean_seconds()).c_str());
     out << buf;
   }
   if (w.device_used) {
     // Device memory is not in tracked (nor in RSS); the driver's figure also holds
     // the context, kernels' local memory and allocations under 1 MiB.
-    const auto& dev = r.ledger[engine::Stage::device];
+    const auto& dev = r.ledger[memory::Stage::device];
     out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
         << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";

@@ -30,6 +30,7 @@ struct BenchOptions {
   std::string synthesis = "pce";
   std::string key_path;                 // empty: <params_dir>/<circuit>-<preset>.zkpk, set up if missing
   std::string params_dir = "out/params";
+  bool setup_on_device = false;  // --backend cuda: set up on the device, keep the key there, write nothing
   bool verify = true;
   bool quiet = false;
   std::string trace_path;
@@ -66,7 +67,7 @@ struct BenchReport {
   std::optional<double> device_busy_measured;  // the same as the device measures it (CUDA backend)
   std::size_t peak_rss = 0;
   std::size_t baseline_rss = 0;
-  engine::LedgerSnapshot ledger;  // peaks of this run
+  memory::LedgerSnapshot ledger;  // peaks of this run
   double untracked_max = 0;
   double untracked_final = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch

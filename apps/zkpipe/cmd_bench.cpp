@@ -52,6 +52,9 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   add_synthesis_option(cmd, o.synthesis);
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
+  cmd.add_flag("--setup-on-device", o.setup_on_device,
+               "With --backend cuda: set the parameters up on the device and keep them there for this run "
+               "(no host copy, nothing cached on disk: for keys larger than the disk or the host's memory)");
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
   cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
   cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")
@@ -91,7 +94,7 @@ std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::strin
      << "| ---: | ---: | ---: | ---: | ---: | ---: |\n";
   csv = "pw,seconds_per_proof,peak_rss_bytes,peak_queued_partitions,peak_tracked_bytes,device_busy\n";
   for (const BenchReport& r : reports) {
-    const auto& queued = r.ledger[engine::Stage::queued];
+    const auto& queued = r.ledger[memory::Stage::queued];
     char line[256];
     std::snprintf(line, sizeof line, "| %zu | %.3f | %s | %zu | %s | %.1f %% |\n", r.pw, r.seconds_per_proof,
                   format_bytes(static_cast<double>(r.peak_rss)).c_str(), queued.peak_count,
@@ -152,11 +155,11 @@ void run_bench_pileup(BenchCommand& c) {
   const BenchReport& e = reports[0];
   const BenchReport& b = reports[1];
   auto bytes = [](std::size_t v) { return format_bytes(static_cast<double>(v)); };
-  row("peak queued partitions", std::to_string(e.ledger[engine::Stage::queued].peak_count),
-      std::to_string(b.ledger[engine::Stage::queued].peak_count));
+  row("peak queued partitions", std::to_string(e.ledger[memory::Stage::queued].peak_count),
+      std::to_string(b.ledger[memory::Stage::queued].peak_count));
   row("peak tracked bytes", bytes(e.ledger.peak_tracked), bytes(b.ledger.peak_tracked));
-  row("peak queued bytes", bytes(e.ledger[engine::Stage::queued].peak_bytes),
-      bytes(b.ledger[engine::Stage::queued].peak_bytes));
+  row("peak queued bytes", bytes(e.ledger[memory::Stage::queued].peak_bytes),
+      bytes(b.ledger[memory::Stage::queued].peak_bytes));
   row("peak RSS", bytes(e.peak_rss), bytes(b.peak_rss));
   row("s/proof", format_seconds(e.seconds_per_proof), format_seconds(b.seconds_per_proof));
   row("budget", "none", bytes(b.budget));

@@ -13,15 +13,15 @@
 
 #include "backend.hpp"
 #include "commands.hpp"
-#include "engine/buffer_ledger.hpp"
 #include "engine/engine.hpp"
-#include "engine/process_memory.hpp"
 #include "engine/run_recorder.hpp"
 #include "file_args.hpp"
 #include "formats/file_io.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "memory/buffer_ledger.hpp"
+#include "memory/process_memory.hpp"
 #include "progress.hpp"
 #include "workloads.hpp"
 
@@ -49,7 +49,7 @@ class PartitionLines final : public engine::EngineListener {
   explicit PartitionLines(engine::DeviceMemoryProbe device_used) : device_used_(std::move(device_used)) {}
 
   void on_partition_retired(const engine::PartitionTimeline& t) override {
-    using engine::Stage;
+    using memory::Stage;
     std::string steps;
     for (const auto& step : t.start_steps) steps += " " + step.stage + "=" + format_seconds(step.seconds);
     std::cerr << "partition " << t.partition + 1 << "/" << t.partitions << ": synthesis "
@@ -57,7 +57,7 @@ class PartitionLines final : public engine::EngineListener {
               << format_seconds(t.seconds_in(Stage::queued)) << ", start "
               << format_seconds(t.seconds_in(Stage::on_device)) << (steps.empty() ? "" : " (" + steps.substr(1) + ")")
               << ", finish " << format_seconds(t.seconds_in(Stage::pending_finalize)) << ", peak RSS "
-              << format_bytes(static_cast<double>(engine::peak_resident_bytes())) << device_note() << "\n";
+              << format_bytes(static_cast<double>(memory::peak_resident_bytes())) << device_note() << "\n";
   }
 
  private:
@@ -65,7 +65,7 @@ class PartitionLines final : public engine::EngineListener {
   // context and small allocations.
   std::string device_note() const {
     if (!device_used_) return "";
-    const engine::StageTotals dev = engine::BufferLedger::process().snapshot()[engine::Stage::device];
+    const memory::StageTotals dev = memory::BufferLedger::process().snapshot()[memory::Stage::device];
     std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
                        std::to_string(dev.count) + " ledger buffers";
     if (const auto used = device_used_()) note += " (" + format_bytes(static_cast<double>(*used)) + " in use)";

@@ -8,11 +8,17 @@ void ProgressBar::update(std::string_view label, std::size_t done, std::size_t t
   if (!enabled_) return;
   auto now = std::chrono::steady_clock::now();
   bool new_label = label != last_label_;
-  bool complete = done == total;
+  bool complete = total != 0 && done == total;
   if (!new_label && !complete && now - last_draw_ < std::chrono::milliseconds(200)) return;
   if (new_label && drawn_) std::fputc('\n', stderr);
   last_label_ = label;
   last_draw_ = now;
+  if (total == 0) {  // a count with no known end
+    std::fprintf(stderr, "\r%-12.*s %zu", static_cast<int>(label.size()), label.data(), done);
+    std::fflush(stderr);
+    drawn_ = true;
+    return;
+  }
   constexpr int kWidth = 30;
   double fraction = total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
   int filled = static_cast<int>(fraction * kWidth);

@@ -16,6 +16,7 @@ class ProgressBar {
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar() { finish(); }
 
+  // total 0: a count whose end is not known (no bar, just the count).
   void update(std::string_view label, std::size_t done, std::size_t total);
   // Ends the line (called automatically on destruction).
   void finish();

@@ -43,6 +43,9 @@ class FixedBaseTable {
     table_ = batch_normalize(std::span<const Point>(rows));
   }
 
+  // Row j holds d·2^(8j)·P for d < 256 (d = 0: the identity): what a device copy uploads.
+  std::span<const AffinePoint> table() const { return table_; }
+
   // scalar·P, as a projective point.
   Point mul(const ff::Fr& scalar) const {
     auto k = scalar.to_canonical();

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/process_memory.hpp"
+#include "memory/process_memory.hpp"
 
 namespace zkpipe::engine {
 
@@ -78,7 +78,7 @@ std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::si
 }
 
 std::size_t default_budget() {
-  std::size_t available = available_memory_bytes();
+  std::size_t available = memory::available_memory_bytes();
   return available == 0 ? std::numeric_limits<std::size_t>::max() : available;
 }
 
@@ -242,7 +242,7 @@ void Engine::hook(Hook h, Partition& p) {
   std::lock_guard lock(listeners_mutex_);
   if (listeners_.empty()) return;
   const LedgerSnapshot snapshot = ledger_.snapshot();
-  const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, resident_bytes(), snapshot};
+  const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), snapshot};
   for (const auto& listener : listeners_) listener->on_hook(event);
 }
 

@@ -37,10 +37,10 @@
 
 #include "engine/admission.hpp"
 #include "engine/bounded_channel.hpp"
-#include "engine/buffer_ledger.hpp"
 #include "engine/request.hpp"
 #include "engine/work_queue.hpp"
 #include "groth16/prover.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::engine {
 

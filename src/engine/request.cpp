@@ -2,10 +2,20 @@
 
 namespace zkpipe::engine {
 
+namespace {
+
+// A query kept on a device (set up there) holds no host bytes: its device buffers
+// charge the ledger's device stage themselves.
+template <class Point>
+std::size_t host_bytes(const groth16::PointArray<Point>& points) {
+  return points.on_host() ? sizeof(Point) * points.size() : 0;
+}
+
+}  // namespace
+
 std::size_t parameter_bytes(const groth16::ProvingKey& key) {
-  return sizeof(groth16::G1Affine) * (key.a.size() + key.b_g1.size() + key.h.size() + key.l.size() +
-                                      key.vk.ic.size()) +
-         sizeof(groth16::G2Affine) * key.b_g2.size();
+  return host_bytes(key.a) + host_bytes(key.b_g1) + host_bytes(key.h) + host_bytes(key.l) + host_bytes(key.b_g2) +
+         sizeof(groth16::G1Affine) * key.vk.ic.size();
 }
 
 std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator) {

@@ -15,18 +15,27 @@
 #include <string>
 #include <vector>
 
-#include "engine/buffer_ledger.hpp"
 #include "engine/admission.hpp"
+#include "engine/hook.hpp"
 #include "engine/priority.hpp"
-#include "engine/stage.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/witness.hpp"
+#include "memory/buffer_ledger.hpp"
+#include "memory/stage.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 
 namespace zkpipe::engine {
+
+// The engine counts its buffers in the memory layer's ledger, under its stage tags.
+using memory::BufferLedger;
+using memory::kAllStages;
+using memory::kStageCount;
+using memory::LedgerSnapshot;
+using memory::Stage;
+using memory::StageTotals;
 
 // A proving key made resident for the engine, with its circuit's pre-compiled
 // evaluator when the requests synthesize through it: their bytes are reserved from
@@ -54,7 +63,8 @@ class ResidentParameters {
   BufferLedger::Charge charge_;
 };
 
-// The bytes of every point of the key (what residency costs).
+// The host bytes of the key's points (what residency costs the host; a query kept on a
+// device counts there, in the ledger's device stage).
 std::size_t parameter_bytes(const groth16::ProvingKey& key);
 // The evaluator's matrices, coefficient table and densities.
 std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator);

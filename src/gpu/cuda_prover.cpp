@@ -36,16 +36,25 @@ using groth16::ProvingKey;
 
 namespace {
 
-// A key's query points on the device, or none of them when they are streamed.
+// A key's query points on the device, or none of them when they are streamed:
+// views of the key's own device arrays (a key set up on this device), or of copies
+// uploaded from its host arrays and owned here.
 struct KeyBases {
   bool streamed = false;
-  DeviceG1Bases a;
-  DeviceG1Bases b_g1;
-  DeviceG1Bases l;
-  DeviceG1Bases h;
-  DeviceG2Bases b_g2;  // empty unless the G2 MSM runs on the device
+  DeviceBasesView<ec::G1Curve> a{nullptr, 0};
+  DeviceBasesView<ec::G1Curve> b_g1{nullptr, 0};
+  DeviceBasesView<ec::G1Curve> l{nullptr, 0};
+  DeviceBasesView<ec::G1Curve> h{nullptr, 0};
+  DeviceBasesView<ec::G2Curve> b_g2{nullptr, 0};  // empty unless the G2 MSM runs on the device
+  std::vector<DeviceG1Bases> uploaded_g1;
+  DeviceG2Bases uploaded_g2;
 
-  std::size_t bytes() const { return a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + b_g2.bytes(); }
+  // Device memory this prover holds for the key (a device key's own arrays not counted).
+  std::size_t bytes() const {
+    std::size_t total = uploaded_g2.bytes();
+    for (const auto& g1 : uploaded_g1) total += g1.bytes();
+    return total;
+  }
 };
 
 // A key is recognised by where its queries live, how long they are, and its δ·G1
@@ -60,7 +69,7 @@ struct KeyId {
 };
 
 KeyId key_id(const ProvingKey& key) {
-  KeyId id{{key.a.data(), key.b_g1.data(), key.l.data(), key.h.data(), key.b_g2.data()},
+  KeyId id{{key.a.address(), key.b_g1.address(), key.l.address(), key.h.address(), key.b_g2.address()},
            {key.a.size(), key.b_g1.size(), key.l.size(), key.h.size(), key.b_g2.size()},
            {}};
   std::memcpy(id.delta_x.data(), &key.vk.delta_g1.x, sizeof(ff::Fp));
@@ -164,10 +173,12 @@ struct CudaProver::State {
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const std::size_t terms = std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()});
+    const std::size_t terms =
+        std::min(options.max_msm_pass_terms, std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()}));
     const std::size_t scratch = options.g2_msm_on_device
                                     ? std::max(DeviceMsm::scratch_bytes<ec::G1Curve>(terms),
-                                               DeviceMsm::scratch_bytes<ec::G2Curve>(key.b_g2.size()))
+                                               DeviceMsm::scratch_bytes<ec::G2Curve>(
+                                                   std::min(options.max_msm_pass_terms, key.b_g2.size())))
                                     : DeviceMsm::scratch_bytes<ec::G1Curve>(terms);
     const std::size_t working = (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
     const std::size_t need = bases_bytes + scratch + working + device_memory_margin(free_bytes);
@@ -176,20 +187,55 @@ struct CudaProver::State {
 
   const KeyBases& bases_for(const ProvingKey& key) {
     auto& slot = bases[key_id(key)];
-    if (!slot && !fits_on_device(key)) {
-      slot = std::make_unique<KeyBases>();
+    if (slot) return *slot;
+    slot = std::make_unique<KeyBases>();
+    if (key_on_device(key)) {
+      slot->a = view_of<ec::G1Curve>(key.a);
+      slot->b_g1 = view_of<ec::G1Curve>(key.b_g1);
+      slot->l = view_of<ec::G1Curve>(key.l);
+      slot->h = view_of<ec::G1Curve>(key.h);
+      slot->b_g2 = view_of<ec::G2Curve>(key.b_g2);
+    } else if (!fits_on_device(key)) {
       slot->streamed = true;
-    }
-    if (!slot) {
-      slot = std::make_unique<KeyBases>(KeyBases{false, DeviceG1Bases(key.a.span(), staging, stream),
-                                                 DeviceG1Bases(key.b_g1.span(), staging, stream),
-                                                 DeviceG1Bases(key.l.span(), staging, stream),
-                                                 DeviceG1Bases(key.h.span(), staging, stream),
-                                                 options.g2_msm_on_device
-                                                     ? DeviceG2Bases(key.b_g2.span(), staging, stream)
-                                                     : DeviceG2Bases()});
+    } else {
+      for (const auto* query : {&key.a, &key.b_g1, &key.l, &key.h}) {
+        slot->uploaded_g1.emplace_back(query->span(), staging, stream);
+      }
+      slot->a = slot->uploaded_g1[0];
+      slot->b_g1 = slot->uploaded_g1[1];
+      slot->l = slot->uploaded_g1[2];
+      slot->h = slot->uploaded_g1[3];
+      if (options.g2_msm_on_device) {
+        slot->uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream);
+        slot->b_g2 = slot->uploaded_g2;
+      }
     }
     return *slot;
+  }
+
+  // Whether the key's queries live on this device (set up here); throws when they
+  // live on another one, or only some of them do.
+  bool key_on_device(const ProvingKey& key) const {
+    const auto& a = key.a.on_device();
+    const bool all = a && key.b_g1.on_device() && key.l.on_device() && key.h.on_device() && key.b_g2.on_device();
+    if (!all && (a || key.b_g1.on_device() || key.l.on_device() || key.h.on_device() || key.b_g2.on_device())) {
+      throw std::invalid_argument("proving key: some queries live on a device and some on the host");
+    }
+    if (!all) return false;
+    if (a->device != device) {
+      throw std::invalid_argument("proving key: its points live on device " + std::to_string(a->device) +
+                                  ", this prover drives device " + std::to_string(device));
+    }
+    if (!options.g2_msm_on_device) {
+      throw std::invalid_argument("proving key: its B query's G2 points live only on the device, so the G2 MSM "
+                                  "must run there (g2_msm_on_device)");
+    }
+    return true;
+  }
+
+  template <class Curve, class Points>
+  static DeviceBasesView<Curve> view_of(const Points& points) {
+    return {static_cast<const AffineWords<Curve>*>(points.on_device()->words), points.size()};
   }
 
   // The evaluator on the device, uploaded when it is not the one there (whose
@@ -259,10 +305,18 @@ struct CudaProver::State {
   // Σ scalars[i]·points[i] for i < n from the resident points, or from the host ones
   // in chunks when the key is streamed.
   template <class Curve>
-  ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, const DeviceBases<Curve>& resident,
-                              std::span<const ec::Affine<Curve>> host, const Fr* device_scalars, std::size_t n) {
-    if (!key_bases.streamed) return msm.sum(resident, device_scalars, n, stream);
-    return streamed<Curve>().sum(msm, host, device_scalars, n, stream);
+  ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, DeviceBasesView<Curve> resident,
+                              const groth16::PointArray<ec::Affine<Curve>>& host, const Fr* device_scalars,
+                              std::size_t n) {
+    if (key_bases.streamed) return streamed<Curve>().sum(msm, host.span(), device_scalars, n, stream);
+    // Passes of at most max_msm_pass_terms (see the option).
+    if (n <= options.max_msm_pass_terms) return msm.sum(resident, device_scalars, n, stream);
+    ec::Jacobian<Curve> total = ec::Jacobian<Curve>::identity();
+    for (std::size_t first = 0; first < n; first += options.max_msm_pass_terms) {
+      const std::size_t len = std::min(options.max_msm_pass_terms, n - first);
+      total += msm.sum(DeviceBasesView<Curve>(resident.data() + first, len), device_scalars + first, len, stream);
+    }
+    return total;
   }
 
   template <class Curve>
@@ -281,7 +335,10 @@ struct CudaProver::State {
   void sync() { check(cudaStreamSynchronize(stream), "prover stream"); }
 };
 
-CudaProver::CudaProver(int device, CudaProverOptions options) : state_(std::make_unique<State>(device, options)) {}
+CudaProver::CudaProver(int device, CudaProverOptions options) {
+  if (options.max_msm_pass_terms == 0) throw std::invalid_argument("CudaProver: max_msm_pass_terms must be positive");
+  state_ = std::make_unique<State>(device, options);
+}
 
 CudaProver::~CudaProver() = default;
 
@@ -361,14 +418,14 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   });
 
   groth16::G1MsmSums sums;
-  sums.h = s.msm_sum(bases, bases.h, key.h.span(), s.a.data(), key.h.size());
+  sums.h = s.msm_sum(bases, bases.h, key.h, s.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l.span(), s.aux.data(), aux_count);
+  sums.l = s.msm_sum(bases, bases.l, key.l, s.aux.data(), aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
   const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, aux_count);
-  sums.a = s.msm_sum(bases, bases.a, key.a.span(), s.scalars.data(), a_count);
+  sums.a = s.msm_sum(bases, bases.a, key.a, s.scalars.data(), a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
@@ -376,12 +433,12 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
   }
   const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, aux_count);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1.span(), s.scalars.data(), b_count);
+  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, s.scalars.data(), b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2.span(), s.scalars.data(), b_count);
+    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, s.scalars.data(), b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 

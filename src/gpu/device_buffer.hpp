@@ -13,8 +13,8 @@
 #include <cstddef>
 #include <utility>
 
-#include "engine/buffer_ledger.hpp"
 #include "gpu/cuda_error.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::gpu {
 
@@ -25,7 +25,7 @@ inline constexpr std::size_t kLedgerMinBytes = std::size_t{1} << 20;
 namespace detail {
 
 struct DeviceAllocator {
-  static constexpr engine::Stage kStage = engine::Stage::device;
+  static constexpr memory::Stage kStage = memory::Stage::device;
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMalloc(&p, bytes), "cudaMalloc");
@@ -35,7 +35,7 @@ struct DeviceAllocator {
 };
 
 struct PinnedAllocator {
-  static constexpr engine::Stage kStage = engine::Stage::scratch;
+  static constexpr memory::Stage kStage = memory::Stage::scratch;
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMallocHost(&p, bytes), "cudaMallocHost");
@@ -92,13 +92,13 @@ class Buffer {
     if (charge_.active()) {
       charge_.resize(bytes);
     } else if (bytes >= kLedgerMinBytes) {
-      charge_ = engine::BufferLedger::process().charge(Allocator::kStage, bytes);
+      charge_ = memory::BufferLedger::process().charge(Allocator::kStage, bytes);
     }
   }
 
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
-  engine::BufferLedger::Charge charge_;
+  memory::BufferLedger::Charge charge_;
 };
 
 }  // namespace detail

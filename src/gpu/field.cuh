@@ -218,6 +218,20 @@ struct alignas(16) Field {
     return *this * unit;
   }
 
+  // a^(p−2) by Fermat: a⁻¹, and 0 for 0. Its time does not depend on a (square
+  // and multiply over the fixed exponent's bits), though nothing secret uses it.
+  __device__ Field inverse() const {
+    Field r = one();
+    for (int i = N - 1; i >= 0; --i) {
+      const u32 e = p(i) - (i == 0 ? 2u : 0u);  // p is odd and > 2: no borrow
+      for (int bit = 31; bit >= 0; --bit) {
+        r = r.square();
+        if ((e >> bit) & 1u) r *= *this;
+      }
+    }
+    return r;
+  }
+
   __device__ __forceinline__ Field& operator+=(const Field& o) { return *this = *this + o; }
   __device__ __forceinline__ Field& operator-=(const Field& o) { return *this = *this - o; }
   __device__ __forceinline__ Field& operator*=(const Field& o) { return *this = *this * o; }

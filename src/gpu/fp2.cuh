@@ -39,6 +39,12 @@ struct Fp2 {
     return {(c0 + c1) * (c0 - c1), ab.dbl()};
   }
 
+  // (c0 − c1·u) / (c0² + c1²), as u² = −1; 0 for 0.
+  __device__ Fp2 inverse() const {
+    const Fp norm_inv = (c0.square() + c1.square()).inverse();
+    return {c0 * norm_inv, -(c1 * norm_inv)};
+  }
+
   __device__ __forceinline__ Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
   __device__ __forceinline__ Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
   __device__ __forceinline__ Fp2& operator*=(const Fp2& o) { return *this = *this * o; }

@@ -15,8 +15,7 @@
 
 #include "ec/xyzz.hpp"
 #include "gpu/cuda_error.hpp"
-#include "gpu/g1.cuh"
-#include "gpu/g2.cuh"
+#include "gpu/device_point.cuh"
 
 namespace zkpipe::gpu {
 
@@ -223,17 +222,6 @@ void tree_reduce(P* points, u32 groups, u32 width, cudaStream_t stream) {
 }
 
 // The device point types of a host curve.
-template <class Curve>
-struct DevicePoint;
-template <>
-struct DevicePoint<ec::G1Curve> {
-  using Xyzz = G1Xyzz;
-};
-template <>
-struct DevicePoint<ec::G2Curve> {
-  using Xyzz = G2Xyzz;
-};
-
 // A device XYZZ point read back as its four coordinates.
 template <class Curve>
 ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
@@ -275,6 +263,31 @@ DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, Pinne
     to_device_words(points.subspan(first, n), out);
   });
   check(cudaStreamSynchronize(stream), "upload bases");
+}
+
+template <class Curve>
+DeviceBases<Curve>::DeviceBases(std::size_t size) : points_(size), size_(size) {}
+
+template <class Curve>
+std::vector<ec::Affine<Curve>> DeviceBases<Curve>::download(cudaStream_t stream) const {
+  constexpr std::size_t kChunkPoints = std::size_t{1} << 18;
+  std::vector<ec::Affine<Curve>> out(size_);
+  PinnedBuffer<AffineWords<Curve>> chunk(std::min(kChunkPoints, std::max<std::size_t>(size_, 1)));
+  for (std::size_t first = 0; first < size_; first += kChunkPoints) {
+    const std::size_t n = std::min(kChunkPoints, size_ - first);
+    check(cudaMemcpyAsync(chunk.data(), points_.data() + first, n * sizeof(AffineWords<Curve>),
+                          cudaMemcpyDeviceToHost, stream),
+          "download bases");
+    check(cudaStreamSynchronize(stream), "download bases");
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 12), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i < r.end(); ++i) {
+        const AffineWords<Curve>& w = chunk.data()[i];
+        const bool infinity = w.x.is_zero() && w.y.is_zero();
+        out[first + i] = infinity ? ec::Affine<Curve>::identity() : ec::Affine<Curve>{w.x, w.y, false};
+      }
+    });
+  }
+  return out;
 }
 
 template class DeviceBases<ec::G1Curve>;

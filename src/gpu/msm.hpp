@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <deque>
 #include <span>
+#include <vector>
 
 #include "ec/affine.hpp"
 #include "ec/curves.hpp"
@@ -71,9 +72,14 @@ class DeviceBases {
  public:
   DeviceBases() = default;
   DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging, cudaStream_t stream);
+  // size points, not initialized: for a producer on the device (DeviceFixedBase).
+  explicit DeviceBases(std::size_t size);
 
   std::size_t size() const { return size_; }
   const AffineWords<Curve>* data() const { return points_.data(); }
+  AffineWords<Curve>* data() { return points_.data(); }
+  // The points in host form, after the work queued on stream.
+  std::vector<ec::Affine<Curve>> download(cudaStream_t stream) const;
   std::size_t bytes() const { return size_ * sizeof(AffineWords<Curve>); }
   operator DeviceBasesView<Curve>() const { return {points_.data(), size_}; }  // NOLINT: MSMs take views
 

@@ -190,8 +190,10 @@ class Reader {
     const auto bad = first_malformed_point<T>(bytes);
     if (!bad) return;
     const std::uint64_t offset = entry(s).offset + at + *bad * sizeof(T);
+    std::string point = what;
+    if (bytes.size() != sizeof(T)) point.append(" ").append(std::to_string(*bad));
     fail("section '" + std::string(kSectionNames[static_cast<std::size_t>(s)]) + "' at offset " +
-         std::to_string(offset) + ": " + what + (bytes.size() == sizeof(T) ? "" : " " + std::to_string(*bad)) +
+         std::to_string(offset) + ": " + point +
          " is malformed (infinity flag not 0/1, a coordinate not below p, or not on the curve)");
   }
 

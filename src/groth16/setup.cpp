@@ -2,6 +2,9 @@
 
 #include <random>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "ec/fixed_base.hpp"
 #include "ec/generators.hpp"
 #include "groth16/qap.hpp"
@@ -52,68 +55,97 @@ std::vector<ec::Affine<Curve>> fixed_base_query(const ec::FixedBaseTable<Curve>&
 
 }  // namespace
 
-ProvingKey setup(const r1cs::R1csMatrices& m, const ToxicWaste& t, const SetupProgress& progress) {
-  poly::EvaluationDomain domain(m.num_constraints());
-  QapAtPoint qap = evaluate_qap(m, domain, t.tau);
-  const std::size_t ni = m.num_inputs;
-  const std::size_t na = m.num_aux;
+namespace {
 
-  ProvingKey pk;
-  pk.density = query_density(m);
-
-  std::vector<Fr> a_scalars(qap.u.begin(), qap.u.begin() + static_cast<std::ptrdiff_t>(ni));
+SetupScalars scalars_from_qap(QapAtPoint qap, QueryDensity density, const poly::EvaluationDomain& domain,
+                              std::size_t ni, std::size_t na, const ToxicWaste& t) {
+  SetupScalars s;
+  s.density = std::move(density);
+  s.domain_size = domain.size();
+  s.a.assign(qap.u.begin(), qap.u.begin() + static_cast<std::ptrdiff_t>(ni));
   for (std::size_t i = 0; i < na; ++i) {
-    if (pk.density.a_aux[i]) a_scalars.push_back(qap.u[ni + i]);
+    if (s.density.a_aux[i]) s.a.push_back(qap.u[ni + i]);
   }
-  std::vector<Fr> b_scalars;
   for (std::size_t i = 0; i < ni; ++i) {
-    if (pk.density.b_input[i]) b_scalars.push_back(qap.v[i]);
+    if (s.density.b_input[i]) s.b.push_back(qap.v[i]);
   }
   for (std::size_t i = 0; i < na; ++i) {
-    if (pk.density.b_aux[i]) b_scalars.push_back(qap.v[ni + i]);
+    if (s.density.b_aux[i]) s.b.push_back(qap.v[ni + i]);
   }
 
   const Fr gamma_inv = t.gamma.inverse();
   const Fr delta_inv = t.delta.inverse();
-  std::vector<Fr> ic_scalars(ni);
-  std::vector<Fr> l_scalars(na);
-  for (std::size_t i = 0; i < ni + na; ++i) {
-    Fr combined = t.beta * qap.u[i] + t.alpha * qap.v[i] + qap.w[i];
-    if (i < ni) {
-      ic_scalars[i] = combined * gamma_inv;
-    } else {
-      l_scalars[i - ni] = combined * delta_inv;
+  s.ic.resize(ni);
+  s.l.resize(na);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ni + na, 1 << 14), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i < r.end(); ++i) {
+      const Fr combined = t.beta * qap.u[i] + t.alpha * qap.v[i] + qap.w[i];
+      if (i < ni) {
+        s.ic[i] = combined * gamma_inv;
+      } else {
+        s.l[i - ni] = combined * delta_inv;
+      }
     }
-  }
+  });
   qap = {};
 
-  std::vector<Fr> h_scalars(domain.size() - 1);
-  Fr h_power = domain.vanishing_at(t.tau) * delta_inv;
-  for (Fr& s : h_scalars) {
-    s = h_power;
-    h_power *= t.tau;
-  }
+  // τ^j·Z(τ)/δ for j < N − 1, each chunk from its own power of τ.
+  s.h.resize(domain.size() - 1);
+  const Fr h_first = domain.vanishing_at(t.tau) * delta_inv;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, s.h.size(), 1 << 14), [&](const auto& r) {
+    Fr power = h_first * t.tau.pow(r.begin());
+    for (std::size_t j = r.begin(); j < r.end(); ++j) {
+      s.h[j] = power;
+      power *= t.tau;
+    }
+  });
+  return s;
+}
 
+}  // namespace
+
+SetupScalars setup_scalars(const r1cs::R1csMatrices& m, const ToxicWaste& t) {
+  poly::EvaluationDomain domain(m.num_constraints());
+  return scalars_from_qap(evaluate_qap(m, domain, t.tau), query_density(m), domain, m.num_inputs, m.num_aux, t);
+}
+
+SetupScalars setup_scalars(const r1cs::CompiledR1cs& m, const ToxicWaste& t) {
+  poly::EvaluationDomain domain(m.num_constraints);
+  return scalars_from_qap(evaluate_qap(m, domain, t.tau), query_density(m), domain, m.num_inputs, m.num_aux, t);
+}
+
+VerifyingKey verifying_key(const ToxicWaste& t, std::span<const Fr> ic_scalars) {
   const ec::FixedBaseTable<ec::G1Curve> g1(ec::kG1Generator);
   const ec::FixedBaseTable<ec::G2Curve> g2(ec::kG2Generator);
   auto g1_point = [&](const Fr& s) { return g1.mul(s).to_affine(); };
   auto g2_point = [&](const Fr& s) { return g2.mul(s).to_affine(); };
-
-  VerifyingKey& vk = pk.vk;
+  VerifyingKey vk;
   vk.alpha_g1 = g1_point(t.alpha);
   vk.beta_g1 = g1_point(t.beta);
   vk.beta_g2 = g2_point(t.beta);
   vk.gamma_g2 = g2_point(t.gamma);
   vk.delta_g1 = g1_point(t.delta);
   vk.delta_g2 = g2_point(t.delta);
-  vk.ic = fixed_base_query(g1, std::span<const Fr>(ic_scalars), "ic", progress);
+  vk.ic = fixed_base_query(g1, ic_scalars, "ic", {});
+  return vk;
+}
 
-  pk.a = fixed_base_query(g1, std::span<const Fr>(a_scalars), "a", progress);
-  pk.b_g1 = fixed_base_query(g1, std::span<const Fr>(b_scalars), "b_g1", progress);
-  pk.b_g2 = fixed_base_query(g2, std::span<const Fr>(b_scalars), "b_g2", progress);
-  pk.l = fixed_base_query(g1, std::span<const Fr>(l_scalars), "l", progress);
-  pk.h = fixed_base_query(g1, std::span<const Fr>(h_scalars), "h", progress);
+ProvingKey setup(const SetupScalars& s, const ToxicWaste& t, const SetupProgress& progress) {
+  const ec::FixedBaseTable<ec::G1Curve> g1(ec::kG1Generator);
+  const ec::FixedBaseTable<ec::G2Curve> g2(ec::kG2Generator);
+  ProvingKey pk;
+  pk.vk = verifying_key(t, s.ic);
+  pk.density = s.density;
+  pk.a = fixed_base_query(g1, std::span<const Fr>(s.a), "a", progress);
+  pk.b_g1 = fixed_base_query(g1, std::span<const Fr>(s.b), "b_g1", progress);
+  pk.b_g2 = fixed_base_query(g2, std::span<const Fr>(s.b), "b_g2", progress);
+  pk.l = fixed_base_query(g1, std::span<const Fr>(s.l), "l", progress);
+  pk.h = fixed_base_query(g1, std::span<const Fr>(s.h), "h", progress);
   return pk;
+}
+
+ProvingKey setup(const r1cs::R1csMatrices& m, const ToxicWaste& t, const SetupProgress& progress) {
+  return setup(setup_scalars(m, t), t, progress);
 }
 
 }  // namespace zkpipe::groth16

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/recording_system.hpp"
 
 namespace zkpipe::groth16 {
@@ -28,7 +30,29 @@ struct ToxicWaste {
 // Reports (query name, points done, points total) as each query is computed.
 using SetupProgress = std::function<void(std::string_view query, std::size_t done, std::size_t total)>;
 
-// The matrices must already hold the input constraints (r1cs::enforce_input_constraints).
+// What setup multiplies the generators by, query by query (the B scalars serve
+// both B queries); the CPU and the device setups share it, so their keys agree
+// point for point.
+struct SetupScalars {
+  QueryDensity density;
+  std::size_t domain_size = 0;
+  std::vector<ff::Fr> ic;
+  std::vector<ff::Fr> a;
+  std::vector<ff::Fr> b;
+  std::vector<ff::Fr> l;
+  std::vector<ff::Fr> h;
+};
+
+// The matrices must already hold the input constraints (r1cs::enforce_input_constraints;
+// compile_circuit adds them).
+SetupScalars setup_scalars(const r1cs::R1csMatrices& m, const ToxicWaste& secrets);
+SetupScalars setup_scalars(const r1cs::CompiledR1cs& m, const ToxicWaste& secrets);
+
+// α, β, γ, δ in their groups and the IC query (few points: always on the host).
+VerifyingKey verifying_key(const ToxicWaste& secrets, std::span<const ff::Fr> ic_scalars);
+
+// The proving key on the host's cores.
+ProvingKey setup(const SetupScalars& scalars, const ToxicWaste& secrets, const SetupProgress& progress = {});
 ProvingKey setup(const r1cs::R1csMatrices& m, const ToxicWaste& secrets, const SetupProgress& progress = {});
 
 }  // namespace zkpipe::groth16

@@ -91,7 +91,7 @@ TEST(Engine, BudgetBoundsTrackedBytesAtEveryEvent) {
             {.start = milliseconds(8), .finish = milliseconds(1)}, shape);
   std::atomic<std::size_t> worst{0};
   ledger_seen = &h.ledger;
-  ledger_seen->add_observer([&](const LedgerEvent& e) {
+  ledger_seen->add_observer([&](const memory::LedgerEvent& e) {
     std::size_t seen = worst.load();
     while (e.after.tracked > seen && !worst.compare_exchange_weak(seen, e.after.tracked)) {
     }

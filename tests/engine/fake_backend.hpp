@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/tracked_buffer.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/prover.hpp"
+#include "memory/tracked_buffer.hpp"
 
 namespace zkpipe::engine::testing {
 
@@ -83,7 +83,7 @@ class FakeBackend final : public groth16::ProverBackend {
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey&,
                                                const groth16::Blinding&) override {
     const std::uint64_t tag = w.aux.at(0).to_canonical()[0];
-    TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
+    memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
     std::this_thread::sleep_for(options_.start);
     if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");
@@ -95,7 +95,7 @@ class FakeBackend final : public groth16::ProverBackend {
 
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> base) override {
     const auto& pending = dynamic_cast<const Pending&>(*base);
-    TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
+    memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
     std::this_thread::sleep_for(options_.finish);
     if (options_.fail_finish && options_.fail_finish(pending.tag)) {

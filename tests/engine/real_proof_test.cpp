@@ -42,7 +42,7 @@ TEST_F(RealProofs, TenPartitionsVerifyAssembledInOrderWithinTheBudget) {
   const groth16::PartitionFootprint footprint = groth16::PartitionFootprint::of(shape_);
   const std::size_t budget = parameter_bytes(*key_) + 3 * footprint.total();
   std::atomic<std::size_t> worst{0};
-  ledger.add_observer([&](const LedgerEvent& e) {
+  ledger.add_observer([&](const memory::LedgerEvent& e) {
     std::size_t seen = worst.load();
     while (e.after.tracked > seen && !worst.compare_exchange_weak(seen, e.after.tracked)) {
     }

@@ -34,11 +34,11 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "engine/process_memory.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "memory/process_memory.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -336,8 +336,8 @@ TEST(Soak, TinyProofsWithCancellationsAndFailuresDrainTheLedgerAndKeepRssFlat) {
       }
       // The wave is over: nothing of it may remain in the ledger.
       expect_only_parameters(ledger, resident, "after proof " + std::to_string(last));
-      if (rss_warm == 0 && last >= warm_up) rss_warm = resident_bytes();
-      if (last == proofs) rss_end = resident_bytes();
+      if (rss_warm == 0 && last >= warm_up) rss_warm = memory::resident_bytes();
+      if (last == proofs) rss_end = memory::resident_bytes();
     }
     engine.shutdown(ShutdownMode::drain);
   }

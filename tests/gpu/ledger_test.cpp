@@ -9,21 +9,21 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/buffer_ledger.hpp"
-#include "groth16/setup.hpp"
-#include "groth16/synthesis.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu_test_env.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "memory/buffer_ledger.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 
 namespace zkpipe::gpu {
 namespace {
 
-using engine::BufferLedger;
-using engine::LedgerSnapshot;
-using engine::Stage;
+using memory::BufferLedger;
+using memory::LedgerSnapshot;
+using memory::Stage;
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 

@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <span>
 
-#include "engine/buffer_ledger.hpp"
+#include "memory/buffer_ledger.hpp"
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 class TrackedBuffer {
  public:
@@ -50,4 +50,4 @@ class TrackedBuffer {
   BufferLedger::Charge charge_;
 };
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

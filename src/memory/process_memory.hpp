@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 // Resident set size now (from /proc/self/statm: cheap enough for every hook).
 std::size_t resident_bytes();
@@ -18,4 +18,4 @@ bool reset_peak_resident();
 // MemAvailable from /proc/meminfo; 0 if unknown.
 std::size_t available_memory_bytes();
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

@@ -1,4 +1,4 @@
-#include "engine/tracked_buffer.hpp"
+#include "memory/tracked_buffer.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <new>
 #include <utility>
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 namespace {
 
@@ -55,4 +55,4 @@ void TrackedBuffer::reset() {
   charge_.release();
 }
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

@@ -1,11 +1,11 @@
-#include "engine/process_memory.hpp"
+#include "memory/process_memory.hpp"
 
 #include <unistd.h>
 
 #include <fstream>
 #include <string>
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 namespace {
 
@@ -42,4 +42,4 @@ bool reset_peak_resident() {
 
 std::size_t available_memory_bytes() { return proc_kib_field("/proc/meminfo", "MemAvailable"); }
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

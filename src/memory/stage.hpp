@@ -1,6 +1,7 @@
 // The stages a partition's buffers pass through in the engine, plus the kinds of
 // memory that belong to no partition stage (parameters, backend scratch, device
-// memory), and the lifecycle hooks at which a partition moves from one stage to the next.
+// memory): the tags the ledger counts bytes under. The engine's lifecycle hooks, at
+// which a partition moves from one stage to the next, are in engine/hook.hpp.
 #pragma once
 
 #include <array>
@@ -8,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 enum class Stage : std::uint8_t {
   synthesizing,      // a synthesis worker is building the witness
@@ -39,11 +40,4 @@ std::string_view stage_key(Stage stage);
 
 inline constexpr std::size_t index_of(Stage stage) { return static_cast<std::size_t>(stage); }
 
-// The lifecycle events of one partition, in the order they happen.
-enum class Hook : std::uint8_t { synth_start, synth_done, gpu_start, abc_freed, finalize_done, dealloc_done };
-
-inline constexpr std::size_t kHookCount = 6;
-
-std::string_view hook_name(Hook hook);
-
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

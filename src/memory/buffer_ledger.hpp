@@ -24,9 +24,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/stage.hpp"
+#include "memory/stage.hpp"
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 struct StageTotals {
   std::size_t count = 0;
@@ -131,4 +131,4 @@ class BufferLedger::Charge {
   Clock::time_point since_{};
 };
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

@@ -1,8 +1,8 @@
-#include "engine/buffer_ledger.hpp"
+#include "memory/buffer_ledger.hpp"
 
 #include <algorithm>
 
-namespace zkpipe::engine {
+namespace zkpipe::memory {
 
 BufferLedger& BufferLedger::process() {
   static BufferLedger ledger;
@@ -147,4 +147,4 @@ void BufferLedger::Charge::release() {
   bytes_ = 0;
 }
 
-}  // namespace zkpipe::engine
+}  // namespace zkpipe::memory

@@ -1,0 +1,133 @@
+#include "setup_run.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+#include "groth16/evaluator_file.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "progress.hpp"
+#ifdef ZKPIPE_WITH_CUDA
+#include "gpu/device_setup.hpp"
+#endif
+
+namespace zkpipe::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth16::SetupScalars& scalars,
+                             const groth16::ToxicWaste& secrets, const groth16::SetupProgress& progress) {
+  if (r.backend.backend != "cuda") {
+    if (r.keep_on_device) throw std::invalid_argument("keeping the key on a device needs --backend cuda");
+    return groth16::setup(scalars, secrets, progress);
+  }
+#ifdef ZKPIPE_WITH_CUDA
+  return gpu::setup_on_device(scalars, secrets, r.backend.device.value_or(0),
+                              r.keep_on_device ? gpu::KeyPlacement::device : gpu::KeyPlacement::host, progress);
+#else
+  // set_up_parameters refused --backend cuda already: make_backend throws in this build.
+  throw std::logic_error("--backend cuda in a build without the CUDA backend");
+#endif
+}
+
+}  // namespace
+
+SetUpParameters set_up_parameters(const SetupRequest& r) {
+  if (r.backend.backend == "cuda") make_backend(r.backend);  // no device: fail before the long steps
+  WorkloadSpec one = r.workload;
+  one.partitions = 1;
+  const auto circuit = make_circuit(one);
+  const bool bars = !r.quiet && isatty(STDERR_FILENO);
+  SetUpParameters out;
+  out.circuit_name = circuit->name();
+
+  auto t = Clock::now();
+  {
+    ProgressBar bar(bars);
+    out.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(
+        *circuit, [&](std::size_t done) { bar.update("compiling " + circuit->name(), done, 0); }));
+  }
+  const r1cs::CompiledR1cs& compiled = *out.evaluator;
+  if (!r.quiet) {
+    std::cerr << "setup: " << circuit->name() << ": " << compiled.num_constraints << " constraints, "
+              << compiled.num_inputs << " inputs, " << compiled.num_aux << " aux; compiled in "
+              << format_seconds(seconds_since(t)) << "\n";
+  }
+
+  t = Clock::now();
+  const auto secrets = groth16::ToxicWaste::from_seed(r.setup_seed);
+  groth16::SetupScalars scalars = groth16::setup_scalars(compiled, secrets);
+  if (!r.quiet) std::cerr << "setup: QAP at tau and query scalars in " << format_seconds(seconds_since(t)) << "\n";
+
+  t = Clock::now();
+  {
+    ProgressBar bar(bars);
+    out.key = std::make_shared<const groth16::ProvingKey>(
+        multiply(r, scalars, secrets,
+                 [&](std::string_view q, std::size_t done, std::size_t total) { bar.update(q, done, total); }));
+  }
+  if (!r.quiet) {
+    std::cerr << "setup: fixed-base multiplications on the " << describe_backend(r.backend) << " in "
+              << format_seconds(seconds_since(t)) << "\n"
+              << describe_key_placement(*out.key);
+  }
+  return out;
+}
+
+void write_parameters(const std::filesystem::path& path, const SetUpParameters& p) {
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  std::filesystem::path tmp = path;
+  tmp += ".partial";
+  groth16::write_parameter_file(tmp, *p.key);
+  std::filesystem::rename(tmp, path);
+  try {
+    groth16::write_evaluator_file(evaluator_path(path.string()), *p.evaluator, p.circuit_name,
+                                  groth16::key_fingerprint(*p.key));
+  } catch (const std::exception& e) {
+    // The key alone is complete: proving compiles the evaluator again when it finds no cache.
+    std::cerr << "zkpipe: warning: the evaluator could not be cached (" << e.what() << ")\n";
+  }
+}
+
+namespace {
+
+// In host memory an affine point carries its infinity flag (and padding); on a
+// device (x, y) alone, (0, 0) standing for infinity.
+template <class Points>
+std::size_t point_bytes(const Points& points) {
+  using Point = typename Points::value_type;
+  return points.size() * (points.on_host() ? sizeof(Point) : 2 * sizeof(typename Point::Field));
+}
+
+}  // namespace
+
+std::size_t key_point_bytes(const groth16::ProvingKey& key) {
+  return point_bytes(key.a) + point_bytes(key.b_g1) + point_bytes(key.b_g2) + point_bytes(key.l) +
+         point_bytes(key.h);
+}
+
+std::string describe_key_placement(const groth16::ProvingKey& key) {
+  std::ostringstream out;
+  auto line = [&](const char* name, const auto& points) {
+    const auto where = points.on_device();
+    out << "  key query " << name << ": " << points.size() << " points, "
+        << format_bytes(static_cast<double>(point_bytes(points))) << ", "
+        << (where ? "device " + std::to_string(where->device) : std::string("host")) << "\n";
+  };
+  line("a", key.a);
+  line("b_g1", key.b_g1);
+  line("b_g2", key.b_g2);
+  line("l", key.l);
+  line("h", key.h);
+  return out.str();
+}
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,49 @@
+// The test-only setup behind `zkpipe setup` and the benchmark's parameters: the
+// circuit compiled (the pce evaluator, which proving reuses), the setup scalars from
+// it, then the fixed-base multiplications on the host's cores (--backend cpu) or on
+// a device (--backend cuda), with a progress bar and each step's time on stderr.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "backend.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/compiled_r1cs.hpp"
+#include "workloads.hpp"
+
+namespace zkpipe::cli {
+
+inline constexpr std::uint64_t kDefaultSetupSeed = 0x7a6b70697065;  // TEST-ONLY toxic waste
+
+struct SetupRequest {
+  WorkloadSpec workload;  // its partitions do not matter: every partition has one shape
+  BackendOptions backend;
+  // With --backend cuda: the key's queries stay on the device (nothing on the host,
+  // nothing to write); otherwise they come back to host memory.
+  bool keep_on_device = false;
+  std::uint64_t setup_seed = kDefaultSetupSeed;
+  bool quiet = false;
+};
+
+struct SetUpParameters {
+  std::shared_ptr<const groth16::ProvingKey> key;
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
+  std::string circuit_name;
+};
+
+SetUpParameters set_up_parameters(const SetupRequest& request);
+
+// The key at path (written under a temporary name, then renamed, so an interrupted
+// write never leaves a truncated file) and its evaluator in the cache file beside it.
+void write_parameters(const std::filesystem::path& path, const SetUpParameters& parameters);
+
+// The bytes of the key's query points, wherever they live.
+std::size_t key_point_bytes(const groth16::ProvingKey& key);
+
+// One line per query: its points, bytes and where they live ("host", or "device N").
+std::string describe_key_placement(const groth16::ProvingKey& key);
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/buffer_log.hpp"
+#include "memory/buffer_ledger.hpp"
+
+namespace zkpipe::engine {
+namespace {
+
+TEST(BufferLog, LineFollowsTheDesignFormat) {
+  LedgerSnapshot s;
+  s[Stage::synthesizing] = {4, std::size_t{13} << 30, 0, 0, 0, 0};
+  s[Stage::queued] = {2, std::size_t{6} << 30, 0, 0, 0, 0};
+  s[Stage::on_device] = {1, std::size_t{3} << 29, 0, 0, 0, 0};
+  s.tracked = (std::size_t{13} << 30) + (std::size_t{6} << 30) + (std::size_t{3} << 29);
+  const std::size_t rss = s.tracked + (std::size_t{2} << 30);
+  HookEvent e{Hook::synth_done, 7, 2, 10, 1.0, rss, s};
+  EXPECT_EQ(format_buffer_line(e, std::size_t{1} << 30),
+            "buffers ev=synth_done proof=7 part=3/10 synth=4/13.0GiB queued=2/6.0GiB gpu=1/1.5GiB finalize=0 "
+            "dealloc=0 params=0 scratch=0 dev=0 rss=22.5GiB untracked=1.0GiB");
+}
+
+// Device bytes are shown (dev=, and the driver's dev_used= when known) but do not
+// enter untracked = RSS - baseline - tracked.
+TEST(BufferLog, DeviceBytesAreShownButNotInUntracked) {
+  BufferLedger ledger;
+  auto host = ledger.charge(Stage::scratch, std::size_t{1} << 27);
+  std::vector<BufferLedger::Charge> device;
+  for (int i = 0; i < 3; ++i) device.push_back(ledger.charge(Stage::device, std::size_t{4} << 30));
+  const LedgerSnapshot s = ledger.snapshot();
+  const std::size_t rss = (std::size_t{1} << 30) + (std::size_t{1} << 27) + (std::size_t{1} << 29);
+  HookEvent e{Hook::gpu_start, 1, 0, 1, 1.0, rss, s};
+  const std::string tail = "params=0 scratch=1/128.0MiB dev=3/12.0GiB rss=1.6GiB untracked=512.0MiB";
+  const std::string line = format_buffer_line(e, std::size_t{1} << 30);
+  EXPECT_EQ(line.substr(line.size() - tail.size()), tail) << line;
+  const std::string with_used = format_buffer_line(e, std::size_t{1} << 30, std::size_t{25} << 29);
+  EXPECT_NE(with_used.find(" dev=3/12.0GiB dev_used=12.5GiB rss=1.6GiB "), std::string::npos) << with_used;
+
+  std::ostringstream out;
+  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, std::size_t{1} << 30},
+                      [] { return std::optional<std::size_t>(std::size_t{13} << 30); });
+  logger.on_hook(e);
+  EXPECT_NE(out.str().find(" dev_used=13.0GiB "), std::string::npos) << out.str();
+}
+
+TEST(BufferLog, RateLimitAndLevel) {
+  LedgerSnapshot s;
+  std::ostringstream out;
+  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 1.0, 0});
+  for (int i = 0; i < 5; ++i) logger.on_hook({Hook::gpu_start, 1, 0, 1, 0.1 * i, 0, s});
+  logger.on_hook({Hook::dealloc_done, 1, 0, 1, 1.5, 0, s});
+  const std::string text = out.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
+  EXPECT_NE(text.find("(+4 events not logged)"), std::string::npos);
+
+  std::ostringstream quiet;
+  BufferLogger debug_lines(quiet, {LogLevel::debug, LogLevel::info, 0, 0});
+  debug_lines.on_hook({Hook::gpu_start, 1, 0, 1, 0, 0, s});
+  EXPECT_TRUE(quiet.str().empty());
+}
+
+}  // namespace
+}  // namespace zkpipe::engine
