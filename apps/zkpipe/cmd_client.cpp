@@ -1,7 +1,8 @@
 // zkpipe client: the command-line client of `zkpipe serve` (zkpipe.v1.Prover).
 // Human tables by default, --json (protobuf's JSON mapping) for scripts. submit
 // prints the job id alone on its last line; await and prove write the same proof
-// file as `zkpipe prove`, which `zkpipe verify` checks.
+// file as `zkpipe prove`, which `zkpipe verify` checks, or for a circom job (--zkey,
+// --witness) the proof.json and public.json `zkpipe groth16 prove` writes.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 
 #include "commands.hpp"
 #include "engine/priority.hpp"
+#include "file_args.hpp"
 #include "formats/file_io.hpp"
 #include "progress.hpp"
 #include "service/grpc_server.hpp"
@@ -40,6 +42,9 @@ struct ClientOptions {
 struct JobOptions {
   WorkloadSpec workload;
   std::string key;
+  std::string zkey;     // a circom job: the .zkey …
+  std::string witness;  // … and the .wtns
+  std::string public_out;
   std::string priority = "normal";
   std::string label;
   std::string out;
@@ -107,17 +112,27 @@ v1::Priority priority_of(const std::string& text) {
   return v1::PRIORITY_NORMAL;
 }
 
+// The daemon resolves paths on its own machine: send absolute ones.
+std::string absolute_path(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
+
 v1::SubmitProofRequest submit_request(const JobOptions& o) {
   v1::SubmitProofRequest r;
+  r.set_priority(priority_of(o.priority));
+  r.set_label(o.label);
+  if (!o.zkey.empty()) {
+    if (o.witness.empty()) throw std::invalid_argument("--zkey needs --witness: the circom witness (.wtns) to prove");
+    r.mutable_circom()->set_zkey(absolute_path(o.zkey));
+    r.mutable_circom()->set_witness(absolute_path(o.witness));
+    return r;
+  }
+  if (!o.witness.empty()) throw std::invalid_argument("--witness goes with --zkey (a circom job)");
+  if (o.key.empty()) throw std::invalid_argument("give --key (a parameter file) or --zkey and --witness (a circom job)");
   auto* porep = r.mutable_porep();
   porep->set_circuit(o.workload.circuit);
   porep->set_preset(o.workload.preset);
   porep->set_seed(o.workload.seed);
   porep->set_partitions(static_cast<std::uint32_t>(o.workload.partitions));
-  // The daemon resolves paths on its own machine: send an absolute one.
-  porep->set_parameter_file(std::filesystem::absolute(o.key).lexically_normal().string());
-  r.set_priority(priority_of(o.priority));
-  r.set_label(o.label);
+  porep->set_parameter_file(absolute_path(o.key));
   return r;
 }
 
@@ -139,8 +154,17 @@ void print_timings(const v1::Timings& t) {
 
 // A finished job: its proof written (when done and --out given), its outcome
 // printed; exit 1 when it failed or was cancelled.
-void report(const Client& client, const v1::AwaitProofResponse& r, const std::string& out) {
-  if (r.state() == v1::JOB_STATE_DONE && !out.empty()) {
+void report(const Client& client, const v1::AwaitProofResponse& r, const std::string& out,
+            const std::string& public_out) {
+  const bool circom = !r.proof_json().empty();
+  if (r.state() == v1::JOB_STATE_DONE && circom && !out.empty()) {
+    if (public_out.empty()) {
+      throw std::invalid_argument("job " + std::to_string(r.job_id()) +
+                                  " is a circom job: give --public FILE for its public.json beside --out");
+    }
+    formats::write_file_atomically(out, r.proof_json());
+    formats::write_file_atomically(public_out, r.public_json());
+  } else if (r.state() == v1::JOB_STATE_DONE && !out.empty()) {
     if (r.proof().size() != static_cast<std::size_t>(r.partitions()) * 192) {
       throw std::runtime_error("the daemon returned " + std::to_string(r.proof().size()) + " proof bytes for " +
                                std::to_string(r.partitions()) + " partitions");
@@ -153,7 +177,11 @@ void report(const Client& client, const v1::AwaitProofResponse& r, const std::st
     std::cout << "job " << r.job_id() << ": " << state_name(r.state());
     if (!r.error().empty()) std::cout << " (" << r.error() << ")";
     if (r.state() == v1::JOB_STATE_DONE) {
-      std::cout << ", " << r.partitions() << " partition proofs" << (out.empty() ? "" : " written to " + out) << "\n";
+      if (circom) {
+        std::cout << ", Groth16 proof" << (out.empty() ? "" : " written to " + out + " and " + public_out) << "\n";
+      } else {
+        std::cout << ", " << r.partitions() << " partition proofs" << (out.empty() ? "" : " written to " + out) << "\n";
+      }
       print_timings(r.timings());
     } else {
       std::cout << "\n";
@@ -198,7 +226,7 @@ void run_await(Client& client, const JobOptions& o) {
     }
     if (finished) {
       if (tty && !client.options().json) std::cerr << "\n";
-      report(client, response, o.out);
+      report(client, response, o.out, o.public_out);
       return;
     }
     if (o.timeout > 0 && Clock::now() >= until) {
@@ -216,6 +244,14 @@ double percentile(std::vector<double> v, double q) {
 
 void run_prove(Client& client, const JobOptions& o) {
   const v1::SubmitProofRequest request = submit_request(o);
+  if (request.has_circom()) {
+    if (!o.out.empty() && o.public_out.empty()) {
+      throw std::invalid_argument("a circom job writes proof.json (--out) and public.json (--public): give both");
+    }
+    refuse_overwriting_inputs({o.zkey, o.witness}, {o.out, o.public_out});
+  } else {
+    refuse_overwriting_inputs({o.key}, {o.out});
+  }
   std::vector<double> latencies;
   v1::AwaitProofResponse response;
   for (std::size_t i = 0; i < o.repeat; ++i) {
@@ -225,7 +261,7 @@ void run_prove(Client& client, const JobOptions& o) {
     latencies.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
     if (response.state() != v1::JOB_STATE_DONE) break;
   }
-  report(client, response, o.out);
+  report(client, response, o.out, o.public_out);
   if (o.repeat > 1 && !client.options().json) {
     double sum = 0;
     for (const double l : latencies) sum += l;
@@ -299,9 +335,16 @@ void run_metrics(Client& client) {
 
 void run_preload(Client& client, const JobOptions& o) {
   v1::PreloadParamsRequest request;
-  request.set_parameter_file(std::filesystem::absolute(o.key).lexically_normal().string());
-  request.set_circuit(o.workload.circuit);
-  request.set_preset(o.workload.preset);
+  if (!o.zkey.empty()) {
+    request.set_parameter_file(absolute_path(o.zkey));
+    request.set_circuit("circom");
+  } else if (!o.key.empty()) {
+    request.set_parameter_file(absolute_path(o.key));
+    request.set_circuit(o.workload.circuit);
+    request.set_preset(o.workload.preset);
+  } else {
+    throw std::invalid_argument("give --key (a parameter file) or --zkey (a snarkjs .zkey)");
+  }
   v1::PreloadParamsResponse response;
   auto ctx = client.context();
   check(client.stub().PreloadParams(ctx.get(), request, &response), client.options().server);
@@ -318,7 +361,7 @@ void run_preload(Client& client, const JobOptions& o) {
 
 void run_evict(Client& client, const JobOptions& o) {
   v1::EvictParamsRequest request;
-  request.set_parameter_file(std::filesystem::absolute(o.key).lexically_normal().string());
+  request.set_parameter_file(absolute_path(o.key));
   v1::EvictParamsResponse response;
   auto ctx = client.context();
   check(client.stub().EvictParams(ctx.get(), request, &response), client.options().server);
@@ -353,7 +396,10 @@ void run_watch(Client& client, std::uint32_t count, std::uint32_t interval_ms) {
 void add_job_options(CLI::App& cmd, JobOptions& o) {
   add_circuit_options(cmd, o.workload);
   add_instance_options(cmd, o.workload);
-  cmd.add_option("--key", o.key, "Parameter file (under one of the daemon's parameter roots)")->required();
+  auto* key = cmd.add_option("--key", o.key, "Parameter file (under one of the daemon's parameter roots)");
+  auto* zkey = cmd.add_option("--zkey", o.zkey, "A circom job instead: snarkjs .zkey (under a parameter root)");
+  cmd.add_option("--witness", o.witness, "The circom job's witness (.wtns, under a parameter root)")->needs(zkey);
+  key->excludes(zkey);
   cmd.add_option("--priority", o.priority, "critical | high | normal | low")->capture_default_str();
   cmd.add_option("--label", o.label, "Free text kept with the job");
 }
@@ -376,13 +422,15 @@ void register_client(CLI::App& app) {
 
   CLI::App* await = client->add_subcommand("await", "Wait for a job, showing its progress; write its proof");
   await->add_option("id", jo->id, "Job id")->required();
-  await->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format)");
+  await->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)");
+  await->add_option("--public", jo->public_out, "A circom job's public.json to write");
   await->add_option("--timeout", jo->timeout, "Give up after this many seconds (default: wait)");
   await->callback(with_client([jo](Client& c) { run_await(c, *jo); }));
 
   CLI::App* prove = client->add_subcommand("prove", "Submit and await in one call; write the proof");
   add_job_options(*prove, *jo);
-  prove->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format)");
+  prove->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)");
+  prove->add_option("--public", jo->public_out, "A circom job's public.json to write");
   prove->add_option("--repeat", jo->repeat, "Prove this many times in a row; print latency p50 / p99")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   prove->callback(with_client([jo](Client& c) { run_prove(c, *jo); }));
@@ -397,7 +445,8 @@ void register_client(CLI::App& app) {
 
   CLI::App* preload = client->add_subcommand("preload", "Load parameters now, so that the next proof finds them");
   add_circuit_options(*preload, jo->workload);
-  preload->add_option("--key", jo->key, "Parameter file")->required();
+  preload->add_option("--key", jo->key, "Parameter file")->excludes(
+      preload->add_option("--zkey", jo->zkey, "A snarkjs .zkey instead (circom jobs)"));
   preload->callback(with_client([jo](Client& c) { run_preload(c, *jo); }));
 
   CLI::App* evict = client->add_subcommand("evict", "Drop resident parameters (refused while a job uses them)");

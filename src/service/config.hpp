@@ -26,7 +26,7 @@ struct ServiceConfig {
   bool allow_remote = false;
   // Where the job journal (jobs.sqlite) lives; created if missing.
   std::filesystem::path data_dir = "zkpipe-data";
-  // Parameter files a request names must lie under one of these (after resolving
+  // Files a request names (parameter files, .zkey, .wtns) must lie under one of these (after resolving
   // symbolic links and ".."). Empty: the data dir only.
   std::vector<std::filesystem::path> parameter_roots;
   // A file holding the bearer token clients must send; empty: no authentication.

@@ -61,7 +61,7 @@ class Statement {
 };
 
 constexpr const char* kColumns =
-    "id, priority, request, state, error, proof, timings, submitted_at, finished_at, attempts";
+    "id, priority, request, state, error, proof, timings, submitted_at, finished_at, attempts, proof_json, public_json";
 
 JobRecord record_of(const Statement& s) {
   JobRecord r;
@@ -75,6 +75,8 @@ JobRecord record_of(const Statement& s) {
   r.submitted_at = s.double_at(7);
   r.finished_at = s.double_at(8);
   r.attempts = static_cast<int>(s.int_at(9));
+  r.proof_json = s.bytes_at(10);
+  r.public_json = s.bytes_at(11);
   return r;
 }
 
@@ -109,6 +111,14 @@ JobStore::JobStore(const std::filesystem::path& path) : path_(path) {
         " finished_at REAL,"
         " attempts INTEGER NOT NULL DEFAULT 0)");
     exec("CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs(state) WHERE state IN (1, 2)");
+    // Schema versions: 0/1 the table above; 2 adds circom jobs' JSON results.
+    if (user_version() < 2) {
+      exec("BEGIN IMMEDIATE");
+      exec("ALTER TABLE jobs ADD COLUMN proof_json TEXT");
+      exec("ALTER TABLE jobs ADD COLUMN public_json TEXT");
+      exec("PRAGMA user_version = 2");
+      exec("COMMIT");
+    }
   } catch (...) {
     sqlite3_close(db_);
     throw;
@@ -124,6 +134,11 @@ void JobStore::exec(const char* sql) {
     sqlite3_free(message);
     throw StoreError(path_.string() + ": " + why);
   }
+}
+
+int JobStore::user_version() {
+  Statement s(db_, "PRAGMA user_version", path_);
+  return s.step() ? static_cast<int>(s.int_at(0)) : 0;
 }
 
 std::uint64_t JobStore::insert(int priority, const std::string& request, double now) {
@@ -148,19 +163,20 @@ void JobStore::requeue(std::uint64_t id) {
   s.step();
 }
 
-void JobStore::finish(std::uint64_t id, JobStatus status, const std::string& error, const std::string& proof,
-                      const std::string& timings, double now) {
+void JobStore::finish(std::uint64_t id, const JobOutcome& outcome, double now) {
   std::lock_guard lock(mutex_);
   Statement s(db_,
-              "UPDATE jobs SET state = ?, error = ?, proof = ?, timings = ?, finished_at = ? WHERE id = ? AND state IN "
-              "(1, 2)",
+              "UPDATE jobs SET state = ?, error = ?, proof = ?, timings = ?, finished_at = ?, proof_json = ?, "
+              "public_json = ? WHERE id = ? AND state IN (1, 2)",
               path_);
-  s.bind(1, std::int64_t{static_cast<int>(status)})
-      .bind_text(2, error)
-      .bind_blob(3, proof)
-      .bind_blob(4, timings)
+  s.bind(1, std::int64_t{static_cast<int>(outcome.status)})
+      .bind_text(2, outcome.error)
+      .bind_blob(3, outcome.proof)
+      .bind_blob(4, outcome.timings)
       .bind(5, now)
-      .bind(6, static_cast<std::int64_t>(id));
+      .bind_text(6, outcome.proof_json)
+      .bind_text(7, outcome.public_json)
+      .bind(8, static_cast<std::int64_t>(id));
   s.step();
 }
 

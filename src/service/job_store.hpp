@@ -38,15 +38,28 @@ struct JobRecord {
   JobStatus status = JobStatus::queued;
   std::string error;
   std::string proof;         // 192 bytes per partition
+  std::string proof_json;    // circom jobs: snarkjs's proof.json
+  std::string public_json;   // circom jobs: public.json
   std::string timings;       // the serialized Timings
   double submitted_at = 0;   // Unix seconds
   double finished_at = 0;
   int attempts = 0;          // times a daemon started running it
 };
 
+// What finish() journals.
+struct JobOutcome {
+  JobStatus status = JobStatus::done;
+  std::string error;
+  std::string proof;
+  std::string proof_json;
+  std::string public_json;
+  std::string timings;
+};
+
 class JobStore {
  public:
-  // Opens (creating if needed) the journal; throws StoreError naming the file.
+  // Opens (creating if needed) the journal, bringing an older schema up to date
+  // (PRAGMA user_version); throws StoreError naming the file.
   explicit JobStore(const std::filesystem::path& path);
   ~JobStore();
   JobStore(const JobStore&) = delete;
@@ -58,8 +71,8 @@ class JobStore {
   void mark_running(std::uint64_t id);
   // Back to queued, the attempt not counted (a drain cut it short, not a crash).
   void requeue(std::uint64_t id);
-  void finish(std::uint64_t id, JobStatus status, const std::string& error, const std::string& proof,
-              const std::string& timings, double now);
+  // Records the outcome of a job still queued or running (a finished job keeps its first).
+  void finish(std::uint64_t id, const JobOutcome& outcome, double now);
   std::optional<JobRecord> get(std::uint64_t id) const;
   // Queued or running, in id (arrival) order.
   std::vector<JobRecord> unfinished() const;
@@ -68,6 +81,7 @@ class JobStore {
 
  private:
   void exec(const char* sql);
+  int user_version();
 
   mutable std::mutex mutex_;
   sqlite3* db_ = nullptr;  // owned; closed by the destructor

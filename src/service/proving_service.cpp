@@ -6,8 +6,11 @@
 #include <limits>
 #include <thread>
 
-#include "engine/process_memory.hpp"
+#include "memory/process_memory.hpp"
 #include "formats/file_io.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/snarkjs_witness.hpp"
+#include "formats/wtns_file.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
@@ -53,6 +56,23 @@ std::shared_ptr<const r1cs::PartitionedCircuit> circuit_of(const v1::PorepInstan
                                                          porep.partitions());
 }
 
+// The circuit's name as PorepLikeCircuit::name() gives it, without building the circuit.
+std::string porep_circuit_name(const v1::PorepInstance& porep) {
+  return "porep-like/" + r1cs::porep::find_preset(porep.preset()).name;
+}
+
+// A job's end without a proof (failed, cancelled).
+JobOutcome unsuccessful(JobStatus status, std::string error) {
+  JobOutcome out;
+  out.status = status;
+  out.error = std::move(error);
+  return out;
+}
+
+std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
+  return request.has_circom() ? 1 : request.porep().partitions();
+}
+
 }  // namespace
 
 // Partitions each engine request has completed (the progress an await reports).
@@ -95,12 +115,23 @@ struct ProvingService::Job {
   Clock::time_point engine_submitted;
   double engine_submitted_at = 0;  // engine clock
   ParameterResidency::Lease lease;
+  // Circom jobs: the witness's public signals, set by synthesis (public.json).
+  std::shared_ptr<std::vector<ff::Fr>> public_signals;
+  std::string proof_json;
+  std::string public_json;
+  bool parked = false;  // in parked_, waiting for a loader
+};
+
+// A job ready for the engine: its parameters held and its request built.
+struct ProvingService::Prepared {
+  ParameterResidency::Lease lease;
+  engine::ProofRequest request;
 };
 
 ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend)
     : config_(config),
       started_(Clock::now()),
-      baseline_rss_(engine::resident_bytes()),
+      baseline_rss_(memory::resident_bytes()),
       backend_(std::move(backend)),
       paths_(config.effective_parameter_roots()),
       store_(config.data_dir / "jobs.sqlite"),
@@ -119,13 +150,15 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   for (const JobRecord& record : store_.unfinished()) {
     v1::SubmitProofRequest request;
     if (!request.ParseFromString(record.request)) {
-      store_.finish(record.id, JobStatus::failed, "the journaled request could not be read", "", "", unix_now());
+      store_.finish(record.id, unsuccessful(JobStatus::failed, "the journaled request could not be read"),
+                    unix_now());
       continue;
     }
     if (record.status == JobStatus::running && record.attempts >= kMaxAttempts) {
-      store_.finish(record.id, JobStatus::failed,
-                    "the daemon stopped " + std::to_string(record.attempts) + " times while proving this job",
-                    "", "", unix_now());
+      store_.finish(record.id,
+                    unsuccessful(JobStatus::failed, "the daemon stopped " + std::to_string(record.attempts) +
+                                                        " times while proving this job"),
+                    unix_now());
       continue;
     }
     enqueue(record.id, request);
@@ -145,6 +178,12 @@ ProvingService::~ProvingService() {
   changed_.notify_all();
   starter_.join();
   janitor_.join();
+  {
+    // A loader finishes the load it is in, then leaves its parked jobs queued.
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return loaders_.empty(); });
+  }
+  join_finished_loaders();
   engine_->shutdown(engine::ShutdownMode::cancel);
 }
 
@@ -165,7 +204,19 @@ std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, c
 
 void ProvingService::validate(const v1::SubmitProofRequest& request) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
-  if (!request.has_porep()) throw bad("no instance given (porep)");
+  if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
+  if (!v1::Priority_IsValid(request.priority())) {
+    throw bad("unknown priority " + std::to_string(request.priority()));
+  }
+  if (request.has_circom()) {
+    const v1::CircomJob& c = request.circom();
+    if (c.zkey().empty()) throw bad("circom job without a zkey");
+    if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
+    paths_.confine(c.zkey());
+    paths_.confine(c.witness());
+    return;
+  }
+  if (!request.has_porep()) throw bad("no instance given (porep or circom)");
   const v1::PorepInstance& p = request.porep();
   if (!p.circuit().empty() && p.circuit() != "porep-like") {
     throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
@@ -179,11 +230,18 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     throw bad("partitions must be between 1 and " + std::to_string(kMaxPartitions) + ", not " +
               std::to_string(p.partitions()));
   }
-  if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
-  if (!v1::Priority_IsValid(request.priority())) {
-    throw bad("unknown priority " + std::to_string(request.priority()));
+  const std::filesystem::path key_file = paths_.confine(p.parameter_file());
+  try {
+    // Refused now when the key was read before (cheap: counts cached); otherwise
+    // the load checks it before compiling the evaluator.
+    residency_->check_shape(key_file, [&] {
+      v1::PorepInstance one = p;
+      one.set_partitions(1);
+      return circuit_of(one);
+    });
+  } catch (const ShapeMismatch& e) {
+    throw bad(formats::excerpt(e.what(), 1000));
   }
-  paths_.confine(p.parameter_file());
 }
 
 std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
@@ -214,54 +272,150 @@ void ProvingService::starter_loop() {
       job = jobs_.at(next->second);
       to_start_.erase(next);
     }
-    start(job);
+    auto [key, loaded] = parameters_of(*job);
+    if (loaded) {
+      start(job);
+      continue;
+    }
+    std::lock_guard lock(mutex_);
+    job->parked = true;
+    parked_[key].push_back(job);
+    if (!loaders_.contains(key)) loaders_.emplace(key, std::thread([this, key] { loader_loop(key); }));
   }
+}
+
+std::pair<std::string, bool> ProvingService::parameters_of(const Job& job) const {
+  try {
+    if (job.request.has_circom()) {
+      const std::filesystem::path file = paths_.confine(job.request.circom().zkey());
+      return {file.string() + "\n" + kCircomCircuit, residency_->loaded(file, kCircomCircuit)};
+    }
+    const std::filesystem::path file = paths_.confine(job.request.porep().parameter_file());
+    const std::string circuit = porep_circuit_name(job.request.porep());
+    return {file.string() + "\n" + circuit, residency_->loaded(file, circuit)};
+  } catch (const std::exception&) {
+    // start() fails the job at once with the reason: nothing to wait for.
+    return {"", true};
+  }
+}
+
+void ProvingService::loader_loop(const std::string& key) {
+  for (;;) {
+    std::vector<std::shared_ptr<Job>> jobs;
+    {
+      std::lock_guard lock(mutex_);
+      jobs = std::exchange(parked_[key], {});
+      if (jobs.empty()) {
+        parked_.erase(key);
+        // Joined by the janitor (or the destructor); the thread object may move
+        // while the thread still runs.
+        finished_loaders_.push_back(std::move(loaders_.at(key)));
+        loaders_.erase(key);
+        changed_.notify_all();
+        return;
+      }
+      // The first loads the parameters; the rest then find them resident.
+      std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a->priority < b->priority; });
+      for (const auto& job : jobs) job->parked = false;
+    }
+    for (const auto& job : jobs) start(job);
+  }
+}
+
+void ProvingService::join_finished_loaders() {
+  std::vector<std::thread> done;
+  {
+    std::lock_guard lock(mutex_);
+    done.swap(finished_loaders_);
+  }
+  for (auto& t : done) t.join();
+}
+
+ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job>& job) {
+  const v1::PorepInstance& porep = job->request.porep();
+  const auto circuit = circuit_of(porep);
+  const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
+  Prepared out{residency_->acquire(key_file, *circuit), {}};
+  const auto& parameters = out.lease.parameters();
+  const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
+  groth16::PartitionFootprint footprint = parameters->evaluator()
+                                              ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backend)
+                                              : groth16::PartitionFootprint::of(shape);
+  if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+
+  engine::ProofRequest& request = out.request;
+  request.parameters = parameters;
+  request.partitions = porep.partitions();
+  request.footprint = footprint;
+  auto evaluator = parameters->evaluator();
+  request.synthesize = [circuit, evaluator](std::size_t p) {
+    return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
+  };
+  // Every partition's proof is checked before it is journaled, as `zkpipe prove` does.
+  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
+  request.verify = [circuit, pvk](std::span<const groth16::Proof> proofs) {
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) return false;
+    }
+    return true;
+  };
+  return out;
+}
+
+ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Job>& job) {
+  const v1::CircomJob& circom = job->request.circom();
+  const std::filesystem::path zkey_file = paths_.confine(circom.zkey());
+  const std::filesystem::path witness_file = paths_.confine(circom.witness());
+  Prepared out{residency_->acquire_zkey(zkey_file), {}};
+  const auto& parameters = out.lease.parameters();
+  groth16::PartitionFootprint footprint = groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()));
+  if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+
+  engine::ProofRequest& request = out.request;
+  request.parameters = parameters;
+  request.partitions = 1;
+  request.footprint = footprint;
+  auto public_signals = std::make_shared<std::vector<ff::Fr>>();
+  job->public_signals = public_signals;
+  // The witness is read when synthesis runs, so that its bytes count while the
+  // engine holds the partition (it is refused then if it is not the key's circuit's).
+  request.synthesize = [zkey = out.lease.zkey(), parameters, witness_file, public_signals](std::size_t) {
+    const std::vector<ff::Fr> assignment = formats::read_wtns(witness_file);
+    groth16::PartitionWitness w =
+        formats::zkey_witness(zkey->header, zkey->a_coefficients, zkey->b_coefficients, parameters->key(), assignment);
+    public_signals->assign(w.inputs.begin() + 1, w.inputs.end());
+    return w;
+  };
+  // As `zkpipe groth16 prove`: nothing is returned that does not verify.
+  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
+  request.verify = [pvk, public_signals](std::span<const groth16::Proof> proofs) {
+    return proofs.size() == 1 && groth16::verify(*pvk, proofs[0], *public_signals);
+  };
+  return out;
 }
 
 void ProvingService::start(const std::shared_ptr<Job>& job) {
   try {
-    const v1::PorepInstance& porep = job->request.porep();
-    const auto circuit = circuit_of(porep);
-    const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
-    ParameterResidency::Lease lease = residency_->acquire(key_file, *circuit);
-    const auto& parameters = lease.parameters();
-    const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
-    groth16::PartitionFootprint footprint = parameters->evaluator()
-                                                ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backend)
-                                                : groth16::PartitionFootprint::of(shape);
-    if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
-
-    engine::ProofRequest request;
+    Prepared prepared = job->request.has_circom() ? prepare_circom(job) : prepare_porep(job);
+    engine::ProofRequest& request = prepared.request;
     request.label = "job " + std::to_string(job->id);
-    request.parameters = parameters;
-    request.partitions = porep.partitions();
-    request.footprint = footprint;
     request.priority = job->priority;
-    auto evaluator = parameters->evaluator();
     // The journal counts an attempt when the first partition starts synthesis, not
     // when the job enters the engine's queue: only a job that was really being
     // proved when the daemon died may be the one that kills it.
     auto attempted = std::make_shared<std::atomic<bool>>(false);
-    request.synthesize = [this, id = job->id, circuit, evaluator, attempted](std::size_t p) {
+    request.synthesize = [this, id = job->id, attempted, synthesize = std::move(request.synthesize)](std::size_t p) {
       if (!attempted->exchange(true)) store_.mark_running(id);
-      return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
-    };
-    // Every partition's proof is checked before it is journaled, as `zkpipe prove` does.
-    auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
-    request.verify = [circuit, pvk](std::span<const groth16::Proof> proofs) {
-      for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) return false;
-      }
-      return true;
+      return synthesize(p);
     };
     request.on_complete = [this, job](const std::shared_future<engine::ProofResult>& result) {
       completed(job, result);
     };
-    const double load_seconds = lease.load_seconds();
+    const double load_seconds = prepared.lease.load_seconds();
     {
       std::lock_guard lock(mutex_);
       if (job->cancel_requested) {
-        finish_locked(*job, JobStatus::cancelled, "cancelled by the client", "", {});
+        finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
         return;
       }
       if (draining_) {
@@ -270,7 +424,7 @@ void ProvingService::start(const std::shared_ptr<Job>& job) {
         changed_.notify_all();
         return;
       }
-      job->lease = std::move(lease);
+      job->lease = std::move(prepared.lease);
       job->timings.set_parameter_load(load_seconds);
       job->engine_submitted = Clock::now();
       job->engine_submitted_at = engine_->now();
@@ -287,25 +441,27 @@ void ProvingService::start(const std::shared_ptr<Job>& job) {
     if (cancel_now) engine_->cancel(ticket.id());
   } catch (const std::exception& e) {
     std::lock_guard lock(mutex_);
-    finish_locked(*job, JobStatus::failed, formats::excerpt(e.what(), 2000), "", {});
+    finish_locked(*job, unsuccessful(JobStatus::failed, formats::excerpt(e.what(), 2000)), {});
   }
 }
 
 void ProvingService::completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result) {
-  JobStatus status = JobStatus::done;
-  std::string error;
-  std::string proof;
+  JobOutcome outcome;
   v1::Timings timings;
   try {
     const engine::ProofResult& r = result.get();
     const auto bytes = groth16::encode_proofs(r.proofs);
-    proof.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    outcome.proof.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (job->public_signals) {
+      outcome.proof_json = formats::proof_to_json(r.proofs.at(0));
+      outcome.public_json = formats::public_to_json(*job->public_signals);
+    }
     double first_synthesis = std::numeric_limits<double>::infinity();
     for (const auto& t : r.timelines) {
       first_synthesis = std::min(first_synthesis, t.when(engine::Hook::synth_start));
-      timings.set_synthesis(timings.synthesis() + t.seconds_in(engine::Stage::synthesizing));
-      timings.set_device(timings.device() + t.seconds_in(engine::Stage::on_device));
-      timings.set_finalize(timings.finalize() + t.seconds_in(engine::Stage::pending_finalize));
+      timings.set_synthesis(timings.synthesis() + t.seconds_in(memory::Stage::synthesizing));
+      timings.set_device(timings.device() + t.seconds_in(memory::Stage::on_device));
+      timings.set_finalize(timings.finalize() + t.seconds_in(memory::Stage::pending_finalize));
     }
     std::lock_guard lock(mutex_);
     timings.set_parameter_load(job->timings.parameter_load());
@@ -313,14 +469,14 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
     const double before_engine = seconds(job->engine_submitted - job->submitted) - timings.parameter_load();
     timings.set_queue_wait(std::max(0.0, before_engine) + std::max(0.0, first_synthesis - job->engine_submitted_at));
   } catch (const engine::RequestCancelled&) {
-    status = JobStatus::cancelled;
-    error = "cancelled by the client";
+    outcome.status = JobStatus::cancelled;
+    outcome.error = "cancelled by the client";
   } catch (const std::exception& e) {
-    status = JobStatus::failed;
-    error = formats::excerpt(e.what(), 2000);
+    outcome.status = JobStatus::failed;
+    outcome.error = formats::excerpt(e.what(), 2000);
   }
   std::lock_guard lock(mutex_);
-  if (job->interrupted && status != JobStatus::done) {
+  if (job->interrupted && outcome.status != JobStatus::done) {
     try {
       store_.requeue(job->id);
     } catch (const StoreError& e) {
@@ -331,21 +487,22 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
     changed_.notify_all();
     return;
   }
-  finish_locked(*job, status, error, proof, timings);
+  finish_locked(*job, std::move(outcome), timings);
 }
 
-void ProvingService::finish_locked(Job& job, JobStatus status, const std::string& error, const std::string& proof,
-                                   const v1::Timings& timings) {
+void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings) {
   if (is_final(job.status)) return;
+  const JobStatus status = outcome.status;
   job.status = status;
-  job.error = error;
-  job.proof = proof;
+  job.error = outcome.error;
+  job.proof = outcome.proof;
+  job.proof_json = outcome.proof_json;
+  job.public_json = outcome.public_json;
   job.timings = timings;
   job.timings.set_total(seconds(Clock::now() - job.submitted));
-  std::string timing_bytes;
-  job.timings.SerializeToString(&timing_bytes);
+  job.timings.SerializeToString(&outcome.timings);
   try {
-    store_.finish(job.id, status, error, proof, timing_bytes, unix_now());
+    store_.finish(job.id, outcome, unix_now());
   } catch (const StoreError& e) {
     // The awaiters still get the result; only a restart would not know it.
     std::cerr << "zkpipe serve: job " << job.id << ": " << e.what() << "\n";
@@ -359,6 +516,7 @@ void ProvingService::finish_locked(Job& job, JobStatus status, const std::string
     default: ++counters_.cancelled; break;
   }
   job.lease.release();
+  job.public_signals.reset();
   if (job.engine_id) progress_->forget(*job.engine_id);
   to_start_.erase({static_cast<int>(job.priority), job.id});
   jobs_.erase(job.id);
@@ -380,9 +538,11 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
     out.set_state(state_of(record->status));
     out.set_error(record->error);
     out.set_proof(record->proof);
+    out.set_proof_json(record->proof_json);
+    out.set_public_json(record->public_json);
     out.mutable_timings()->ParseFromString(record->timings);
-    out.set_partitions(request.porep().partitions());
-    out.set_partitions_done(record->status == JobStatus::done ? request.porep().partitions() : 0);
+    out.set_partitions(partitions_of(request));
+    out.set_partitions_done(record->status == JobStatus::done ? partitions_of(request) : 0);
     return out;
   }
   const std::shared_ptr<Job> job = it->second;
@@ -398,9 +558,11 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
   out.set_state(state_of(job->status));
   out.set_error(job->error);
   out.set_proof(job->proof);
+  out.set_proof_json(job->proof_json);
+  out.set_public_json(job->public_json);
   *out.mutable_timings() = job->timings;
-  out.set_partitions(job->request.porep().partitions());
-  out.set_partitions_done(job->status == JobStatus::done ? job->request.porep().partitions()
+  out.set_partitions(partitions_of(job->request));
+  out.set_partitions_done(job->status == JobStatus::done ? partitions_of(job->request)
                           : job->engine_id                ? progress_->done(*job->engine_id)
                                                           : 0);
   return out;
@@ -417,7 +579,14 @@ v1::JobState ProvingService::cancel(std::uint64_t id) {
   }
   const std::shared_ptr<Job> job = it->second;
   if (to_start_.contains({static_cast<int>(job->priority), id})) {
-    finish_locked(*job, JobStatus::cancelled, "cancelled by the client", "", {});
+    finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
+    return v1::JOB_STATE_CANCELLED;
+  }
+  if (job->parked) {
+    // Waiting for another job's parameter load: nothing held yet.
+    for (auto& [key, jobs] : parked_) std::erase(jobs, job);
+    job->parked = false;
+    finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
     return v1::JOB_STATE_CANCELLED;
   }
   // Being started (the starter sees the flag) or in the engine.
@@ -433,12 +602,12 @@ v1::JobState ProvingService::cancel(std::uint64_t id) {
 }
 
 v1::LedgerSnapshot ProvingService::ledger_snapshot() const {
-  const engine::LedgerSnapshot s = engine_->ledger().snapshot();
-  const std::size_t rss = engine::resident_bytes();
+  const memory::LedgerSnapshot s = engine_->ledger().snapshot();
+  const std::size_t rss = memory::resident_bytes();
   v1::LedgerSnapshot out;
-  for (const engine::Stage stage : engine::kAllStages) {
+  for (const memory::Stage stage : memory::kAllStages) {
     auto* row = out.add_stages();
-    row->set_stage(std::string(engine::stage_name(stage)));
+    row->set_stage(std::string(memory::stage_name(stage)));
     row->set_count(s[stage].count);
     row->set_bytes(s[stage].bytes);
     row->set_peak_bytes(s[stage].peak_bytes);
@@ -457,7 +626,7 @@ v1::GetStatusResponse ProvingService::status() const {
   // The engine charges one ledger entry per partition for its witness in each
   // partition stage: the entries are the partitions.
   for (const auto& s : out.ledger().stages()) {
-    if (s.stage() == engine::stage_name(engine::Stage::parameters)) break;
+    if (s.stage() == memory::stage_name(memory::Stage::parameters)) break;
     auto* row = out.add_partitions();
     row->set_stage(s.stage());
     row->set_partitions(static_cast<std::uint32_t>(s.count()));
@@ -505,26 +674,33 @@ std::string ProvingService::metrics() const {
 }
 
 v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
-  if (request.preset().empty()) {
+  const bool circom = request.circuit() == kCircomCircuit;
+  if (!circom && !request.circuit().empty() && request.circuit() != "porep-like") {
+    throw ServiceError(ErrorKind::invalid_argument,
+                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like, circom)");
+  }
+  if (circom && !request.preset().empty()) {
+    throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
+  }
+  if (!circom && request.preset().empty()) {
     throw ServiceError(ErrorKind::invalid_argument, "preset is required: the circuit the parameters were set up for");
   }
-  if (!request.circuit().empty() && request.circuit() != "porep-like") {
-    throw ServiceError(ErrorKind::invalid_argument,
-                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like)");
-  }
-  v1::PorepInstance porep;
-  porep.set_preset(request.preset());
-  porep.set_partitions(1);
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  try {
-    circuit = circuit_of(porep);
-  } catch (const std::invalid_argument& e) {
-    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
+  if (!circom) {
+    v1::PorepInstance porep;
+    porep.set_preset(request.preset());
+    porep.set_partitions(1);
+    try {
+      circuit = circuit_of(porep);
+    } catch (const std::invalid_argument& e) {
+      throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
+    }
   }
   const std::filesystem::path file = paths_.confine(request.parameter_file());
+  const std::string circuit_name = circom ? std::string(kCircomCircuit) : circuit->name();
   ParameterResidency::Lease lease;
   try {
-    lease = residency_->acquire(file, *circuit);
+    lease = circom ? residency_->acquire_zkey(file) : residency_->acquire(file, *circuit);
   } catch (const ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {
@@ -534,7 +710,7 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
   out.set_load_seconds(lease.load_seconds());
   lease.release();
   for (const ResidentInfo& r : residency_->list()) {
-    if (r.file != file || r.circuit != circuit->name()) continue;
+    if (r.file != file || r.circuit != circuit_name) continue;
     auto* p = out.mutable_parameters();
     p->set_parameter_file(r.file.string());
     p->set_tier(r.tier);
@@ -594,6 +770,7 @@ void ProvingService::janitor_loop() {
     changed_.wait_for(lock, std::chrono::seconds(1));
     if (stopping_) break;
     lock.unlock();
+    join_finished_loaders();
     residency_->evict_idle();
     if (Clock::now() >= next_purge) {
       try {

@@ -3,7 +3,10 @@
 // through the residency manager.
 //
 //   SubmitProof → validate → journal (committed) → start queue (by priority)
-//     → the starter thread: acquire the parameters (a lease), submit to the engine
+//     → the starter thread: acquire the parameters (a lease), submit to the engine;
+//       a job whose parameters are not loaded yet is handed to a loader thread (one
+//       per key being loaded, the jobs that need the same key parked behind it), so
+//       that a long load does not hold up jobs whose parameters are resident
 //     → engine (admission by priority and budget) → on_complete: journal the result,
 //       release the lease, wake the awaiters
 //
@@ -76,19 +79,27 @@ class ProvingService {
   std::size_t drain(std::chrono::duration<double> deadline);
   bool draining() const;
 
-  engine::BufferLedger& ledger() { return engine_->ledger(); }
+  memory::BufferLedger& ledger() { return engine_->ledger(); }
 
  private:
   struct Job;
   class Progress;
 
+  struct Prepared;
+
   void starter_loop();
   void janitor_loop();
+  // Starts the jobs parked behind the load of `key` until none is left.
+  void loader_loop(const std::string& key);
+  void join_finished_loaders();
   void start(const std::shared_ptr<Job>& job);
+  Prepared prepare_porep(const std::shared_ptr<Job>& job);
+  Prepared prepare_circom(const std::shared_ptr<Job>& job);
+  // The residency entry a job needs ("file\ncircuit"), and whether it is loaded.
+  std::pair<std::string, bool> parameters_of(const Job& job) const;
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
   // Under mutex_: the job's final state, journaled.
-  void finish_locked(Job& job, JobStatus status, const std::string& error, const std::string& proof,
-                     const v1::Timings& timings);
+  void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
   std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request);
   void validate(const v1::SubmitProofRequest& request) const;
 
@@ -108,6 +119,10 @@ class ProvingService {
   std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;  // not yet final
   // Jobs waiting for the starter, by (priority, id).
   std::set<std::pair<int, std::uint64_t>> to_start_;
+  // Jobs waiting for a loader thread, by the parameters it loads.
+  std::map<std::string, std::vector<std::shared_ptr<Job>>> parked_;
+  std::map<std::string, std::thread> loaders_;     // by the parameters they load
+  std::vector<std::thread> finished_loaders_;      // to join
   JobCounters counters_;
   bool draining_ = false;
   bool stopping_ = false;  // the starter and janitor end

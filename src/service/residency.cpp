@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "formats/zkey_file.hpp"
 #include "groth16/evaluator_file.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
@@ -9,7 +10,7 @@
 namespace zkpipe::service {
 
 struct ParameterResidency::Entry {
-  std::shared_future<std::shared_ptr<const engine::ResidentParameters>> ready;
+  std::shared_future<Resident> ready;
   bool loaded = false;                 // ready holds a value
   std::size_t in_use = 0;              // leases out
   Clock::time_point last_used = Clock::now();
@@ -52,6 +53,7 @@ ParameterResidency::Lease& ParameterResidency::Lease::operator=(Lease&& other) n
     owner_ = std::exchange(other.owner_, nullptr);
     entry_ = std::move(other.entry_);
     parameters_ = std::move(other.parameters_);
+    zkey_ = std::move(other.zkey_);
     load_seconds_ = other.load_seconds_;
   }
   return *this;
@@ -59,6 +61,7 @@ ParameterResidency::Lease& ParameterResidency::Lease::operator=(Lease&& other) n
 
 void ParameterResidency::Lease::release() {
   parameters_.reset();
+  zkey_.reset();
   if (owner_ != nullptr && entry_ != nullptr) owner_->returned(*entry_);
   owner_ = nullptr;
   entry_.reset();
@@ -75,11 +78,24 @@ void ParameterResidency::returned(Entry& entry) {
 
 ParameterResidency::Lease ParameterResidency::acquire(const std::filesystem::path& file,
                                                       const r1cs::PartitionedCircuit& circuit) {
-  const Id id{file.string(), circuit.name()};
+  return acquire_with({file.string(), circuit.name()}, [&] { return load(file, circuit); });
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::filesystem::path& file) {
+  return acquire_with({file.string(), kCircomCircuit}, [&] { return load_zkey(file); });
+}
+
+bool ParameterResidency::loaded(const std::filesystem::path& file, const std::string& circuit) const {
+  std::lock_guard lock(mutex_);
+  const auto it = entries_.find({file.string(), circuit});
+  return it != entries_.end() && it->second->loaded;
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const std::function<Resident()>& load) {
   const auto t0 = Clock::now();
   Lease lease;
   lease.owner_ = this;
-  std::promise<std::shared_ptr<const engine::ResidentParameters>> promise;
+  std::promise<Resident> promise;
   bool loader = false;
   bool was_loaded = false;
   {
@@ -96,8 +112,7 @@ ParameterResidency::Lease ParameterResidency::acquire(const std::filesystem::pat
   }
   if (loader) {
     try {
-      auto parameters = load(file, circuit);
-      promise.set_value(parameters);
+      promise.set_value(load());
       std::lock_guard lock(mutex_);
       lease.entry_->loaded = true;
     } catch (...) {
@@ -107,18 +122,95 @@ ParameterResidency::Lease ParameterResidency::acquire(const std::filesystem::pat
       if (auto it = entries_.find(id); it != entries_.end() && it->second == lease.entry_) entries_.erase(it);
     }
   }
-  lease.parameters_ = lease.entry_->ready.get();  // rethrows a failed load (the lease then returns itself)
+  const Resident& resident = lease.entry_->ready.get();  // rethrows a failed load (the lease then returns itself)
+  lease.parameters_ = resident.parameters;
+  lease.zkey_ = resident.zkey;
   lease.load_seconds_ = was_loaded ? 0.0 : seconds_since(t0);
   return lease;
 }
 
-std::shared_ptr<const engine::ResidentParameters> ParameterResidency::load(const std::filesystem::path& file,
-                                                                           const r1cs::PartitionedCircuit& circuit) {
+groth16::CircuitShape ParameterResidency::circuit_shape(const r1cs::PartitionedCircuit& circuit) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = circuit_shapes_.find(circuit.name()); it != circuit_shapes_.end()) return it->second;
+  }
+  // Counting synthesizes one partition without values: far cheaper than compiling.
+  const groth16::CircuitShape shape = groth16::count_shape(circuit);
+  std::lock_guard lock(mutex_);
+  circuit_shapes_.emplace(circuit.name(), shape);
+  return shape;
+}
+
+namespace {
+
+std::string shape_text(const groth16::CircuitShape& s) {
+  return std::to_string(s.inputs) + " inputs, " + std::to_string(s.aux) + " aux variables, a domain of " +
+         std::to_string(s.domain_size) + " and A/B densities " + std::to_string(s.a_aux_density) + "/" +
+         std::to_string(s.b_input_density) + "/" + std::to_string(s.b_aux_density);
+}
+
+void refuse_other_shape(const std::filesystem::path& file, const groth16::CircuitShape& key,
+                        const r1cs::PartitionedCircuit& circuit, const groth16::CircuitShape& counted) {
+  if (key.inputs == counted.inputs && key.aux == counted.aux && key.domain_size == counted.domain_size &&
+      key.a_aux_density == counted.a_aux_density && key.b_input_density == counted.b_input_density &&
+      key.b_aux_density == counted.b_aux_density) {
+    return;
+  }
+  throw ShapeMismatch(file.string() + " was set up for another circuit than " + circuit.name() + ": the key has " +
+                      shape_text(key) + "; " + circuit.name() + " has " + shape_text(counted));
+}
+
+std::filesystem::file_time_type mtime_of(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(file, ec);
+  return ec ? std::filesystem::file_time_type::min() : t;
+}
+
+}  // namespace
+
+void ParameterResidency::check_shape(const std::filesystem::path& file,
+                                     const std::function<std::shared_ptr<const r1cs::PartitionedCircuit>()>& circuit) {
+  groth16::CircuitShape key;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = key_shapes_.find(file.string());
+    if (it == key_shapes_.end() || it->second.mtime != mtime_of(file)) return;
+    key = it->second.shape;
+  }
+  const auto built = circuit();
+  refuse_other_shape(file, key, *built, circuit_shape(*built));
+}
+
+ParameterResidency::Resident ParameterResidency::load(const std::filesystem::path& file,
+                                                      const r1cs::PartitionedCircuit& circuit) {
+  const auto mtime = mtime_of(file);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(file));
+  const groth16::CircuitShape key_shape = groth16::CircuitShape::of(*key);
+  {
+    std::lock_guard lock(mutex_);
+    key_shapes_.insert_or_assign(file.string(), KeyShape{mtime, key_shape});
+  }
+  refuse_other_shape(file, key_shape, circuit, circuit_shape(circuit));
   auto evaluator = load_evaluator(file, *key, circuit);
+  return {make_resident(file, std::move(key), std::move(evaluator), 0), nullptr};
+}
+
+ParameterResidency::Resident ParameterResidency::load_zkey(const std::filesystem::path& file) {
+  // The subgroup check is what makes reading a large key slow; a bad point can only
+  // spoil this daemon's own proofs, which are verified before they are returned.
+  formats::Zkey zkey = formats::read_zkey(file, {.check_subgroup = false});
+  auto key = std::make_shared<const groth16::ProvingKey>(std::move(zkey.key));
+  auto circuit = std::make_shared<const ZkeyCircuit>(
+      ZkeyCircuit{zkey.header, std::move(zkey.a_coefficients), std::move(zkey.b_coefficients)});
+  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit};
+}
+
+std::shared_ptr<const engine::ResidentParameters> ParameterResidency::make_resident(
+    const std::filesystem::path& file, std::shared_ptr<const groth16::ProvingKey> key,
+    std::shared_ptr<const r1cs::CompiledR1cs> evaluator, std::size_t companion_bytes) {
   for (;;) {
     try {
-      return engine_.make_resident(key, evaluator);
+      return engine_.make_resident(key, evaluator, companion_bytes);
     } catch (const std::runtime_error& e) {
       // Over budget: make room by dropping the least recently used idle key.
       std::vector<std::shared_ptr<Entry>> dropped;
@@ -150,7 +242,7 @@ bool ParameterResidency::evict_one_idle_locked(std::vector<std::shared_ptr<Entry
 // progress), then the host copy and its reservation go with the last reference.
 void ParameterResidency::drop(std::vector<std::shared_ptr<Entry>>& dropped) {
   for (auto& entry : dropped) {
-    if (tiers_.release) tiers_.release(entry->ready.get()->key());
+    if (tiers_.release) tiers_.release(entry->ready.get().parameters->key());
   }
   dropped.clear();
 }
@@ -169,7 +261,7 @@ std::size_t ParameterResidency::evict(const std::filesystem::path& file) {
         throw ParametersInUse(file.string() + " is in use by " + std::to_string(it->second->in_use) +
                               " job(s); cancel them or evict it later");
       }
-      bytes += it->second->ready.get()->bytes();
+      bytes += it->second->ready.get().parameters->bytes();
       dropped.push_back(it->second);
       it = entries_.erase(it);
     }
@@ -212,7 +304,7 @@ std::vector<ResidentInfo> ParameterResidency::list() const {
   std::lock_guard lock(mutex_);
   for (const auto& [id, entry] : entries_) {
     if (!entry->loaded) continue;
-    const auto& parameters = entry->ready.get();
+    const auto& parameters = entry->ready.get().parameters;
     ResidentInfo info;
     info.file = id.first;
     info.circuit = id.second;

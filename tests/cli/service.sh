@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # zkpipe serve / client end to end: a proof through the daemon verifies with
-# `zkpipe verify`; submit / await; the bearer token; refusals; kill -9 mid-run and a
+# `zkpipe verify`; submit / await; a circom job (.zkey + .wtns) whose proof.json
+# `zkpipe groth16 verify` accepts; the bearer token; refusals; kill -9 mid-run and a
 # restart on the same data dir (every accepted job completes); SIGTERM drain.
+#
+#   service.sh ZKPIPE FIXTURES     (FIXTURES: tests/fixtures/chain-2e10)
 set -euo pipefail
 zkpipe=$1
+fixtures=$2
 dir=$(mktemp -d)
 daemon_pid=
 source "$(dirname "$0")/service_lib.sh"
@@ -37,6 +41,22 @@ client await "$id" --out "$dir/a.bin" 2> "$dir/progress.txt" | grep -q "job $id:
 grep -q "job $id: .*/2 partitions" "$dir/progress.txt"
 "$zkpipe" verify --preset tiny --key "$dir/params/key.zkp" --seed 11 --partitions 2 --proof "$dir/a.bin" | grep -q "^OK"
 
+# A circom/snarkjs job: the daemon writes what `zkpipe groth16 prove` writes.
+cp "$fixtures/circuit_final.zkey" "$fixtures/witness.wtns" "$dir/params/"
+client prove --zkey "$dir/params/circuit_final.zkey" --witness "$dir/params/witness.wtns" \
+  --out "$dir/proof.json" --public "$dir/public.json" > "$dir/circom.txt"
+grep -q "done, Groth16 proof written to $dir/proof.json and $dir/public.json" "$dir/circom.txt"
+"$zkpipe" groth16 verify "$fixtures/verification_key.json" "$dir/public.json" "$dir/proof.json" | grep -q "^OK"
+cmp <(tr -d ' \n' < "$dir/public.json") <(tr -d ' \n' < "$fixtures/public.json")
+id=$(client submit --zkey "$dir/params/circuit_final.zkey" --witness "$dir/params/witness.wtns" | tail -1)
+client await "$id" --out "$dir/proof2.json" --public "$dir/public2.json" 2> /dev/null | grep -q "job $id: done"
+"$zkpipe" groth16 verify "$fixtures/verification_key.json" "$dir/public2.json" "$dir/proof2.json" | grep -q "^OK"
+# The proof of another public input does not verify (the check above can fail).
+sed 's/"[0-9]*"/"5"/' "$dir/public2.json" > "$dir/public3.json"
+if "$zkpipe" groth16 verify "$fixtures/verification_key.json" "$dir/public3.json" "$dir/proof2.json" > /dev/null; then
+  echo "FAIL: a circom proof verified against other public signals" >&2; exit 1
+fi
+
 # Refusals: no token, a key outside the roots, a bad preset, an unknown job. The
 # daemon answers each and goes on.
 expect_error() {
@@ -53,7 +73,11 @@ expect_error "PERMISSION_DENIED: .*outside the allowed roots" client submit --pr
 expect_error "PERMISSION_DENIED" client submit --preset tiny --key "$dir/params/../token"
 expect_error "INVALID_ARGUMENT: unknown porep-like preset 'huge'" client submit --preset huge --key "$dir/params/key.zkp"
 expect_error "NOT_FOUND: no job 999" client await 999
+expect_error "PERMISSION_DENIED" client submit --zkey "$dir/params/circuit_final.zkey" --witness "$fixtures/witness.wtns"
+expect_error "give --public FILE" client await "$id" --out "$dir/proof4.json"
+expect_error "was set up for another circuit than porep-like/2e16" client prove --preset 2e16 --key "$dir/params/key.zkp"
 client evict --key "$dir/params/key.zkp" | grep -q "MiB freed"
+client evict --key "$dir/params/circuit_final.zkey" | grep -q "freed"
 client status | grep -q "resident parameters: none"
 client status > /dev/null
 

@@ -2,7 +2,9 @@
 // the tiny preset's key, the journal across restarts, cancellation freeing the
 // ledger, priorities, residency (reference counts, LRU under the budget, idle
 // eviction, preload / evict), path confinement and bad requests, and the gRPC front
-// (bearer token, request size limit, WatchBuffers, HTTP /metrics).
+// (bearer token, request size limit, WatchBuffers, HTTP /metrics); circom/snarkjs
+// jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
+// refused; a long parameter load holds up no job whose parameters are resident.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -16,7 +18,9 @@
 #include <httplib.h>
 #include <thread>
 
-#include "engine/buffer_ledger.hpp"
+#include "formats/file_io.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "memory/buffer_ledger.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
@@ -160,7 +164,7 @@ TEST_F(Service, CancelFreesEverythingTheJobHeld) {
     r.set_preset("tiny");
     return r;
   }());
-  const engine::LedgerSnapshot before = s->ledger().snapshot();
+  const memory::LedgerSnapshot before = s->ledger().snapshot();
   const std::uint64_t id = s->submit(request(64));
   // Cancelled mid-flight: some partitions proved, others in the pipeline or queued.
   ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).partitions_done() >= 1; }));
@@ -171,9 +175,9 @@ TEST_F(Service, CancelFreesEverythingTheJobHeld) {
     return now.tracked == before.tracked && now.count == before.count;
   })) << "tracked " << s->ledger().snapshot().tracked << " before " << before.tracked;
   const auto after = s->ledger().snapshot();
-  for (const engine::Stage stage : engine::kAllStages) {
-    EXPECT_EQ(after[stage].bytes, before[stage].bytes) << engine::stage_name(stage);
-    EXPECT_EQ(after[stage].count, before[stage].count) << engine::stage_name(stage);
+  for (const memory::Stage stage : memory::kAllStages) {
+    EXPECT_EQ(after[stage].bytes, before[stage].bytes) << memory::stage_name(stage);
+    EXPECT_EQ(after[stage].count, before[stage].count) << memory::stage_name(stage);
   }
   EXPECT_EQ(s->status().parameters(0).in_use(), 0u);
   // Cancelling a finished job changes nothing.
@@ -306,7 +310,7 @@ TEST_F(Service, ResidencyRefCountsLruAndIdleEviction) {
     ASSERT_EQ(finish(*s, id).state(), v1::JOB_STATE_DONE);
     EXPECT_TRUE(eventually([&] { return s->status().parameters(0).in_use() == 0; }));
     EXPECT_EQ(s->evict(key_.string()), key_bytes);
-    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[engine::Stage::parameters].bytes == 0; }));
+    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[memory::Stage::parameters].bytes == 0; }));
     EXPECT_EQ(s->status().parameters_size(), 0);
   }
   {
@@ -333,7 +337,7 @@ TEST_F(Service, ResidencyRefCountsLruAndIdleEviction) {
     auto s = start(c);
     ASSERT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
     EXPECT_TRUE(eventually([&] { return s->status().parameters_size() == 0; }));
-    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[engine::Stage::parameters].bytes == 0; }));
+    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[memory::Stage::parameters].bytes == 0; }));
   }
 }
 
@@ -434,7 +438,7 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
     int n = 0;
     while (reader->Read(&snapshot)) {
       ++n;
-      EXPECT_EQ(snapshot.stages_size(), static_cast<int>(engine::kStageCount));
+      EXPECT_EQ(snapshot.stages_size(), static_cast<int>(memory::kStageCount));
       EXPECT_GT(snapshot.rss_bytes(), 0u);
     }
     EXPECT_TRUE(reader->Finish().ok());
@@ -450,6 +454,153 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
   EXPECT_NE(res->body.find("zkpipe_jobs_finished_total{state=\"done\"} 1"), std::string::npos) << res->body;
   EXPECT_NE(res->body.find("zkpipe_ledger_bytes{stage=\"parameters\"}"), std::string::npos);
   EXPECT_NE(res->body.find("zkpipe_job_seconds_count 1"), std::string::npos);
+}
+
+class CircomService : public Service {
+ protected:
+  void SetUp() override {
+    Service::SetUp();
+    const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+    zkey_ = key_.parent_path() / "circuit_final.zkey";
+    wtns_ = key_.parent_path() / "witness.wtns";
+    vk_ = fixtures / "verification_key.json";
+    fs::copy_file(fixtures / "circuit_final.zkey", zkey_);
+    fs::copy_file(fixtures / "witness.wtns", wtns_);
+  }
+
+  v1::SubmitProofRequest circom(const fs::path& zkey, const fs::path& wtns) const {
+    v1::SubmitProofRequest r;
+    r.mutable_circom()->set_zkey(zkey.string());
+    r.mutable_circom()->set_witness(wtns.string());
+    return r;
+  }
+
+  // As `zkpipe groth16 verify` checks them: the JSON texts against the fixture's key.
+  bool verifies_json(const v1::AwaitProofResponse& r) const {
+    const groth16::VerifyingKey vk = formats::verifying_key_from_json(formats::read_bounded_file(vk_, formats::kMaxVerifyingKeyJsonBytes, "vk"), vk_.string());
+    const auto inputs = formats::public_from_json(r.public_json(), "public.json");
+    const auto proof = formats::proof_from_json(r.proof_json(), "proof.json");
+    return inputs.size() + 1 == vk.ic.size() && groth16::verify(groth16::PreparedVerifyingKey(vk), proof, inputs);
+  }
+
+  fs::path zkey_, wtns_, vk_;
+};
+
+TEST_F(CircomService, ProvesAZkeyAndWitnessAsSnarkjsJson) {
+  auto s = start();
+  const auto r = finish(*s, s->submit(circom(zkey_, wtns_)));
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_EQ(r.partitions(), 1u);
+  EXPECT_EQ(r.proof().size(), 192u);
+  EXPECT_TRUE(verifies_json(r));
+  // The public signals are the fixture's (snarkjs's public.json for this witness).
+  const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+  EXPECT_EQ(formats::public_from_json(r.public_json(), "public.json"),
+            formats::public_from_json(formats::read_bounded_file(fixtures / "public.json", 1 << 20, "public.json"), "public.json"));
+  EXPECT_GT(r.timings().parameter_load(), 0.0);
+  // Warm: the .zkey stays resident; its coefficient lists are charged with the key.
+  const auto warm = finish(*s, s->submit(circom(zkey_, wtns_)));
+  ASSERT_EQ(warm.state(), v1::JOB_STATE_DONE) << warm.error();
+  EXPECT_EQ(warm.timings().parameter_load(), 0.0);
+  const auto status = s->status();
+  ASSERT_EQ(status.parameters_size(), 1);
+  EXPECT_GT(status.parameters(0).bytes(), fs::file_size(zkey_) / 2);
+
+  // A proof tampered with does not verify (the check above can fail).
+  auto tampered = warm;
+  tampered.set_public_json(formats::public_to_json(std::vector<ff::Fr>(
+      formats::public_from_json(warm.public_json(), "p").size(), ff::Fr::one())));
+  EXPECT_FALSE(verifies_json(tampered));
+
+  // The result is journaled: a restarted daemon answers it.
+  const std::uint64_t id = s->submit(circom(zkey_, wtns_));
+  ASSERT_EQ(finish(*s, id).state(), v1::JOB_STATE_DONE);
+  s.reset();
+  auto again = start();
+  const auto journaled = again->await(id, 0ms);
+  ASSERT_EQ(journaled.state(), v1::JOB_STATE_DONE);
+  EXPECT_TRUE(verifies_json(journaled));
+}
+
+TEST_F(CircomService, RefusesFilesOutsideTheRootsAndFailsABadWitness) {
+  auto s = start();
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, "/etc/passwd")); }), ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom("/etc/passwd", wtns_)); }), ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, key_.parent_path() / ".." / "data" / "jobs.sqlite")); }),
+            ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, "")); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(error_of([&] { s->submit(circom("", wtns_)); }), ErrorKind::invalid_argument);
+
+  // A file that is no .zkey: failed, naming it.
+  const auto wrong = finish(*s, s->submit(circom(key_, wtns_)));
+  EXPECT_EQ(wrong.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(wrong.error().find("tiny.zkp"), std::string::npos) << wrong.error();
+
+  // A witness that does not satisfy the circuit: its proof does not verify, nothing is returned.
+  const fs::path bad = key_.parent_path() / "bad.wtns";
+  fs::copy_file(wtns_, bad);
+  {
+    const auto size = fs::file_size(bad);
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 32));  // the last wire's value: small, below r
+    const char byte = 5;
+    f.write(&byte, 1);
+  }
+  const auto unsatisfied = finish(*s, s->submit(circom(zkey_, bad)));
+  EXPECT_EQ(unsatisfied.state(), v1::JOB_STATE_FAILED);
+  EXPECT_TRUE(unsatisfied.proof_json().empty());
+  EXPECT_EQ(finish(*s, s->submit(circom(zkey_, wtns_))).state(), v1::JOB_STATE_DONE);
+}
+
+TEST_F(Service, AKeyOfAnotherPresetIsRefused) {
+  auto s = start();
+  // First sight of the key: the load compares counts before compiling an evaluator.
+  auto other = request(1);
+  other.mutable_porep()->set_preset("2e16");
+  const auto failed = finish(*s, s->submit(other));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(failed.error().find("was set up for another circuit than porep-like/2e16"), std::string::npos)
+      << failed.error();
+  EXPECT_FALSE(fs::exists(fs::path(key_).replace_extension(".zkpev")));
+  // Its counts known, the key is refused at submit.
+  try {
+    s->submit(other);
+    ADD_FAILURE() << "accepted a key of another preset";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("porep-like/2e16"), std::string::npos) << e.what();
+  }
+  v1::PreloadParamsRequest preload;
+  preload.set_parameter_file(key_.string());
+  preload.set_preset("2e16");
+  EXPECT_EQ(error_of([&] { s->preload(preload); }), ErrorKind::invalid_argument);
+  // The right preset still proves.
+  EXPECT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
+}
+
+TEST_F(CircomService, ALongParameterLoadHoldsUpNoResidentJob) {
+  auto s = start();
+  v1::PreloadParamsRequest preload;
+  preload.set_parameter_file(key_.string());
+  preload.set_preset("tiny");
+  s->preload(preload);
+  // A key named as the 2e24 preset's that is not one: its load counts the 2e24
+  // circuit before refusing it (about 2 s), while the tiny jobs behind it find their
+  // key resident.
+  const fs::path impostor = key_.parent_path() / "impostor.zkp";
+  fs::copy_file(key_, impostor);
+  auto slow = request(1);
+  slow.mutable_porep()->set_preset("2e24");
+  slow.mutable_porep()->set_parameter_file(impostor.string());
+  const std::uint64_t slow_id = s->submit(slow);
+  std::vector<std::uint64_t> fast;
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) fast.push_back(s->submit(request(1, seed)));
+  for (const std::uint64_t id : fast) {
+    const auto r = finish(*s, id);
+    ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  }
+  EXPECT_EQ(s->await(slow_id, 0ms).state(), v1::JOB_STATE_QUEUED) << "the slow load ended first: it proves nothing";
+  EXPECT_EQ(finish(*s, slow_id).state(), v1::JOB_STATE_FAILED);
 }
 
 TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
