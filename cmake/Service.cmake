@@ -1,6 +1,7 @@
 # The proving service (src/service, `zkpipe serve` / `zkpipe client`): gRPC and
-# protobuf (code generated from proto/zkpipe/v1/zkpipe.proto), SQLite, toml++ and
-# cpp-httplib, all from Debian (scripts/install-deps.sh). Built when every one is
+# protobuf (code generated from proto/zkpipe/v1/zkpipe.proto), SQLite, libpqxx (the
+# cluster's PostgreSQL queue), toml++ and cpp-httplib, all from Debian
+# (scripts/install-deps.sh). Built when every one is
 # found; otherwise skipped with a message naming what is missing, so that the core
 # still builds where they are not installed (the GPU host has no package registry).
 option(ZKPIPE_SERVICE "Build the proving service (zkpipe serve / client) when its dependencies are found" ON)
@@ -14,7 +15,7 @@ find_program(ZKPIPE_PROTOC protoc)
 find_program(ZKPIPE_GRPC_CPP_PLUGIN grpc_cpp_plugin)
 set(zkpipe_service_missing "")
 if(PKG_CONFIG_FOUND)
-  foreach(module grpc++ protobuf sqlite3 tomlplusplus cpp-httplib)
+  foreach(module grpc++ protobuf sqlite3 libpqxx tomlplusplus cpp-httplib)
     string(MAKE_C_IDENTIFIER ${module} var)
     pkg_check_modules(ZKPIPE_PC_${var} QUIET IMPORTED_TARGET ${module})
     if(NOT ZKPIPE_PC_${var}_FOUND)
@@ -60,5 +61,5 @@ file(GLOB zkpipe_service_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/service/
 add_library(zkpipe_service STATIC ${zkpipe_service_srcs})
 target_include_directories(zkpipe_service PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_compile_options(zkpipe_service PRIVATE -Wall -Wextra)
-target_link_libraries(zkpipe_service PUBLIC zkpipe_core zkpipe_proto PkgConfig::ZKPIPE_PC_sqlite3
+target_link_libraries(zkpipe_service PUBLIC zkpipe_core zkpipe_proto PkgConfig::ZKPIPE_PC_sqlite3 PkgConfig::ZKPIPE_PC_libpqxx
                       PkgConfig::ZKPIPE_PC_tomlplusplus PkgConfig::ZKPIPE_PC_cpp_httplib)

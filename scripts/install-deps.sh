@@ -18,6 +18,10 @@ packages=(
   # configuration file, cpp-httplib for HTTP GET /metrics.
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libsqlite3-dev libtomlplusplus-dev libcpp-httplib-dev
+  # Cluster mode (`zkpipe serve --queue postgresql://…`): libpqxx for the shared job
+  # queue; the PostgreSQL 15 server that tests/cli/cluster (scripts/cluster-demo.sh)
+  # starts in a temporary directory.
+  libpqxx-dev postgresql-15
 )
 
 # Node.js and npm run the snarkjs interoperability tests. Any existing install

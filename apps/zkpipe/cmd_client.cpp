@@ -320,6 +320,18 @@ void run_status(Client& client) {
   for (const auto& d : s.devices()) {
     std::cout << "  " << d.index() << "  " << d.backend() << "  busy " << format_seconds(d.busy_seconds()) << "\n";
   }
+  if (s.has_cluster()) {
+    const auto& c = s.cluster();
+    std::cout << "\ncluster (answered by " << c.daemon() << "): partitions queued " << c.queued_partitions()
+              << ", leased " << c.leased_partitions() << ", re-claimed " << c.reclaimed_partitions() << "\n";
+    std::cout << "  " << std::setw(28) << "daemon" << std::setw(36) << "address" << std::setw(12) << "heartbeat"
+              << std::setw(8) << "leases" << "proved\n";
+    for (const auto& d : c.daemons()) {
+      std::cout << "  " << std::setw(28) << d.name() << std::setw(36) << d.address() << std::setw(12)
+                << (format_seconds(d.heartbeat_age_seconds()) + " ago") << std::setw(8) << d.leases()
+                << d.partitions_proved() << "\n";
+    }
+  }
 }
 
 void run_metrics(Client& client) {

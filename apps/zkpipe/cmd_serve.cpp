@@ -42,6 +42,10 @@ struct ServeOptions {
   std::optional<std::string> budget;
   std::optional<double> drain_seconds;
   std::optional<double> param_idle_seconds;
+  std::optional<std::string> queue;
+  std::optional<std::string> name;
+  std::optional<double> lease_seconds;
+  std::optional<double> heartbeat_seconds;
   bool allow_remote = false;
 };
 
@@ -63,6 +67,10 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   }
   if (o.drain_seconds) c.drain_seconds = *o.drain_seconds;
   if (o.param_idle_seconds) c.param_idle_seconds = *o.param_idle_seconds;
+  if (o.queue) c.queue = *o.queue;
+  if (o.name) c.daemon_name = *o.name;
+  if (o.lease_seconds) c.lease_seconds = *o.lease_seconds;
+  if (o.heartbeat_seconds) c.heartbeat_seconds = *o.heartbeat_seconds;
   if (o.allow_remote) c.allow_remote = true;
   c.validate();
   return c;
@@ -132,6 +140,9 @@ void run_serve(const ServeOptions& o) {
   std::cerr << "zkpipe serve: listening on " << config.listen;
   if (server.port() != 0) std::cerr << " (port " << server.port() << ")";
   if (metrics) std::cerr << ", metrics on http://" << config.metrics_listen << "/metrics (port " << metrics->port() << ")";
+  if (const auto s = proving.status(); s.has_cluster()) {
+    std::cerr << "; cluster queue as " << s.cluster().daemon() << " (" << s.cluster().daemons_size() << " daemons)";
+  }
   std::cerr << "; data dir " << config.data_dir.string() << ", budget "
             << format_bytes(static_cast<double>(proving.status().budget_bytes())) << "\n";
 
@@ -166,6 +177,12 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--drain-seconds", o->drain_seconds, "On SIGTERM, how long running jobs may finish (default 30)");
   cmd->add_option("--param-idle-seconds", o->param_idle_seconds,
                   "Evict parameters unused this long (default 600; 0: never by time)");
+  cmd->add_option("--queue", o->queue,
+                  "Cluster mode: the shared job queue, postgresql://USER@HOST:PORT/DB (default: the data dir's SQLite)");
+  cmd->add_option("--name", o->name, "This daemon's name in the cluster (default HOSTNAME:PID)");
+  cmd->add_option("--lease-seconds", o->lease_seconds,
+                  "Cluster mode: a dead daemon's partitions are taken over after this long (default 10)");
+  cmd->add_option("--heartbeat-seconds", o->heartbeat_seconds, "Cluster mode: lease renewal period (default 2)");
   cmd->add_flag("--allow-remote", o->allow_remote, "Allow a non-loopback listen address");
   cmd->callback([o] { run_serve(*o); });
 }

@@ -87,6 +87,19 @@ void ServiceConfig::validate() const {
     throw ConfigError("max_request_bytes must be between 1 KiB and 64 MiB");
   }
   if (max_jobs == 0) throw ConfigError("max_jobs must be at least 1");
+  if (!queue.empty() && !queue.starts_with("postgresql://") && !queue.starts_with("postgres://")) {
+    throw ConfigError("queue must be a postgresql://USER@HOST:PORT/DATABASE address, not '" + queue +
+                      "' (leave it empty for the data dir's SQLite journal)");
+  }
+  for (const double s : {lease_seconds, heartbeat_seconds, poll_seconds, reconnect_seconds}) {
+    if (!std::isfinite(s) || s <= 0 || s > 86400) {
+      throw ConfigError("lease_seconds, heartbeat_seconds, poll_seconds and reconnect_seconds must be in (0, 86400]");
+    }
+  }
+  if (heartbeat_seconds >= lease_seconds) {
+    throw ConfigError("heartbeat_seconds (" + std::to_string(heartbeat_seconds) + ") must be below lease_seconds (" +
+                      std::to_string(lease_seconds) + "): leases would expire between renewals");
+  }
   for (const double s : {param_idle_seconds, drain_seconds, keep_results_seconds}) {
     if (!std::isfinite(s) || s < 0) {
       throw ConfigError("param_idle_seconds, drain_seconds and keep_results_seconds must be finite and >= 0");
@@ -107,7 +120,8 @@ ServiceConfig load_config(const std::filesystem::path& path) {
       "listen",           "metrics_listen",  "allow_remote",       "data_dir",       "parameter_roots",
       "token_file",       "max_request_bytes", "max_jobs",         "backend",        "device",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
-      "drain_seconds",    "keep_results_seconds"};
+      "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
+      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds"};
   for (const auto& [key, value] : t) {
     if (!known.contains(key.str())) throw ConfigError(key_error(path, key.str(), "unknown key"));
   }
@@ -140,6 +154,12 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   read(t, path, "param_idle_seconds", c.param_idle_seconds);
   read(t, path, "drain_seconds", c.drain_seconds);
   read(t, path, "keep_results_seconds", c.keep_results_seconds);
+  read(t, path, "queue", c.queue);
+  read(t, path, "daemon_name", c.daemon_name);
+  read(t, path, "lease_seconds", c.lease_seconds);
+  read(t, path, "heartbeat_seconds", c.heartbeat_seconds);
+  read(t, path, "poll_seconds", c.poll_seconds);
+  read(t, path, "reconnect_seconds", c.reconnect_seconds);
   return c;
 }
 

@@ -55,6 +55,21 @@ struct ServiceConfig {
   // Finished jobs' results (proofs) are kept in the journal this long.
   double keep_results_seconds = 24 * 3600;
 
+  // Cluster mode: the job queue in PostgreSQL (postgresql://USER@HOST:PORT/DB)
+  // shared by several daemons instead of the data dir's SQLite journal; empty:
+  // SQLite. See docs/CLUSTER.md.
+  std::string queue;
+  // This daemon's name in the cluster (unique); empty: HOSTNAME:PID.
+  std::string daemon_name;
+  // A partition lease not renewed for this long is taken over by another daemon.
+  double lease_seconds = 10;
+  // How often leases are renewed (and cancelled jobs noticed); below lease_seconds.
+  double heartbeat_seconds = 2;
+  // How often an idle daemon asks the queue for work.
+  double poll_seconds = 0.2;
+  // How long a daemon keeps reconnecting to an unreachable database before a call fails.
+  double reconnect_seconds = 120;
+
   // The effective parameter roots (parameter_roots, or the data dir).
   std::vector<std::filesystem::path> effective_parameter_roots() const;
   // Throws ConfigError naming the first bad value.

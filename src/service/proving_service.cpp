@@ -1,5 +1,7 @@
 #include "service/proving_service.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <iostream>
@@ -73,6 +75,14 @@ std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
   return request.has_circom() ? 1 : request.porep().partitions();
 }
 
+std::string default_daemon_name() {
+  std::array<char, 256> host{};
+  if (::gethostname(host.data(), host.size() - 1) != 0) host = {};
+  return std::string(host.data()) + ":" + std::to_string(::getpid());
+}
+
+ServiceError unavailable(const StoreError& e) { return ServiceError(ErrorKind::unavailable, e.what()); }
+
 }  // namespace
 
 // Partitions each engine request has completed (the progress an await reports).
@@ -122,10 +132,26 @@ struct ProvingService::Job {
   bool parked = false;  // in parked_, waiting for a loader
 };
 
-// A job ready for the engine: its parameters held and its request built.
+// A job ready for the engine: its parameters held and its request built
+// (synthesize(p) builds partition p of the instance).
 struct ProvingService::Prepared {
   ParameterResidency::Lease lease;
   engine::ProofRequest request;
+  // Whether partition p's proof verifies: every proof is checked before it is
+  // journaled or recorded, as `zkpipe prove` does.
+  std::function<bool(std::size_t partition, const groth16::Proof&)> check;
+};
+
+// Cluster mode: partitions of one job claimed together and proved as one engine
+// request; it holds their leases (in the queue) until recorded or released.
+struct ProvingService::ClusterWork {
+  std::uint64_t seq = 0;  // key in cluster_work_
+  std::uint64_t job = 0;
+  std::vector<std::uint32_t> partitions;  // engine partition k is the job's partitions[k]
+  ParameterResidency::Lease lease;
+  std::shared_ptr<std::vector<ff::Fr>> public_signals;  // circom jobs
+  std::optional<std::uint64_t> engine_id;
+  bool cancel_requested = false;
 };
 
 ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend)
@@ -134,7 +160,7 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
       baseline_rss_(memory::resident_bytes()),
       backend_(std::move(backend)),
       paths_(config.effective_parameter_roots()),
-      store_(config.data_dir / "jobs.sqlite"),
+      store_(config.queue.empty() ? std::make_unique<JobStore>(config.data_dir / "jobs.sqlite") : nullptr),
       progress_(std::make_shared<Progress>()) {
   engine::EngineConfig ec;
   ec.synthesis_workers =
@@ -146,16 +172,32 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   engine_ = std::make_unique<engine::Engine>(ec, std::vector{backend_.backend});
   engine_->add_listener(progress_);
   residency_ = std::make_unique<ParameterResidency>(*engine_, backend_.tiers, config.param_idle_seconds);
+  // A pipeline's worth: every synthesis worker and device worker busy, one more
+  // waiting; the engine admits them within the budget.
+  claim_capacity_ = ec.synthesis_workers + ec.workers_per_device + 1;
 
-  for (const JobRecord& record : store_.unfinished()) {
+  if (!config.queue.empty()) {
+    ClusterOptions options;
+    options.url = config.queue;
+    options.daemon = config.daemon_name.empty() ? default_daemon_name() : config.daemon_name;
+    options.address = config.listen;
+    options.lease_seconds = config.lease_seconds;
+    options.reconnect_seconds = config.reconnect_seconds;
+    cluster_ = std::make_unique<ClusterQueue>(options);
+    starter_ = std::thread([this] { claim_loop(); });
+    heartbeat_ = std::thread([this] { heartbeat_loop(); });
+    janitor_ = std::thread([this] { janitor_loop(); });
+    return;
+  }
+  for (const JobRecord& record : store_->unfinished()) {
     v1::SubmitProofRequest request;
     if (!request.ParseFromString(record.request)) {
-      store_.finish(record.id, unsuccessful(JobStatus::failed, "the journaled request could not be read"),
+      store_->finish(record.id, unsuccessful(JobStatus::failed, "the journaled request could not be read"),
                     unix_now());
       continue;
     }
     if (record.status == JobStatus::running && record.attempts >= kMaxAttempts) {
-      store_.finish(record.id,
+      store_->finish(record.id,
                     unsuccessful(JobStatus::failed, "the daemon stopped " + std::to_string(record.attempts) +
                                                         " times while proving this job"),
                     unix_now());
@@ -178,6 +220,7 @@ ProvingService::~ProvingService() {
   changed_.notify_all();
   starter_.join();
   janitor_.join();
+  if (heartbeat_.joinable()) heartbeat_.join();
   {
     // A loader finishes the load it is in, then leaves its parked jobs queued.
     std::unique_lock lock(mutex_);
@@ -256,7 +299,18 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
   }
   std::string bytes;
   request.SerializeToString(&bytes);
-  const std::uint64_t id = store_.insert(request.priority(), bytes, unix_now());
+  if (cluster_) {
+    try {
+      // Stored as the engine's priority order (critical 0 … low 3): the claim's ORDER BY.
+      const std::uint64_t id = cluster_->insert(static_cast<int>(engine_priority(request.priority())), bytes,
+                                                partitions_of(request), unix_now());
+      changed_.notify_all();  // the local claimer asks at once
+      return id;
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+  }
+  const std::uint64_t id = store_->insert(request.priority(), bytes, unix_now());
   enqueue(id, request);
   return id;
 }
@@ -335,7 +389,7 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
   const v1::PorepInstance& porep = job->request.porep();
   const auto circuit = circuit_of(porep);
   const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
-  Prepared out{residency_->acquire(key_file, *circuit), {}};
+  Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
   groth16::PartitionFootprint footprint = parameters->evaluator()
@@ -351,13 +405,9 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
   request.synthesize = [circuit, evaluator](std::size_t p) {
     return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
   };
-  // Every partition's proof is checked before it is journaled, as `zkpipe prove` does.
   auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
-  request.verify = [circuit, pvk](std::span<const groth16::Proof> proofs) {
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
-      if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) return false;
-    }
-    return true;
+  out.check = [circuit, pvk](std::size_t p, const groth16::Proof& proof) {
+    return groth16::verify(*pvk, proof, circuit->public_inputs(p));
   };
   return out;
 }
@@ -366,7 +416,7 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   const v1::CircomJob& circom = job->request.circom();
   const std::filesystem::path zkey_file = paths_.confine(circom.zkey());
   const std::filesystem::path witness_file = paths_.confine(circom.witness());
-  Prepared out{residency_->acquire_zkey(zkey_file), {}};
+  Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
   groth16::PartitionFootprint footprint = groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()));
   if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
@@ -388,8 +438,8 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   };
   // As `zkpipe groth16 prove`: nothing is returned that does not verify.
   auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
-  request.verify = [pvk, public_signals](std::span<const groth16::Proof> proofs) {
-    return proofs.size() == 1 && groth16::verify(*pvk, proofs[0], *public_signals);
+  out.check = [pvk, public_signals](std::size_t p, const groth16::Proof& proof) {
+    return p == 0 && groth16::verify(*pvk, proof, *public_signals);
   };
   return out;
 }
@@ -400,12 +450,18 @@ void ProvingService::start(const std::shared_ptr<Job>& job) {
     engine::ProofRequest& request = prepared.request;
     request.label = "job " + std::to_string(job->id);
     request.priority = job->priority;
+    request.verify = [check = prepared.check](std::span<const groth16::Proof> proofs) {
+      for (std::size_t p = 0; p < proofs.size(); ++p) {
+        if (!check(p, proofs[p])) return false;
+      }
+      return true;
+    };
     // The journal counts an attempt when the first partition starts synthesis, not
     // when the job enters the engine's queue: only a job that was really being
     // proved when the daemon died may be the one that kills it.
     auto attempted = std::make_shared<std::atomic<bool>>(false);
     request.synthesize = [this, id = job->id, attempted, synthesize = std::move(request.synthesize)](std::size_t p) {
-      if (!attempted->exchange(true)) store_.mark_running(id);
+      if (!attempted->exchange(true)) store_->mark_running(id);
       return synthesize(p);
     };
     request.on_complete = [this, job](const std::shared_future<engine::ProofResult>& result) {
@@ -478,7 +534,7 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
   std::lock_guard lock(mutex_);
   if (job->interrupted && outcome.status != JobStatus::done) {
     try {
-      store_.requeue(job->id);
+      store_->requeue(job->id);
     } catch (const StoreError& e) {
       std::cerr << "zkpipe serve: " << e.what() << "\n";
     }
@@ -502,7 +558,7 @@ void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timin
   job.timings.set_total(seconds(Clock::now() - job.submitted));
   job.timings.SerializeToString(&outcome.timings);
   try {
-    store_.finish(job.id, outcome, unix_now());
+    store_->finish(job.id, outcome, unix_now());
   } catch (const StoreError& e) {
     // The awaiters still get the result; only a restart would not know it.
     std::cerr << "zkpipe serve: job " << job.id << ": " << e.what() << "\n";
@@ -525,13 +581,14 @@ void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timin
 
 v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait,
                                              const std::function<bool()>& stop) {
+  if (cluster_) return await_cluster(id, wait, stop);
   v1::AwaitProofResponse out;
   out.set_job_id(id);
   std::unique_lock lock(mutex_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
     lock.unlock();
-    const auto record = store_.get(id);
+    const auto record = store_->get(id);
     if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
     v1::SubmitProofRequest request;
     request.ParseFromString(record->request);
@@ -569,11 +626,32 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
 }
 
 v1::JobState ProvingService::cancel(std::uint64_t id) {
+  if (cluster_) {
+    std::optional<JobStatus> state;
+    try {
+      state = cluster_->end(id, unsuccessful(JobStatus::cancelled, "cancelled by the client"), unix_now());
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+    if (!state) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+    // This daemon's part stops now; other daemons notice at their next heartbeat.
+    std::vector<std::uint64_t> engine_ids;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& [seq, work] : cluster_work_) {
+        if (work->job != id) continue;
+        work->cancel_requested = true;
+        if (work->engine_id) engine_ids.push_back(*work->engine_id);
+      }
+    }
+    for (const auto e : engine_ids) engine_->cancel(e);
+    return state_of(*state);
+  }
   std::unique_lock lock(mutex_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
     lock.unlock();
-    const auto record = store_.get(id);
+    const auto record = store_->get(id);
     if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
     return state_of(record->status);
   }
@@ -648,6 +726,15 @@ v1::GetStatusResponse ProvingService::status() const {
   }
   out.set_budget_bytes(engine_->budget_bytes());
   out.set_uptime_seconds(seconds(Clock::now() - started_));
+  // Asked before mutex_ is taken: the database may be slow or reconnecting.
+  std::optional<ClusterStatus> cluster;
+  if (cluster_) {
+    try {
+      cluster = cluster_->status();
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+  }
   std::array<std::uint32_t, 4> depth{};
   std::lock_guard lock(mutex_);
   for (const auto& [id, job] : jobs_) ++depth[static_cast<std::size_t>(job->priority)];
@@ -655,6 +742,32 @@ v1::GetStatusResponse ProvingService::status() const {
     auto* row = out.add_queue();
     row->set_priority(priority_label(static_cast<engine::Priority>(p)));
     row->set_jobs(depth[p]);
+  }
+  if (cluster) {
+    // The whole queue's depth, not this daemon's share.
+    out.clear_queue();
+    std::array<std::uint64_t, 4> jobs{};
+    for (const auto& [priority, n] : cluster->queue) {
+      if (priority >= 0 && priority < 4) jobs[static_cast<std::size_t>(priority)] = n;
+    }
+    for (std::size_t p = 0; p < jobs.size(); ++p) {
+      auto* row = out.add_queue();
+      row->set_priority(priority_label(static_cast<engine::Priority>(p)));
+      row->set_jobs(static_cast<std::uint32_t>(jobs[p]));
+    }
+    auto* c = out.mutable_cluster();
+    c->set_daemon(cluster_->options().daemon);
+    c->set_queued_partitions(cluster->queued_partitions);
+    c->set_leased_partitions(cluster->leased);
+    c->set_reclaimed_partitions(cluster->reclaimed);
+    for (const ClusterDaemonInfo& d : cluster->daemons) {
+      auto* row = c->add_daemons();
+      row->set_name(d.name);
+      row->set_address(d.address);
+      row->set_heartbeat_age_seconds(d.heartbeat_age);
+      row->set_leases(d.leases);
+      row->set_partitions_proved(d.partitions_proved);
+    }
   }
   out.set_jobs_done(counters_.done);
   out.set_jobs_failed(counters_.failed);
@@ -739,6 +852,25 @@ bool ProvingService::draining() const {
 
 std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
   const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(deadline);
+  if (cluster_) {
+    // No more claims; what runs past the deadline is cancelled, and its leases are
+    // given back (claimed_done) so that another daemon takes them at once.
+    std::unique_lock lock(mutex_);
+    draining_ = true;
+    changed_.notify_all();
+    changed_.wait_until(lock, until, [&] { return cluster_work_.empty(); });
+    std::vector<std::uint64_t> late;
+    for (auto& [seq, work] : cluster_work_) {
+      work->cancel_requested = true;
+      if (work->engine_id) late.push_back(*work->engine_id);
+    }
+    const std::size_t cut = cluster_work_.size();
+    lock.unlock();
+    for (const auto id : late) engine_->cancel(id);
+    lock.lock();
+    changed_.wait(lock, [&] { return cluster_work_.empty(); });
+    return cut;
+  }
   auto running = [&] {
     std::vector<std::shared_ptr<Job>> out;
     for (const auto& [id, job] : jobs_) {
@@ -774,13 +906,321 @@ void ProvingService::janitor_loop() {
     residency_->evict_idle();
     if (Clock::now() >= next_purge) {
       try {
-        store_.purge_finished_before(unix_now() - config_.keep_results_seconds);
+        if (cluster_) {
+          cluster_->purge_finished_before(unix_now() - config_.keep_results_seconds);
+        } else {
+          store_->purge_finished_before(unix_now() - config_.keep_results_seconds);
+        }
       } catch (const StoreError& e) {
         std::cerr << "zkpipe serve: " << e.what() << "\n";
       }
       next_purge = Clock::now() + std::chrono::minutes(10);
     }
     lock.lock();
+  }
+}
+
+// ---- Cluster mode -------------------------------------------------------------
+
+void ProvingService::claim_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (draining_) {
+      changed_.wait(lock);
+      continue;
+    }
+    const std::size_t room = claim_capacity_ > cluster_partitions_ ? claim_capacity_ - cluster_partitions_ : 0;
+    const std::vector<std::uint64_t> skip = cannot_serve_;
+    lock.unlock();
+    std::vector<ClaimedPartition> claimed;
+    try {
+      claimed = cluster_->claim(room, skip);
+    } catch (const StoreError& e) {
+      std::cerr << "zkpipe serve: claiming work: " << e.what() << "\n";
+    }
+    // Claimed in (priority, job, partition) order: one engine request per job.
+    for (std::size_t i = 0; i < claimed.size();) {
+      std::size_t j = i;
+      while (j < claimed.size() && claimed[j].job == claimed[i].job) ++j;
+      start_claimed({claimed.begin() + static_cast<std::ptrdiff_t>(i), claimed.begin() + static_cast<std::ptrdiff_t>(j)});
+      i = j;
+    }
+    lock.lock();
+    // Woken early by a completion (room again) or a local submit.
+    if (claimed.empty() && !stopping_) {
+      changed_.wait_for(lock, std::chrono::duration<double>(config_.poll_seconds));
+    }
+  }
+}
+
+void ProvingService::start_claimed(const std::vector<ClaimedPartition>& batch) {
+  auto work = std::make_shared<ClusterWork>();
+  work->job = batch.front().job;
+  for (const auto& p : batch) work->partitions.push_back(p.partition);
+  auto give_back = [&](bool never_again) {
+    try {
+      cluster_->release(work->job, work->partitions);
+    } catch (const StoreError& e) {
+      std::cerr << "zkpipe serve: " << e.what() << "\n";
+    }
+    if (never_again) {
+      std::lock_guard lock(mutex_);
+      cannot_serve_.push_back(work->job);
+    }
+  };
+  auto fail_job = [&](const std::string& why) {
+    try {
+      cluster_->end(work->job, unsuccessful(JobStatus::failed, formats::excerpt(why, 2000)), unix_now());
+    } catch (const StoreError& e) {
+      std::cerr << "zkpipe serve: " << e.what() << "\n";
+    }
+  };
+
+  auto job = std::make_shared<Job>();
+  job->id = work->job;
+  if (!job->request.ParseFromString(batch.front().request)) {
+    fail_job("the queued request could not be read");
+    return;
+  }
+  job->priority = static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3));
+  Prepared prepared;
+  try {
+    prepared = job->request.has_circom() ? prepare_circom(job) : prepare_porep(job);
+  } catch (const ServiceError& e) {
+    // A file this daemon cannot reach (outside its roots, missing here): another may.
+    std::cerr << "zkpipe serve: job " << work->job << " left to other daemons: " << e.what() << "\n";
+    give_back(true);
+    return;
+  } catch (const ParametersDoNotFit& e) {
+    std::cerr << "zkpipe serve: job " << work->job << " left to other daemons: " << e.what() << "\n";
+    give_back(true);
+    return;
+  } catch (const std::exception& e) {
+    fail_job(e.what());  // the job's own files are bad: no daemon would do better
+    return;
+  }
+  work->lease = std::move(prepared.lease);
+  work->public_signals = job->public_signals;
+  engine::ProofRequest& request = prepared.request;
+  request.label = "job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) +
+                  ".." + std::to_string(work->partitions.back());
+  request.priority = job->priority;
+  request.partitions = work->partitions.size();
+  request.synthesize = [synthesize = std::move(request.synthesize), indices = work->partitions](std::size_t k) {
+    return synthesize(indices[k]);
+  };
+  request.verify = [check = prepared.check, indices = work->partitions](std::span<const groth16::Proof> proofs) {
+    for (std::size_t k = 0; k < proofs.size(); ++k) {
+      if (!check(indices[k], proofs[k])) return false;
+    }
+    return true;
+  };
+  request.on_complete = [this, work](const std::shared_future<engine::ProofResult>& result) {
+    claimed_done(work, result);
+  };
+  {
+    std::lock_guard lock(mutex_);
+    work->seq = next_work_++;
+    cluster_work_.emplace(work->seq, work);
+    cluster_partitions_ += work->partitions.size();
+  }
+  try {
+    const engine::ProofTicket ticket = engine_->submit(std::move(request));
+    bool cancel_now = false;
+    {
+      std::lock_guard lock(mutex_);
+      work->engine_id = ticket.id();
+      cancel_now = work->cancel_requested;
+    }
+    if (cancel_now) engine_->cancel(ticket.id());
+  } catch (const std::exception& e) {
+    {
+      std::lock_guard lock(mutex_);
+      cluster_work_.erase(work->seq);
+      cluster_partitions_ -= work->partitions.size();
+    }
+    work->lease.release();
+    // A partition larger than this daemon's whole budget: another daemon's may hold it.
+    std::cerr << "zkpipe serve: job " << work->job << " left to other daemons: " << e.what() << "\n";
+    give_back(true);
+  }
+}
+
+void ProvingService::claimed_done(const std::shared_ptr<ClusterWork>& work,
+                                  const std::shared_future<engine::ProofResult>& result) {
+  std::vector<std::string> proofs;
+  std::optional<std::string> failure;
+  bool cancelled = false;
+  try {
+    for (const groth16::Proof& proof : result.get().proofs) {
+      const auto bytes = groth16::encode_proofs(std::span(&proof, 1));
+      proofs.emplace_back(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+  } catch (const engine::RequestCancelled&) {
+    cancelled = true;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  std::size_t recorded = 0;
+  try {
+    if (cancelled) {
+      // A drain or a cancelled job: the leases go back (a cancelled job is never claimed).
+      cluster_->release(work->job, work->partitions);
+    } else if (failure) {
+      // Synthesis failed or a proof did not verify: the job's own inputs are at fault.
+      cluster_->end(work->job, unsuccessful(JobStatus::failed, formats::excerpt(*failure, 2000)), unix_now());
+    } else {
+      const std::string public_json = work->public_signals ? formats::public_to_json(*work->public_signals) : "";
+      for (std::size_t k = 0; k < proofs.size(); ++k) {
+        // False when the lease was lost (this daemon stalled past it and another
+        // daemon took the partition): its proof is the one that counts.
+        if (cluster_->record(work->job, work->partitions[k], proofs[k], public_json)) ++recorded;
+      }
+    }
+  } catch (const StoreError& e) {
+    // The leases expire and another daemon proves these partitions again.
+    std::cerr << "zkpipe serve: job " << work->job << ": " << e.what() << "\n";
+  }
+  if (recorded != 0) try_assemble(work->job);
+  work->lease.release();
+  std::lock_guard lock(mutex_);
+  cluster_work_.erase(work->seq);
+  cluster_partitions_ -= work->partitions.size();
+  changed_.notify_all();
+}
+
+void ProvingService::try_assemble(std::uint64_t job) {
+  try {
+    JobOutcome outcome;
+    const bool assembled = cluster_->assemble(
+        job,
+        [&](const JobRecord& record, const std::vector<ProvedPartition>& partitions) {
+          outcome = assemble(record, partitions);
+          return outcome;
+        },
+        unix_now());
+    if (!assembled) return;
+    v1::Timings timings;
+    timings.ParseFromString(outcome.timings);
+    std::lock_guard lock(mutex_);
+    if (outcome.status == JobStatus::done) {
+      ++counters_.done;
+      latency_.observe(timings.total());
+    } else {
+      ++counters_.failed;
+    }
+  } catch (const StoreError& e) {
+    std::cerr << "zkpipe serve: assembling job " << job << ": " << e.what() << "\n";
+  }
+}
+
+JobOutcome ProvingService::assemble(const JobRecord& job, const std::vector<ProvedPartition>& partitions) {
+  JobOutcome out;
+  try {
+    v1::SubmitProofRequest request;
+    if (!request.ParseFromString(job.request)) throw std::runtime_error("the queued request could not be read");
+    if (partitions.size() != partitions_of(request)) {
+      throw std::runtime_error(std::to_string(partitions.size()) + " partitions recorded for a job of " +
+                               std::to_string(partitions_of(request)));
+    }
+    std::vector<groth16::Proof> proofs;
+    for (const ProvedPartition& p : partitions) {
+      const auto decoded =
+          groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(p.proof.data()), p.proof.size()));
+      if (decoded.size() != 1) throw std::runtime_error("a recorded partition proof is not 192 bytes");
+      proofs.push_back(decoded.front());
+      out.proof += p.proof;
+    }
+    // Verified once more as a whole, by the one daemon that assembles it: the
+    // partitions may come from several daemons.
+    bool ok = true;
+    if (request.has_circom()) {
+      const ParameterResidency::Lease lease = residency_->acquire_zkey(paths_.confine(request.circom().zkey()));
+      const auto inputs = formats::public_from_json(partitions.front().public_json, "the recorded public.json");
+      ok = groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
+      out.proof_json = formats::proof_to_json(proofs.front());
+      out.public_json = partitions.front().public_json;
+    } else {
+      const auto circuit = circuit_of(request.porep());
+      const ParameterResidency::Lease lease =
+          residency_->acquire(paths_.confine(request.porep().parameter_file()), *circuit);
+      const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
+      for (std::size_t p = 0; p < proofs.size() && ok; ++p) {
+        ok = groth16::verify(pvk, proofs[p], circuit->public_inputs(p));
+      }
+    }
+    if (!ok) throw std::runtime_error("the assembled proof does not verify");
+    out.status = JobStatus::done;
+  } catch (const std::exception& e) {
+    out = unsuccessful(JobStatus::failed, formats::excerpt(e.what(), 2000));
+  }
+  v1::Timings timings;
+  timings.set_total(std::max(0.0, unix_now() - job.submitted_at));
+  timings.SerializeToString(&out.timings);
+  return out;
+}
+
+void ProvingService::heartbeat_loop() {
+  auto next_sweep = Clock::now();
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    changed_.wait_for(lock, std::chrono::duration<double>(config_.heartbeat_seconds), [&] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    try {
+      const std::vector<std::uint64_t> ended = cluster_->heartbeat();
+      std::vector<std::uint64_t> engine_ids;
+      {
+        std::lock_guard guard(mutex_);
+        for (auto& [seq, work] : cluster_work_) {
+          if (std::find(ended.begin(), ended.end(), work->job) == ended.end()) continue;
+          work->cancel_requested = true;
+          if (work->engine_id) engine_ids.push_back(*work->engine_id);
+        }
+      }
+      for (const auto id : engine_ids) engine_->cancel(id);
+      // Jobs whose last partition was recorded by a daemon that died before
+      // assembling them.
+      if (Clock::now() >= next_sweep) {
+        for (const std::uint64_t job : cluster_->unassembled()) try_assemble(job);
+        next_sweep = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(config_.lease_seconds));
+      }
+    } catch (const StoreError& e) {
+      std::cerr << "zkpipe serve: heartbeat: " << e.what() << "\n";
+    }
+    lock.lock();
+  }
+}
+
+v1::AwaitProofResponse ProvingService::await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
+                                                     const std::function<bool()>& stop) {
+  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
+  for (;;) {
+    try {
+      const std::optional<JobRecord> record = cluster_->get(id);
+      if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+      if (is_final(record->status) || Clock::now() >= deadline || (stop && stop()) || draining()) {
+        v1::SubmitProofRequest request;
+        request.ParseFromString(record->request);
+        v1::AwaitProofResponse out;
+        out.set_job_id(id);
+        out.set_state(state_of(record->status));
+        out.set_error(record->error);
+        out.set_proof(record->proof);
+        out.set_proof_json(record->proof_json);
+        out.set_public_json(record->public_json);
+        out.mutable_timings()->ParseFromString(record->timings);
+        out.set_partitions(partitions_of(request));
+        out.set_partitions_done(record->status == JobStatus::done ? partitions_of(request)
+                                                                  : cluster_->partitions_done(id));
+        return out;
+      }
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+    // The queue is shared: another daemon may finish the job, so it is polled.
+    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(100), deadline - Clock::now()));
   }
 }
 

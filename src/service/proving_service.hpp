@@ -15,6 +15,16 @@
 // A job that was running when the daemon died three times is failed (it may be what
 // kills it).
 //
+// Cluster mode (config.queue, a PostgreSQL address; cluster_queue.hpp): jobs are
+// inserted into the shared queue instead, and nothing is started from SubmitProof.
+// The claimer thread leases partitions of any daemon's jobs (highest priority
+// first, at most a pipeline's worth at a time), proves each claimed batch as one
+// engine request, records every partition's proof while its lease holds, and the
+// daemon that records a job's last partition assembles and verifies it. The
+// heartbeat thread renews the leases and stops local work on jobs cancelled
+// elsewhere. Await, cancel and status read the shared queue, so any daemon answers
+// for any job.
+//
 // Locking: mutex_ guards the jobs; it is never held while calling into the engine
 // (whose listeners and completion callbacks take it).
 #pragma once
@@ -32,6 +42,7 @@
 #include <thread>
 
 #include "engine/engine.hpp"
+#include "service/cluster_queue.hpp"
 #include "service/config.hpp"
 #include "service/job_store.hpp"
 #include "service/metrics.hpp"
@@ -86,6 +97,7 @@ class ProvingService {
   class Progress;
 
   struct Prepared;
+  struct ClusterWork;
 
   void starter_loop();
   void janitor_loop();
@@ -97,6 +109,17 @@ class ProvingService {
   Prepared prepare_circom(const std::shared_ptr<Job>& job);
   // The residency entry a job needs ("file\ncircuit"), and whether it is loaded.
   std::pair<std::string, bool> parameters_of(const Job& job) const;
+
+  // Cluster mode.
+  void claim_loop();
+  void heartbeat_loop();
+  void start_claimed(const std::vector<ClaimedPartition>& batch);
+  void claimed_done(const std::shared_ptr<ClusterWork>& work, const std::shared_future<engine::ProofResult>& result);
+  // Assembles a job whose partitions are all recorded (any daemon's); logs failures.
+  void try_assemble(std::uint64_t job);
+  JobOutcome assemble(const JobRecord& job, const std::vector<ProvedPartition>& partitions);
+  v1::AwaitProofResponse await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
+                                       const std::function<bool()>& stop);
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
   // Under mutex_: the job's final state, journaled.
   void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
@@ -108,7 +131,8 @@ class ProvingService {
   const std::size_t baseline_rss_;
   BackendSetup backend_;
   PathPolicy paths_;
-  JobStore store_;
+  std::unique_ptr<JobStore> store_;        // the SQLite journal; null in cluster mode
+  std::unique_ptr<ClusterQueue> cluster_;  // the shared queue; null otherwise
   std::shared_ptr<Progress> progress_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<ParameterResidency> residency_;
@@ -123,6 +147,15 @@ class ProvingService {
   std::map<std::string, std::vector<std::shared_ptr<Job>>> parked_;
   std::map<std::string, std::thread> loaders_;     // by the parameters they load
   std::vector<std::thread> finished_loaders_;      // to join
+  // Cluster mode: claimed batches in the engine, by engine request id (each holds
+  // its partitions' leases until recorded or released), and their partition count.
+  std::map<std::uint64_t, std::shared_ptr<ClusterWork>> cluster_work_;
+  std::size_t cluster_partitions_ = 0;
+  std::size_t claim_capacity_ = 1;  // partitions claimed and not yet recorded, at most
+  std::uint64_t next_work_ = 0;
+  // Jobs this daemon cannot serve (a file outside its roots): not claimed again.
+  std::vector<std::uint64_t> cannot_serve_;
+  std::thread heartbeat_;
   JobCounters counters_;
   bool draining_ = false;
   bool stopping_ = false;  // the starter and janitor end
