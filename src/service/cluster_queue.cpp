@@ -38,6 +38,7 @@ CREATE TABLE zkpipe_partitions (
   owner        text,
   lease_until  timestamptz,
   claims       integer NOT NULL DEFAULT 0,
+  claimed_at   timestamptz,
   proof        bytea,
   public_json  text,
   proved_by    text,
@@ -268,7 +269,7 @@ std::vector<ClaimedPartition> ClusterQueue::claim(std::size_t max_partitions,
         "  AND NOT (j.id = ANY (" + skipped + "))"
         "  ORDER BY j.priority, j.id, p.idx LIMIT $2"
         "  FOR UPDATE OF p SKIP LOCKED) "
-        "UPDATE zkpipe_partitions p SET state = 1, owner = $1, claims = p.claims + 1,"
+        "UPDATE zkpipe_partitions p SET state = 1, owner = $1, claims = p.claims + 1, claimed_at = now(),"
         "  lease_until = now() + make_interval(secs => $3) "
         "FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx "
         "RETURNING p.job_id, p.idx, p.claims",
