@@ -1027,12 +1027,16 @@ void ProvingService::start_claimed(const std::vector<ClaimedPartition>& batch) {
   try {
     const engine::ProofTicket ticket = engine_->submit(std::move(request));
     bool cancel_now = false;
+    bool completed = false;
     {
       std::lock_guard lock(mutex_);
       work->engine_id = ticket.id();
       cancel_now = work->cancel_requested;
+      completed = !cluster_work_.contains(work->seq);
     }
     if (cancel_now) engine_->cancel(ticket.id());
+    // Completed before its id was known here: claimed_done could not forget it.
+    if (completed) progress_->forget(ticket.id());
   } catch (const std::exception& e) {
     {
       std::lock_guard lock(mutex_);
@@ -1084,6 +1088,7 @@ void ProvingService::claimed_done(const std::shared_ptr<ClusterWork>& work,
   if (recorded != 0) try_assemble(work->job);
   work->lease.release();
   std::lock_guard lock(mutex_);
+  if (work->engine_id) progress_->forget(*work->engine_id);
   cluster_work_.erase(work->seq);
   cluster_partitions_ -= work->partitions.size();
   changed_.notify_all();

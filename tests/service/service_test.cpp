@@ -632,6 +632,9 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("listen = \"0.0.0.0:50051\"\n", "not a loopback address");
   refused("listen = \"localhost:99999\"\n", "bad port");
   refused("listen = [\n", "zkpipe.toml:");
+  refused("queue = \"mysql://db/zkpipe\"\n", "queue must be a postgresql://");
+  refused("lease_seconds = 2\nheartbeat_seconds = 2\n", "must be below lease_seconds");
+  refused("poll_seconds = 0\n", "must be in (0, 86400]");
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
   EXPECT_NO_THROW(load_config(file).validate());
   // The documented example is every default, and parses.
@@ -642,6 +645,9 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.param_idle_seconds, defaults.param_idle_seconds);
   EXPECT_EQ(example.keep_results_seconds, defaults.keep_results_seconds);
   EXPECT_EQ(example.data_dir, defaults.data_dir);
+  EXPECT_EQ(example.queue, defaults.queue);
+  EXPECT_EQ(example.lease_seconds, defaults.lease_seconds);
+  EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
   EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
   EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());
