@@ -1,6 +1,7 @@
 // zkpipe serve: the proving daemon (src/service). Configuration from a TOML file,
 // then the flags over it; SIGTERM / SIGINT drain: no new jobs, running ones get
-// drain_seconds to finish, the rest stay queued in the journal for the next start.
+// drain_seconds to finish, the rest stay queued in the journal for the next start
+// (in cluster mode, their partitions go back to the shared queue).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -153,7 +154,11 @@ void run_serve(const ServeOptions& o) {
   const std::size_t cut = proving.drain(std::chrono::duration<double>(config.drain_seconds));
   // Awaiters of cut-short jobs have been answered UNAVAILABLE; end the other calls.
   server.shutdown(std::chrono::seconds(1));
-  std::cerr << "zkpipe serve: stopped; " << cut << " running job(s) cut short stay queued for the next start\n";
+  if (config.queue.empty()) {
+    std::cerr << "zkpipe serve: stopped; " << cut << " running job(s) cut short stay queued for the next start\n";
+  } else {
+    std::cerr << "zkpipe serve: stopped; " << cut << " claimed batch(es) cut short, their partitions given back to the queue\n";
+  }
 }
 
 }  // namespace

@@ -2,20 +2,30 @@
 // once by daemons starting together, claims disjoint under concurrency and by
 // priority, an expired lease re-claimed and the old owner fenced off, each job
 // assembled once, heartbeats holding leases and reporting cancelled jobs, a
-// partition that outlives three leases failing its job, and reconnection after the
-// server drops the connection. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
+// partition that outlives three leases failing its job, reconnection after the
+// server drops the connection; and two proving services on one queue: a drained
+// daemon gives its partitions back and the other completes the job. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
 // (tests/CMakeLists.txt's service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
 
 #include <pqxx/pqxx>
+#include <stdlib.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <thread>
 
+#include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
 #include "service/cluster_queue.hpp"
+#include "service/proving_service.hpp"
 
 namespace zkpipe::service {
 namespace {
@@ -189,6 +199,79 @@ TEST_F(ClusterQueueTest, ReconnectsAfterTheServerDropsTheConnection) {
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->request, "req");
   EXPECT_EQ(q.claim(1, {}).size(), 1u);
+}
+
+TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
+  const fs::path dir = ::mkdtemp(pattern.data());
+  const fs::path key = dir / "tiny.zkp";
+  const r1cs::porep::PorepLikeCircuit setup_circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+  groth16::write_parameter_file(
+      key, groth16::setup(groth16::record_matrices(setup_circuit), groth16::ToxicWaste::from_seed(5)));
+  auto daemon = [&](const std::string& name) {
+    ServiceConfig c;
+    c.data_dir = dir / name;
+    fs::create_directories(c.data_dir);
+    c.parameter_roots = {dir};
+    c.synthesis_workers = 1;
+    c.queue = url_;
+    c.daemon_name = name;
+    c.lease_seconds = 5;
+    c.heartbeat_seconds = 0.5;
+    BackendSetup backend;
+    backend.backend = std::make_shared<groth16::CpuProver>();
+    return std::make_unique<ProvingService>(c, std::move(backend));
+  };
+  constexpr std::uint32_t kPartitions = 24;
+  v1::SubmitProofRequest request;
+  request.mutable_porep()->set_preset("tiny");
+  request.mutable_porep()->set_seed(3);
+  request.mutable_porep()->set_partitions(kPartitions);
+  request.mutable_porep()->set_parameter_file(key.string());
+
+  auto first = daemon("first");
+  const std::uint64_t id = first->submit(request);
+  for (int i = 0; i < 600 && first->await(id, 0ms).partitions_done() == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GT(first->await(id, 0ms).partitions_done(), 0u);
+  // Admission held: the next claimed batch waits in the engine, its leases held.
+  first->pause();
+  auto leases_of_first = [&] {
+    pqxx::connection c(url_);
+    pqxx::work w(c);
+    return w.exec("SELECT count(*) FROM zkpipe_partitions WHERE owner = 'first' AND state = 1")[0][0].as<int>();
+  };
+  for (int i = 0; i < 500 && leases_of_first() == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GT(leases_of_first(), 0);
+  EXPECT_GE(first->drain(0s), 1u);
+  EXPECT_EQ(leases_of_first(), 0) << "the drained daemon still holds leases";
+  const v1::GetStatusResponse status = first->status();
+  ASSERT_TRUE(status.has_cluster());
+  EXPECT_EQ(status.cluster().daemon(), "first");
+  first.reset();
+
+  // Another daemon, asked about the same job, finishes it.
+  auto second = daemon("second");
+  v1::AwaitProofResponse r;
+  for (int i = 0; i < 60; ++i) {
+    r = second->await(id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  ASSERT_EQ(r.proof().size(), kPartitions * 192u);
+  const auto proofs =
+      groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
+  const groth16::PreparedVerifyingKey pvk(groth16::load_parameter_file(key).vk);
+  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 3, kPartitions);
+  for (std::size_t p = 0; p < proofs.size(); ++p) EXPECT_TRUE(groth16::verify(pvk, proofs[p], circuit.public_inputs(p)));
+  {
+    pqxx::connection c(url_);
+    pqxx::work w(c);
+    EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'first'")[0][0].as<int>(), 0);
+    EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'second'")[0][0].as<int>(), 0);
+  }
+  second.reset();
+  fs::remove_all(dir);
 }
 
 }  // namespace
