@@ -401,8 +401,9 @@ ClusterStatus ClusterQueue::status() {
       out.queue.emplace_back(row[0].as<int>(), row[1].as<std::uint64_t>());
     }
     const pqxx::result counts = w.exec(
-        "SELECT count(*) FILTER (WHERE state = 1), count(*) FILTER (WHERE state = 0),"
-        " count(*) FILTER (WHERE claims > 1) FROM zkpipe_partitions");
+        "SELECT count(*) FILTER (WHERE p.state = 1 AND j.state IN (1, 2)),"
+        " count(*) FILTER (WHERE p.state = 0 AND j.state IN (1, 2)), count(*) FILTER (WHERE p.claims > 1) "
+        "FROM zkpipe_partitions p JOIN zkpipe_jobs j ON j.id = p.job_id");
     out.leased = counts[0][0].as<std::uint64_t>();
     out.queued_partitions = counts[0][1].as<std::uint64_t>();
     out.reclaimed = counts[0][2].as<std::uint64_t>();

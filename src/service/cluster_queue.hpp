@@ -66,8 +66,8 @@ struct ClusterDaemonInfo {
 struct ClusterStatus {
   std::vector<ClusterDaemonInfo> daemons;
   std::vector<std::pair<int, std::uint64_t>> queue;  // priority → unfinished jobs
-  std::uint64_t leased = 0;
-  std::uint64_t queued_partitions = 0;
+  std::uint64_t leased = 0;             // partitions of unfinished jobs
+  std::uint64_t queued_partitions = 0;  // partitions of unfinished jobs
   std::uint64_t reclaimed = 0;  // partitions claimed more than once, in unfinished and finished jobs
 };
 

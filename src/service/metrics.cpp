@@ -100,6 +100,24 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
   }
   header(out, "zkpipe_job_seconds", "histogram", "Job latency, submission to completion.");
   out << latency.render("zkpipe_job_seconds");
+  if (status.has_cluster()) {
+    const auto& c = status.cluster();
+    header(out, "zkpipe_cluster_partitions", "gauge", "Partitions of the shared queue's unfinished jobs, by state.");
+    out << "zkpipe_cluster_partitions{state=\"queued\"} " << c.queued_partitions() << "\n";
+    out << "zkpipe_cluster_partitions{state=\"leased\"} " << c.leased_partitions() << "\n";
+    header(out, "zkpipe_cluster_reclaimed_partitions", "gauge",
+           "Partitions claimed again after a lease expired, over the jobs the queue keeps.");
+    out << "zkpipe_cluster_reclaimed_partitions " << c.reclaimed_partitions() << "\n";
+    header(out, "zkpipe_cluster_daemon_leases", "gauge", "Partitions each daemon on the queue holds.");
+    for (const auto& d : c.daemons()) {
+      out << "zkpipe_cluster_daemon_leases{daemon=\"" << label(d.name()) << "\"} " << d.leases() << "\n";
+    }
+    header(out, "zkpipe_cluster_daemon_heartbeat_age_seconds", "gauge", "Seconds since each daemon's last heartbeat.");
+    for (const auto& d : c.daemons()) {
+      out << "zkpipe_cluster_daemon_heartbeat_age_seconds{daemon=\"" << label(d.name()) << "\"} "
+          << number(d.heartbeat_age_seconds()) << "\n";
+    }
+  }
   header(out, "zkpipe_uptime_seconds", "gauge", "Seconds since the daemon started.");
   out << "zkpipe_uptime_seconds " << number(status.uptime_seconds()) << "\n";
   return out.str();

@@ -304,6 +304,10 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
       // Stored as the engine's priority order (critical 0 … low 3): the claim's ORDER BY.
       const std::uint64_t id = cluster_->insert(static_cast<int>(engine_priority(request.priority())), bytes,
                                                 partitions_of(request), unix_now());
+      {
+        std::lock_guard lock(mutex_);
+        ++counters_.submitted;
+      }
       changed_.notify_all();  // the local claimer asks at once
       return id;
     } catch (const StoreError& e) {
@@ -638,6 +642,7 @@ v1::JobState ProvingService::cancel(std::uint64_t id) {
     std::vector<std::uint64_t> engine_ids;
     {
       std::lock_guard lock(mutex_);
+      if (*state == JobStatus::cancelled) ++counters_.cancelled;
       for (auto& [seq, work] : cluster_work_) {
         if (work->job != id) continue;
         work->cancel_requested = true;

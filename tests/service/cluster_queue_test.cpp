@@ -248,6 +248,12 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   const v1::GetStatusResponse status = first->status();
   ASSERT_TRUE(status.has_cluster());
   EXPECT_EQ(status.cluster().daemon(), "first");
+  EXPECT_EQ(status.cluster().leased_partitions(), 0u);
+  EXPECT_GT(status.cluster().queued_partitions(), 0u);
+  const std::string metrics = first->metrics();
+  EXPECT_NE(metrics.find("zkpipe_cluster_partitions{state=\"leased\"} 0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_cluster_daemon_leases{daemon=\"first\"} 0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_jobs_submitted_total 1"), std::string::npos) << metrics;
   first.reset();
 
   // Another daemon, asked about the same job, finishes it.
