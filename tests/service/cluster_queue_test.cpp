@@ -4,7 +4,8 @@
 // assembled once, heartbeats holding leases and reporting cancelled jobs, a
 // partition that outlives three leases failing its job, reconnection after the
 // server drops the connection; and two proving services on one queue: a drained
-// daemon gives its partitions back and the other completes the job. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
+// daemon gives its partitions back and the other completes the job, and a circom
+// job through the queue. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
 // (tests/CMakeLists.txt's service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 #include <set>
 #include <thread>
 
+#include "formats/file_io.hpp"
+#include "formats/snarkjs_json.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
@@ -276,6 +279,23 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
     EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'first'")[0][0].as<int>(), 0);
     EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'second'")[0][0].as<int>(), 0);
   }
+  // A circom job through the queue: proof.json and public.json as snarkjs writes them.
+  const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+  fs::copy_file(fixtures / "circuit_final.zkey", dir / "circuit_final.zkey");
+  fs::copy_file(fixtures / "witness.wtns", dir / "witness.wtns");
+  v1::SubmitProofRequest circom;
+  circom.mutable_circom()->set_zkey((dir / "circuit_final.zkey").string());
+  circom.mutable_circom()->set_witness((dir / "witness.wtns").string());
+  const std::uint64_t circom_id = second->submit(circom);
+  for (int i = 0; i < 60; ++i) {
+    r = second->await(circom_id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  const groth16::VerifyingKey vk = formats::verifying_key_from_json(
+      formats::read_bounded_file(fixtures / "verification_key.json", formats::kMaxVerifyingKeyJsonBytes, "vk"), "vk");
+  EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(vk), formats::proof_from_json(r.proof_json(), "proof"),
+                              formats::public_from_json(r.public_json(), "public")));
   second.reset();
   fs::remove_all(dir);
 }
