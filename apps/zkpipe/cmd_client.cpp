@@ -113,7 +113,9 @@ v1::Priority priority_of(const std::string& text) {
 }
 
 // The daemon resolves paths on its own machine: send absolute ones.
-std::string absolute_path(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
+std::string absolute_path(const std::string& path) {
+  return std::filesystem::absolute(path).lexically_normal().string();
+}
 
 v1::SubmitProofRequest submit_request(const JobOptions& o) {
   v1::SubmitProofRequest r;
@@ -126,7 +128,9 @@ v1::SubmitProofRequest submit_request(const JobOptions& o) {
     return r;
   }
   if (!o.witness.empty()) throw std::invalid_argument("--witness goes with --zkey (a circom job)");
-  if (o.key.empty()) throw std::invalid_argument("give --key (a parameter file) or --zkey and --witness (a circom job)");
+  if (o.key.empty()) {
+    throw std::invalid_argument("give --key (a parameter file) or --zkey and --witness (a circom job)");
+  }
   auto* porep = r.mutable_porep();
   porep->set_circuit(o.workload.circuit);
   porep->set_preset(o.workload.preset);

@@ -157,7 +157,8 @@ void run_serve(const ServeOptions& o) {
   if (config.queue.empty()) {
     std::cerr << "zkpipe serve: stopped; " << cut << " running job(s) cut short stay queued for the next start\n";
   } else {
-    std::cerr << "zkpipe serve: stopped; " << cut << " claimed batch(es) cut short, their partitions given back to the queue\n";
+    std::cerr << "zkpipe serve: stopped; " << cut
+              << " claimed batch(es) cut short, their partitions given back to the queue\n";
   }
 }
 
@@ -183,7 +184,8 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--param-idle-seconds", o->param_idle_seconds,
                   "Evict parameters unused this long (default 600; 0: never by time)");
   cmd->add_option("--queue", o->queue,
-                  "Cluster mode: the shared job queue, postgresql://USER@HOST:PORT/DB (default: the data dir's SQLite)");
+                  "Cluster mode: the shared job queue, postgresql://USER@HOST:PORT/DB "
+                  "(default: the data dir's SQLite)");
   cmd->add_option("--name", o->name, "This daemon's name in the cluster (default HOSTNAME:PID)");
   cmd->add_option("--lease-seconds", o->lease_seconds,
                   "Cluster mode: a dead daemon's partitions are taken over after this long (default 10)");

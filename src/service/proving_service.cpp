@@ -373,7 +373,8 @@ void ProvingService::loader_loop(const std::string& key) {
         return;
       }
       // The first loads the parameters; the rest then find them resident.
-      std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a->priority < b->priority; });
+      std::stable_sort(jobs.begin(), jobs.end(),
+                       [](const auto& a, const auto& b) { return a->priority < b->priority; });
       for (const auto& job : jobs) job->parked = false;
     }
     for (const auto& job : jobs) start(job);
@@ -947,7 +948,8 @@ void ProvingService::claim_loop() {
     for (std::size_t i = 0; i < claimed.size();) {
       std::size_t j = i;
       while (j < claimed.size() && claimed[j].job == claimed[i].job) ++j;
-      start_claimed({claimed.begin() + static_cast<std::ptrdiff_t>(i), claimed.begin() + static_cast<std::ptrdiff_t>(j)});
+      start_claimed({claimed.begin() + static_cast<std::ptrdiff_t>(i),
+                     claimed.begin() + static_cast<std::ptrdiff_t>(j)});
       i = j;
     }
     lock.lock();

@@ -272,7 +272,9 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
       groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
   const groth16::PreparedVerifyingKey pvk(groth16::load_parameter_file(key).vk);
   const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 3, kPartitions);
-  for (std::size_t p = 0; p < proofs.size(); ++p) EXPECT_TRUE(groth16::verify(pvk, proofs[p], circuit.public_inputs(p)));
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    EXPECT_TRUE(groth16::verify(pvk, proofs[p], circuit.public_inputs(p)));
+  }
   {
     pqxx::connection c(url_);
     pqxx::work w(c);
