@@ -28,14 +28,15 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
 }
 
-std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o) {
+std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o,
+                                                     [[maybe_unused]] memory::BufferLedger& ledger) {
   if (!is_cuda(o)) {
     if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
     return std::make_shared<groth16::CpuProver>();
   }
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
-  return std::make_shared<gpu::CudaProver>(ordinal(o));
+  return std::make_shared<gpu::CudaProver>(ordinal(o), gpu::CudaProverOptions{.ledger = &ledger});
 #else
   throw std::runtime_error(
       "--backend cuda: this zkpipe was built without the CUDA backend (nvcc not found at configure time)");

@@ -13,6 +13,7 @@
 #include "engine/buffer_log.hpp"
 #include "engine/engine.hpp"
 #include "groth16/prover.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::cli {
 
@@ -24,7 +25,8 @@ struct BackendOptions {
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
 
 // Throws std::runtime_error naming the problem when the backend cannot run here.
-std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options);
+// The backend's own buffers charge `ledger`: the one its engine is given.
+std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options, memory::BufferLedger& ledger);
 
 // "cpu backend", or "cuda backend (device 0: NVIDIA H200)".
 std::string describe_backend(const BackendOptions& options);

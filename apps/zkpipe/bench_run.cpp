@@ -114,7 +114,7 @@ std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
 PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
   // The backend first: a missing device fails before the parameters are set up.
-  w.backend = make_backend(o.backend);
+  w.backend = make_backend(o.backend, memory::BufferLedger::process());
   w.device_used = device_memory_probe(o.backend);
   w.baseline_rss = memory::resident_bytes();
   if (o.setup_on_device) {
@@ -241,7 +241,12 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   }
   report.stages.emplace_back("proof latency", engine::summarize(latencies));
   report.untracked_max = -1e300;
-  for (const auto& s : recorder->samples()) report.untracked_max = std::max(report.untracked_max, untracked(s, w.baseline_rss));
+  for (const auto& s : recorder->samples()) {
+    const double u = untracked(s, w.baseline_rss);
+    report.untracked_max = std::max(report.untracked_max, u);
+    if (s.rss != 0) report.untracked_share_max = std::max(report.untracked_share_max, u / static_cast<double>(s.rss));
+  }
+  report.samples = recorder->samples().size();
   if (!recorder->samples().empty()) report.untracked_final = untracked(recorder->samples().back(), w.baseline_rss);
 
   if (!o.trace_path.empty()) {
@@ -307,6 +312,9 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   }
   out << "untracked (RSS - baseline - tracked): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
       << engine::format_compact_bytes(r.untracked_final) << "\n";
+  std::snprintf(buf, sizeof buf, "untracked share of RSS: max %.1f %% over %zu samples (target <= %.0f %%)\n",
+                100 * r.untracked_share_max, r.samples, 100 * kMaxUntrackedShare);
+  out << buf;
   if (!o.trace_path.empty()) out << "trace: " << o.trace_path << " (Chrome trace-event JSON; open in ui.perfetto.dev)\n";
   if (!o.plot_path.empty()) out << "plot:  " << o.plot_path << "\n";
 }

@@ -38,7 +38,12 @@ struct BenchOptions {
   std::string log_level = "info";
   std::string buffers_log_level = "debug";
   double buffers_log_interval = 0;
+  // Fail the batch when untracked memory exceeds kMaxUntrackedShare of RSS at any sample.
+  bool strict_memory = false;
 };
+
+// The target for memory the ledger does not see (issue 16): at most this share of RSS.
+inline constexpr double kMaxUntrackedShare = 0.05;
 
 struct PreparedWorkload {
   std::shared_ptr<const groth16::ProvingKey> key;
@@ -70,6 +75,9 @@ struct BenchReport {
   memory::LedgerSnapshot ledger;  // peaks of this run
   double untracked_max = 0;
   double untracked_final = 0;
+  // The largest untracked / RSS over the samples (one per lifecycle hook).
+  double untracked_share_max = 0;
+  std::size_t samples = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch
 };
 

@@ -1,7 +1,9 @@
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "bench_run.hpp"
 #include "commands.hpp"
@@ -86,6 +88,12 @@ void run_bench_batch(BenchCommand& c) {
   PreparedWorkload w = prepare_workload(c.options);
   BenchReport report = run_batch(c.options, w);
   print_summary(std::cout, c.options, w, report);
+  if (c.options.strict_memory && report.untracked_share_max > kMaxUntrackedShare) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "--strict-memory: untracked memory reached %.1f %% of RSS, above %.0f %%",
+                  100 * report.untracked_share_max, 100 * kMaxUntrackedShare);
+    throw std::runtime_error(buf);
+  }
 }
 
 std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::string& csv) {
@@ -179,6 +187,8 @@ void register_bench(CLI::App& app) {
       ->check(worker_count());
   add_policy_option(*b, *batch);
   add_output_options(*b, *batch);
+  b->add_flag("--strict-memory", batch->options.strict_memory,
+              "Exit non-zero when untracked memory exceeds 5 % of RSS at any sample");
   b->callback([batch] { run_bench_batch(*batch); });
 
   auto sweep = std::make_shared<BenchCommand>();

@@ -78,7 +78,8 @@ class PartitionLines final : public engine::EngineListener {
 void run_prove(const ProveOptions& o) {
   refuse_overwriting_inputs({o.key}, {o.out, o.trace_path});
   // The backend first: a missing device fails before any work is done.
-  const std::shared_ptr<groth16::ProverBackend> backend = make_backend(o.backend);
+  memory::BufferLedger& ledger = memory::BufferLedger::process();
+  const std::shared_ptr<groth16::ProverBackend> backend = make_backend(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   const std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(o.workload);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(o.key));
@@ -91,6 +92,7 @@ void run_prove(const ProveOptions& o) {
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
   config.scratch = scratch_accounting(o.backend);
+  config.ledger = &ledger;
   engine::Engine eng(config, {backend});
   if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(device_memory_probe(o.backend)));
   auto recorder = std::make_shared<engine::RunRecorder>();

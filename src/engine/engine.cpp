@@ -112,6 +112,9 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   if (backends_.empty() || std::ranges::any_of(backends_, [](const auto& b) { return b == nullptr; })) {
     throw std::invalid_argument("the engine needs one prover backend per device");
   }
+  if (std::ranges::any_of(backends_, [this](const auto& b) { return b->ledger() != nullptr && b->ledger() != &ledger_; })) {
+    throw std::invalid_argument("a prover backend charges another ledger than the engine's (EngineConfig::ledger)");
+  }
   if (config.synthesis_workers == 0 || config.workers_per_device == 0 || config.finalizers == 0) {
     throw std::invalid_argument("the engine needs at least one synthesis, device and finalizer worker");
   }

@@ -76,7 +76,9 @@ struct EngineConfig {
   std::size_t budget_bytes = 0;  // 0: everything MemAvailable reports
   PermitPolicy policy = PermitPolicy::budget;
   ScratchAccounting scratch = ScratchAccounting::by_footprint;
-  BufferLedger* ledger = nullptr;  // null: BufferLedger::process()
+  // null: BufferLedger::process(). A backend's own buffers (ProverBackend::ledger)
+  // must charge this one too.
+  BufferLedger* ledger = nullptr;
   bool start_paused = false;       // admit nothing until resume()
 };
 

@@ -21,6 +21,10 @@ std::size_t count_selected(const r1cs::DensityBitmap& density, std::size_t n);
 
 class DeviceSelect {
  public:
+  DeviceSelect() = default;
+  // The buffers charge `ledger`.
+  explicit DeviceSelect(memory::BufferLedger& ledger) : ledger_(&ledger) {}
+
   // out[j] = values[i_j] for the indices i_0 < i_1 < … < n whose density bit is
   // set; values and out are device pointers, out has room for
   // count_selected(density, n) elements. Throws std::invalid_argument when density
@@ -34,10 +38,11 @@ class DeviceSelect {
   }
 
  private:
-  DeviceBuffer<std::uint64_t> words_;
-  DeviceBuffer<std::uint32_t> counts_;   // set bits per word
-  DeviceBuffer<std::uint32_t> offsets_;  // exclusive prefix sums of counts_
-  DeviceBuffer<std::byte> scan_temp_;
+  memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
+  DeviceBuffer<std::uint64_t> words_{*ledger_};
+  DeviceBuffer<std::uint32_t> counts_{*ledger_};   // set bits per word
+  DeviceBuffer<std::uint32_t> offsets_{*ledger_};  // exclusive prefix sums of counts_
+  DeviceBuffer<std::byte> scan_temp_{*ledger_};
 };
 
 }  // namespace zkpipe::gpu

@@ -117,6 +117,8 @@ struct CudaProver::State {
 
   int device;
   CudaProverOptions options;
+  // Every device and page-locked buffer below charges it.
+  memory::BufferLedger& ledger;
   cudaStream_t stream = nullptr;
   cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
   CudaEvent aux_uploaded;
@@ -124,23 +126,23 @@ struct CudaProver::State {
   CudaEvent region_begin{cudaEventDefault};
   CudaEvent region_end{cudaEventDefault};
   double device_busy_seconds = 0;
-  PinnedStaging staging;
-  DeviceMsm msm;
+  PinnedStaging staging{ledger};
+  DeviceMsm msm{ledger};
   // Made on first use, for keys whose points stay on the host; they share msm's
   // scratch.
   std::unique_ptr<StreamedG1Msm> streamed_g1;
   std::unique_ptr<StreamedG2Msm> streamed_g2;
-  DeviceBuffer<Fr> a;
-  DeviceBuffer<Fr> b;
-  DeviceBuffer<Fr> c;
-  DeviceBuffer<Fr> aux;
-  DeviceBuffer<Fr> scalars;
-  DeviceSelect select;
+  DeviceBuffer<Fr> a{ledger};
+  DeviceBuffer<Fr> b{ledger};
+  DeviceBuffer<Fr> c{ledger};
+  DeviceBuffer<Fr> aux{ledger};
+  DeviceBuffer<Fr> scalars{ledger};
+  DeviceSelect select{ledger};
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
   // A deferred witness's inputs and compact aux, and the device copy of the last
   // evaluator seen. The evaluator is recognised by its host object, held weakly: a
   // different one later allocated at the same address finds the old one expired.
-  DeviceAssignment assignment;
+  DeviceAssignment assignment{ledger};
   std::unique_ptr<DeviceEvaluator> evaluator;
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
@@ -148,7 +150,10 @@ struct CudaProver::State {
 
   // `device` is the first member: selecting it there creates the events and pools
   // of the members after it on that device.
-  State(int ordinal, CudaProverOptions opts) : device(select_device(ordinal)), options(opts) {
+  State(int ordinal, CudaProverOptions opts)
+      : device(select_device(ordinal)),
+        options(opts),
+        ledger(opts.ledger != nullptr ? *opts.ledger : memory::BufferLedger::process()) {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
   }
@@ -199,14 +204,14 @@ struct CudaProver::State {
       slot->streamed = true;
     } else {
       for (const auto* query : {&key.a, &key.b_g1, &key.l, &key.h}) {
-        slot->uploaded_g1.emplace_back(query->span(), staging, stream);
+        slot->uploaded_g1.emplace_back(query->span(), staging, stream, ledger);
       }
       slot->a = slot->uploaded_g1[0];
       slot->b_g1 = slot->uploaded_g1[1];
       slot->l = slot->uploaded_g1[2];
       slot->h = slot->uploaded_g1[3];
       if (options.g2_msm_on_device) {
-        slot->uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream);
+        slot->uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream, ledger);
         slot->b_g2 = slot->uploaded_g2;
       }
     }
@@ -244,7 +249,7 @@ struct CudaProver::State {
     if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
     evaluator.reset();
     evaluator_source.reset();
-    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream);
+    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
     evaluator_source = compiled;
     return *evaluator;
   }
@@ -256,7 +261,7 @@ struct CudaProver::State {
 
   const DeviceNtt& ntt_for(const ProvingKey& key) {
     auto& slot = ntts[{key.domain_size(), key.h_query}];
-    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()));
+    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()), ledger);
     return *slot;
   }
 
@@ -328,7 +333,7 @@ struct CudaProver::State {
         return streamed_g2;
       }
     }();
-    if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(options.stream_chunk_points);
+    if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(ledger, options.stream_chunk_points);
     return *slot;
   }
 
@@ -465,6 +470,8 @@ std::optional<double> CudaProver::device_busy_seconds() const {
   std::lock_guard lock(state_->mutex);
   return state_->device_busy_seconds;
 }
+
+const memory::BufferLedger* CudaProver::ledger() const { return &state_->ledger; }
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;

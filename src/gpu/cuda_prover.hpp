@@ -26,6 +26,7 @@
 #include <string>
 
 #include "groth16/prover.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::gpu {
 
@@ -45,6 +46,9 @@ struct CudaProverOptions {
   // at 2^27 one pass's would not fit beside a resident key; two passes of 2^26 cost
   // what one of 2^27 does.
   std::size_t max_msm_pass_terms = std::size_t{1} << 26;
+  // The ledger every device and page-locked buffer of the prover charges: the
+  // engine's (EngineConfig::ledger); null: the process-wide one.
+  memory::BufferLedger* ledger = nullptr;
 };
 
 // Where a key's query points are kept, decided at its first start().
@@ -70,6 +74,8 @@ class CudaProver final : public groth16::ProverBackend {
   // Device memory held by this prover (resident bases, chunk buffers, tables,
   // pools), in bytes.
   std::size_t device_bytes() const;
+
+  const memory::BufferLedger* ledger() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
 

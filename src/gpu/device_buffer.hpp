@@ -2,10 +2,13 @@
 // reserve(n) reallocates when n exceeds the capacity, so buffers kept in a context
 // are allocated once and reused by every later partition of the same size.
 //
-// Each allocation of at least kLedgerMinBytes carries a charge in the
-// process-wide buffer ledger for as long as it exists (resized when the buffer
-// grows): device memory under Stage::device, which the ledger keeps out of its host
-// totals (it is not in RSS), page-locked host memory under Stage::scratch (it is).
+// Each allocation of at least kLedgerMinBytes carries a charge in the buffer's
+// ledger for as long as it exists (resized when the buffer grows): device memory
+// under Stage::device, which the ledger keeps out of its host totals (it is not in
+// RSS), page-locked host memory under Stage::scratch (it is). The ledger is the one
+// given at construction — a CudaProver passes its own (CudaProverOptions::ledger, the
+// engine's) to every buffer it holds — or the process-wide one for stand-alone
+// buffers (tests, benchmarks).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -48,14 +51,18 @@ template <class T, class Allocator>
 class Buffer {
  public:
   Buffer() = default;
+  explicit Buffer(memory::BufferLedger& ledger) : ledger_(&ledger) {}
   explicit Buffer(std::size_t n) { reserve(n); }
+  Buffer(memory::BufferLedger& ledger, std::size_t n) : ledger_(&ledger) { reserve(n); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   Buffer(Buffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)),
+      : ledger_(o.ledger_),
+        data_(std::exchange(o.data_, nullptr)),
         capacity_(std::exchange(o.capacity_, 0)),
         charge_(std::move(o.charge_)) {}
   Buffer& operator=(Buffer&& o) noexcept {
+    std::swap(ledger_, o.ledger_);
     std::swap(data_, o.data_);
     std::swap(capacity_, o.capacity_);
     std::swap(charge_, o.charge_);
@@ -92,10 +99,11 @@ class Buffer {
     if (charge_.active()) {
       charge_.resize(bytes);
     } else if (bytes >= kLedgerMinBytes) {
-      charge_ = memory::BufferLedger::process().charge(Allocator::kStage, bytes);
+      charge_ = ledger_->charge(Allocator::kStage, bytes);
     }
   }
 
+  memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
   T* data_ = nullptr;
   std::size_t capacity_ = 0;
   memory::BufferLedger::Charge charge_;

@@ -222,8 +222,11 @@ struct alignas(16) Field {
   // and multiply over the fixed exponent's bits), though nothing secret uses it.
   __device__ Field inverse() const {
     Field r = one();
+    // Not unrolled: 384 inlined squarings would take nvcc minutes and bloat the kernel.
+#pragma unroll 1
     for (int i = N - 1; i >= 0; --i) {
       const u32 e = p(i) - (i == 0 ? 2u : 0u);  // p is odd and > 2: no borrow
+#pragma unroll 1
       for (int bit = 31; bit >= 0; --bit) {
         r = r.square();
         if ((e >> bit) & 1u) r *= *this;

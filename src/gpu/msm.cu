@@ -257,8 +257,8 @@ template void to_device_words(std::span<const ec::Affine<ec::G2Curve>>, AffineWo
 
 template <class Curve>
 DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging,
-                                cudaStream_t stream)
-    : points_(points.size()), size_(points.size()) {
+                                cudaStream_t stream, memory::BufferLedger& ledger)
+    : points_(ledger, points.size()), size_(points.size()) {
   staging.upload(points_.data(), points.size(), stream, [&](std::size_t first, std::size_t n, AffineWords<Curve>* out) {
     to_device_words(points.subspan(first, n), out);
   });
@@ -266,7 +266,7 @@ DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, Pinne
 }
 
 template <class Curve>
-DeviceBases<Curve>::DeviceBases(std::size_t size) : points_(size), size_(size) {}
+DeviceBases<Curve>::DeviceBases(std::size_t size, memory::BufferLedger& ledger) : points_(ledger, size), size_(size) {}
 
 template <class Curve>
 std::vector<ec::Affine<Curve>> DeviceBases<Curve>::download(cudaStream_t stream) const {

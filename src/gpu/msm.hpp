@@ -71,9 +71,11 @@ template <class Curve>
 class DeviceBases {
  public:
   DeviceBases() = default;
-  DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging, cudaStream_t stream);
+  // The points' device memory charges `ledger`.
+  DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging, cudaStream_t stream,
+              memory::BufferLedger& ledger = memory::BufferLedger::process());
   // size points, not initialized: for a producer on the device (DeviceFixedBase).
-  explicit DeviceBases(std::size_t size);
+  explicit DeviceBases(std::size_t size, memory::BufferLedger& ledger = memory::BufferLedger::process());
 
   std::size_t size() const { return size_; }
   const AffineWords<Curve>* data() const { return points_.data(); }
@@ -105,6 +107,10 @@ struct MsmPhaseTimes {
 
 class DeviceMsm {
  public:
+  DeviceMsm() = default;
+  // The scratch charges `ledger`.
+  explicit DeviceMsm(memory::BufferLedger& ledger) : ledger_(&ledger) {}
+
   // Σ scalars[i]·bases[i] for i < n; scalars is a device pointer to n Montgomery
   // Fr values, n ≤ bases.size(). window_bits 0 picks a width from n. Synchronizes
   // with stream before returning.
@@ -132,23 +138,24 @@ class DeviceMsm {
   ec::Jacobian<Curve> sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
                                cudaStream_t stream, unsigned window_bits);
 
-  DeviceBuffer<std::uint32_t> keys_;
-  DeviceBuffer<std::uint32_t> values_;
-  DeviceBuffer<std::uint32_t> sorted_keys_;
-  DeviceBuffer<std::uint32_t> sorted_values_;
-  DeviceBuffer<std::byte> sort_temp_;
-  DeviceBuffer<std::uint32_t> bucket_start_;
-  DeviceBuffer<std::uint32_t> bucket_end_;
+  memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
+  DeviceBuffer<std::uint32_t> keys_{*ledger_};
+  DeviceBuffer<std::uint32_t> values_{*ledger_};
+  DeviceBuffer<std::uint32_t> sorted_keys_{*ledger_};
+  DeviceBuffer<std::uint32_t> sorted_values_{*ledger_};
+  DeviceBuffer<std::byte> sort_temp_{*ledger_};
+  DeviceBuffer<std::uint32_t> bucket_start_{*ledger_};
+  DeviceBuffer<std::uint32_t> bucket_end_{*ledger_};
   // XYZZ points of either group, as bytes: the same scratch serves G1 and G2 sums.
-  DeviceBuffer<std::byte> buckets_;
-  DeviceBuffer<std::byte> segments_;
-  DeviceBuffer<std::uint32_t> terms_;  // indices of the terms through the buckets, count first
-  DeviceBuffer<std::uint32_t> ones_;   // indices of scalar-1 terms, count first
-  DeviceBuffer<std::byte> ones_partial_;
-  DeviceBuffer<std::uint32_t> bucket_order_;
-  DeviceBuffer<std::uint32_t> bucket_sizes_;
-  DeviceBuffer<std::uint32_t> sorted_order_;
-  DeviceBuffer<std::uint32_t> sorted_sizes_;
+  DeviceBuffer<std::byte> buckets_{*ledger_};
+  DeviceBuffer<std::byte> segments_{*ledger_};
+  DeviceBuffer<std::uint32_t> terms_{*ledger_};  // indices of the terms through the buckets, count first
+  DeviceBuffer<std::uint32_t> ones_{*ledger_};   // indices of scalar-1 terms, count first
+  DeviceBuffer<std::byte> ones_partial_{*ledger_};
+  DeviceBuffer<std::uint32_t> bucket_order_{*ledger_};
+  DeviceBuffer<std::uint32_t> bucket_sizes_{*ledger_};
+  DeviceBuffer<std::uint32_t> sorted_order_{*ledger_};
+  DeviceBuffer<std::uint32_t> sorted_sizes_{*ledger_};
   static constexpr int kPhaseEvents = 7;
   std::deque<CudaEvent> phase_events_;  // empty unless phase timing is on
   MsmPhaseTimes phases_;

@@ -20,7 +20,13 @@ constexpr std::size_t kMinChunkPoints = std::size_t{1} << 16;
 std::size_t device_memory_margin(std::size_t free_bytes) { return (std::size_t{1} << 30) + free_bytes / 10; }
 
 template <class Curve>
-StreamedMsm<Curve>::StreamedMsm(std::size_t chunk_points) : chunk_points_(chunk_points) {
+StreamedMsm<Curve>::StreamedMsm(std::size_t chunk_points) : StreamedMsm(memory::BufferLedger::process(), chunk_points) {}
+
+template <class Curve>
+StreamedMsm<Curve>::StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_points)
+    : chunk_points_(chunk_points),
+      staging_(ledger),
+      chunks_{DeviceBuffer<AffineWords<Curve>>(ledger), DeviceBuffer<AffineWords<Curve>>(ledger)} {
   check(cudaGetDevice(&device_), "cudaGetDevice");
   // Non-blocking: the copies must not wait for work on the legacy default stream.
   check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate");

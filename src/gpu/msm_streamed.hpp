@@ -32,6 +32,8 @@ class StreamedMsm {
   // two buffers and MSM scratch fit in the free device memory (less a margin).
   // Streams and events belong to the device current at construction.
   explicit StreamedMsm(std::size_t chunk_points = 0);
+  // The chunk buffers and their staging charge `ledger`.
+  explicit StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_points = 0);
   StreamedMsm(const StreamedMsm&) = delete;
   StreamedMsm& operator=(const StreamedMsm&) = delete;
   ~StreamedMsm();

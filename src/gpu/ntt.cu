@@ -311,10 +311,10 @@ void upload(DeviceBuffer<ff::Fr>& dst, const std::vector<ff::Fr>& src) {
 
 // The stage tables of a transform of size 2^lg with root omega (2^lg entries;
 // entry 0 unused).
-DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg) {
-  DeviceBuffer<ff::Fr> table(std::size_t{2} << (lg == 0 ? 0 : lg - 1));
+DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg, memory::BufferLedger& ledger) {
+  DeviceBuffer<ff::Fr> table(ledger, std::size_t{2} << (lg == 0 ? 0 : lg - 1));
   if (lg == 0) return table;
-  const DevicePowers powers(omega, ff::Fr::one(), lg - 1);
+  const DevicePowers powers(omega, ff::Fr::one(), lg - 1, ledger);
   const std::size_t half = std::size_t{1} << (lg - 1);
   expand_powers_kernel<<<elementwise_blocks(half), kElementwiseThreads>>>(
       dev(table.data() + half), static_cast<u32>(half), dev(powers.hi.data()), dev(powers.lo.data()), powers.lo_bits);
@@ -327,7 +327,8 @@ DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg) {
 
 }  // namespace
 
-DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count) : lo_bits((log_count + 1) / 2) {
+DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count, memory::BufferLedger& ledger)
+    : hi(ledger), lo(ledger), lo_bits((log_count + 1) / 2) {
   const std::size_t lo_count = std::size_t{1} << lo_bits;
   const std::size_t hi_count = std::size_t{1} << (log_count - lo_bits);
   std::vector<ff::Fr> lo_host(lo_count);
@@ -342,15 +343,19 @@ DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_co
 }
 
 DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log)
+    : DeviceNtt(domain, memory::BufferLedger::process(), tile_log) {}
+
+DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log)
     : log_size_(domain.log_size()),
       tile_log_(std::clamp(tile_log, kMinColumnsLog + 2, kMaxTileLog)),
       vanishing_inv_(domain.vanishing_on_coset_inv()),
-      forward_twiddles_(stage_twiddles(domain.omega(), log_size_)),
-      inverse_twiddles_(stage_twiddles(domain.omega_inv(), log_size_)),
-      size_inv_(ff::Fr::one(), domain.size_inv(), log_size_),
-      shift_(domain.coset_shift(), ff::Fr::one(), log_size_),
-      shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_),
-      shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_) {
+      forward_twiddles_(stage_twiddles(domain.omega(), log_size_, ledger)),
+      inverse_twiddles_(stage_twiddles(domain.omega_inv(), log_size_, ledger)),
+      size_inv_(ff::Fr::one(), domain.size_inv(), log_size_, ledger),
+      shift_(domain.coset_shift(), ff::Fr::one(), log_size_, ledger),
+      shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_, ledger),
+      shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_, ledger),
+      scratch_(ledger) {
   const int smem = static_cast<int>(2 * sizeof(Fr) << kMaxTileLog);
   for (auto kernel : {ntt_pass_kernel<true, false>, ntt_pass_kernel<false, false>, ntt_pass_kernel<true, true>}) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "ntt smem attribute");

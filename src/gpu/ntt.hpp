@@ -28,7 +28,8 @@ namespace zkpipe::gpu {
 // x^e for e < 2^log_count as hi[e >> lo_bits] · lo[e mod 2^lo_bits] (a scale folded
 // into hi): two tables of about 2^(log_count/2) points instead of one of 2^log_count.
 struct DevicePowers {
-  DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count);
+  DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count,
+               memory::BufferLedger& ledger = memory::BufferLedger::process());
 
   DeviceBuffer<ff::Fr> hi;
   DeviceBuffer<ff::Fr> lo;
@@ -48,6 +49,8 @@ class DeviceNtt {
   // a natural-order transform adds a 32·N-byte scratch vector on first use.
   // tile_log (clamped to [4, kMaxTileLog]) is the pass tile.
   explicit DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log = kDefaultTileLog);
+  // The tables and scratch charge `ledger`.
+  DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log = kDefaultTileLog);
 
   unsigned log_size() const { return log_size_; }
   std::size_t size() const { return std::size_t{1} << log_size_; }
@@ -104,7 +107,7 @@ class DeviceNtt {
   // (size() elements, allocated on first use): such calls on one DeviceNtt must
   // be ordered with each other (one stream, or synchronized).
   mutable std::mutex scratch_mutex_;
-  mutable DeviceBuffer<ff::Fr> scratch_;
+  mutable DeviceBuffer<ff::Fr> scratch_;  // charges the tables' ledger
 };
 
 }  // namespace zkpipe::gpu

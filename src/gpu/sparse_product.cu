@@ -191,8 +191,11 @@ void DeviceAssignment::expand_aux(ff::Fr* out, cudaStream_t stream) const {
   check_launch("expand_kernel");
 }
 
-DeviceEvaluator::Matrix::Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream)
-    : row_offsets(m.row_offsets.size()), columns(m.columns.size()), codes(m.coefficients.size()) {
+DeviceEvaluator::Matrix::Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream,
+                                memory::BufferLedger& ledger)
+    : row_offsets(ledger, m.row_offsets.size()),
+      columns(ledger, m.columns.size()),
+      codes(ledger, m.coefficients.size()) {
   static_assert(sizeof(r1cs::Variable) == sizeof(u32), "the kernel reads variables as their 32-bit encoding");
   staging.upload(row_offsets.data(), m.row_offsets, stream);
   staging.upload(columns.data(), m.columns, stream);
@@ -204,15 +207,16 @@ std::size_t DeviceEvaluator::Matrix::device_bytes() const {
          codes.capacity() * sizeof(std::uint32_t);
 }
 
-DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream)
+DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream,
+                                 memory::BufferLedger& ledger)
     : num_inputs_(compiled.num_inputs),
       num_aux_(compiled.num_aux),
       num_constraints_(compiled.num_constraints),
-      a_(checked(compiled.a, compiled.num_constraints, "A"), staging, stream),
-      b_(checked(compiled.b, compiled.num_constraints, "B"), staging, stream),
-      c_(checked(compiled.c, compiled.num_constraints, "C"), staging, stream),
-      table_(compiled.coefficient_table.size()),
-      first_unsatisfied_(1) {
+      a_(checked(compiled.a, compiled.num_constraints, "A"), staging, stream, ledger),
+      b_(checked(compiled.b, compiled.num_constraints, "B"), staging, stream, ledger),
+      c_(checked(compiled.c, compiled.num_constraints, "C"), staging, stream, ledger),
+      table_(ledger, compiled.coefficient_table.size()),
+      first_unsatisfied_(ledger, 1) {
   staging.upload(table_.data(), compiled.coefficient_table, stream);
   check(cudaStreamSynchronize(stream), "upload evaluator");
 }

@@ -29,6 +29,10 @@ namespace zkpipe::gpu {
 // values). The buffers grow to the largest assignment seen and are reused.
 class DeviceAssignment {
  public:
+  DeviceAssignment() = default;
+  // The buffers charge `ledger`.
+  explicit DeviceAssignment(memory::BufferLedger& ledger) : ledger_(&ledger) {}
+
   // Queued on stream after the host's arrays are staged (they may be freed on return).
   void upload(std::span<const ff::Fr> inputs, const r1cs::CompactValues& aux, PinnedStaging& staging,
               cudaStream_t stream);
@@ -55,11 +59,12 @@ class DeviceAssignment {
  private:
   std::size_t num_inputs_ = 0;
   std::size_t num_aux_ = 0;
-  DeviceBuffer<ff::Fr> inputs_;
-  DeviceBuffer<std::uint64_t> wide_mask_;
-  DeviceBuffer<std::uint64_t> bits_;
-  DeviceBuffer<std::uint32_t> wide_before_;
-  DeviceBuffer<ff::Fr> wide_values_;
+  memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
+  DeviceBuffer<ff::Fr> inputs_{*ledger_};
+  DeviceBuffer<std::uint64_t> wide_mask_{*ledger_};
+  DeviceBuffer<std::uint64_t> bits_{*ledger_};
+  DeviceBuffer<std::uint32_t> wide_before_{*ledger_};
+  DeviceBuffer<ff::Fr> wide_values_{*ledger_};
 };
 
 // A CompiledR1cs's matrices (CSR: row offsets, 32-bit variables, 32-bit coefficient
@@ -67,8 +72,10 @@ class DeviceAssignment {
 // the buffers are charged to the ledger as device memory, like a key's points.
 class DeviceEvaluator {
  public:
-  // Uploads through staging on stream and waits for the copies.
-  DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream);
+  // Uploads through staging on stream and waits for the copies; the device memory
+  // charges `ledger`.
+  DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream,
+                  memory::BufferLedger& ledger = memory::BufferLedger::process());
 
   std::size_t num_inputs() const { return num_inputs_; }
   std::size_t num_aux() const { return num_aux_; }
@@ -86,7 +93,7 @@ class DeviceEvaluator {
 
  private:
   struct Matrix {
-    Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream);
+    Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream, memory::BufferLedger& ledger);
     std::size_t device_bytes() const;
 
     DeviceBuffer<std::uint64_t> row_offsets;

@@ -37,6 +37,9 @@ class PinnedStaging {
   static constexpr std::size_t kDefaultChunkBytes = std::size_t{64} << 20;
 
   explicit PinnedStaging(std::size_t chunk_bytes = kDefaultChunkBytes) : chunk_bytes_(chunk_bytes) {}
+  // The chunks charge `ledger`.
+  explicit PinnedStaging(memory::BufferLedger& ledger, std::size_t chunk_bytes = kDefaultChunkBytes)
+      : chunk_bytes_(chunk_bytes), chunks_{PinnedBuffer<std::byte>(ledger), PinnedBuffer<std::byte>(ledger)} {}
 
   // Writes count elements into device memory dst; fill(first, n, out) produces
   // elements [first, first + n) into out (page-locked). Returns once the last

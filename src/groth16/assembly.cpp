@@ -2,7 +2,7 @@
 
 #include "ec/msm.hpp"
 #include "ec/scalar_mul.hpp"
-#include "groth16/cpu_prover.hpp"
+#include "groth16/query_scalars.hpp"
 
 namespace zkpipe::groth16 {
 

@@ -32,8 +32,4 @@ OneShotProof prove_on_cpu(PartitionWitness& witness, const ProvingKey& key, cons
 void compute_h_in_place(std::vector<ff::Fr>& a, std::vector<ff::Fr>& b, std::vector<ff::Fr>& c,
                         std::size_t domain_size, HQuery query = HQuery::kMonomial);
 
-// The scalars of the density-pruned A and B queries, in the keys' order.
-std::vector<ff::Fr> a_query_scalars(const PartitionWitness& w);
-std::vector<ff::Fr> b_query_scalars(const PartitionWitness& w);
-
 }  // namespace zkpipe::groth16

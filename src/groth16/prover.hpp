@@ -20,6 +20,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/witness.hpp"
+#include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -72,6 +73,11 @@ class ProverBackend {
   virtual std::optional<double> device_busy_seconds() const { return std::nullopt; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
+  // The ledger the backend's own buffers (device memory, staging, scratch it
+  // allocates itself) charge; null for a backend that allocates none of its own. An
+  // engine takes only backends that charge its ledger, so that its figures and its
+  // budget see all their memory.
+  virtual const memory::BufferLedger* ledger() const { return nullptr; }
 };
 
 // Checks that a witness has the shape the key was made for; throws

@@ -313,6 +313,37 @@ TEST(Engine, RequestLargerThanTheBudgetIsRefused) {
   h.finish();
 }
 
+// A backend whose own buffers charge another ledger would put its memory outside the
+// engine's figures and budget: the engine refuses it, and takes one that charges its own.
+TEST(Engine, BackendMustChargeTheEnginesLedger) {
+  BufferLedger engine_ledger;
+  BufferLedger other;
+  auto foreign = std::make_shared<FakeBackend>(other, FakeBackend::Options{});
+  EXPECT_THROW(Engine({.ledger = &engine_ledger}, {foreign}), std::invalid_argument);
+  EXPECT_THROW(Engine({}, {foreign}), std::invalid_argument) << "the default ledger is the process's";
+
+  auto own = std::make_shared<FakeBackend>(engine_ledger, FakeBackend::Options{.scratch = 3 << 20});
+  Engine engine({.scratch = ScratchAccounting::by_backend, .ledger = &engine_ledger}, {own});
+  std::size_t scratch_peak = 0;
+  const std::size_t observer = engine_ledger.add_observer([&](const memory::LedgerEvent& e) {
+    scratch_peak = std::max(scratch_peak, e.after[Stage::scratch].bytes);
+  });
+  auto parameters = engine.make_resident(std::make_shared<groth16::ProvingKey>());
+  const FakeShape shape;
+  ProofRequest r;
+  r.parameters = parameters;
+  r.partitions = 2;
+  r.footprint = shape.footprint();
+  r.synthesize = fake_synthesizer(shape, milliseconds(1), 0);
+  const std::size_t process_scratch = BufferLedger::process().snapshot()[Stage::scratch].peak_bytes;
+  engine.submit(std::move(r)).result().get();
+  engine.shutdown(ShutdownMode::drain);
+  engine_ledger.remove_observer(observer);
+  EXPECT_GE(scratch_peak, std::size_t{3} << 20) << "the backend's scratch is in the engine's ledger";
+  EXPECT_EQ(BufferLedger::process().snapshot()[Stage::scratch].peak_bytes, process_scratch)
+      << "and not in the process's";
+}
+
 TEST(Engine, TraceHasASpanPerPartitionPerStageAndCounterTracks) {
   Harness h({.synthesis_workers = 2}, {.start = milliseconds(2), .finish = milliseconds(1)});
   h.engine->submit(h.request(3, milliseconds(1))).get();

@@ -79,6 +79,7 @@ class FakeBackend final : public groth16::ProverBackend {
   FakeBackend(BufferLedger& ledger, Options options) : ledger_(ledger), options_(std::move(options)) {}
 
   std::string name() const override { return "fake"; }
+  const memory::BufferLedger* ledger() const override { return &ledger_; }
 
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey&,
                                                const groth16::Blinding&) override {

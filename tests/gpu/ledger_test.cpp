@@ -102,6 +102,34 @@ TEST(DeviceBufferLedger, ProverDeviceMemoryIsAccountedForAndReleased) {
   EXPECT_GT(after[Stage::device].peak_bytes, before[Stage::device].bytes);
 }
 
+// A prover given a ledger (the engine's) charges every device and page-locked buffer
+// there, none to the process-wide ledger.
+TEST(DeviceBufferLedger, ProverChargesTheLedgerItIsGiven) {
+  ZKPIPE_REQUIRE_GPU();
+  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("2e16"), 2024, 1);
+  const groth16::ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
+  groth16::PartitionWitness w = groth16::synthesize_witness(circuit, 0);
+
+  BufferLedger own;
+  const LedgerSnapshot process_before = BufferLedger::process().snapshot();
+  {
+    CudaProver gpu(0, CudaProverOptions{.ledger = &own});
+    EXPECT_EQ(gpu.ledger(), &own);
+    auto pending = gpu.start(w, key, groth16::Blinding::random());
+    (void)gpu.finish(std::move(pending));
+    const LedgerSnapshot s = own.snapshot();
+    EXPECT_GT(s[Stage::device].bytes, 16 * kMiB);
+    EXPECT_GE(s[Stage::device].bytes + 8 * kMiB, gpu.device_bytes());
+    EXPECT_GT(s[Stage::scratch].bytes, 0u) << "the staging chunks";
+    const LedgerSnapshot p = BufferLedger::process().snapshot();
+    EXPECT_EQ(p[Stage::device].peak_bytes, process_before[Stage::device].peak_bytes);
+    EXPECT_EQ(p[Stage::device].bytes, process_before[Stage::device].bytes);
+    EXPECT_EQ(p.tracked, process_before.tracked);
+  }
+  EXPECT_EQ(own.snapshot()[Stage::device].count, 0u);
+  EXPECT_EQ(own.snapshot().tracked, 0u);
+}
+
 // Runs with and without a GPU: the error names the problem instead of a bare CUDA code.
 TEST(DeviceMemory, RequireDeviceNamesTheProblem) {
   const int count = device_count();
