@@ -13,6 +13,15 @@ packages=(
   # bindings); llvm-16 for llvm-symbolizer (stack traces of findings). ninja builds
   # the libraries of the layer chain in parallel.
   clang-16 libclang-rt-16-dev llvm-16 ninja-build
+  # zkpipe serve / client (src/service): gRPC + protobuf (code generated from
+  # proto/zkpipe/v1/zkpipe.proto), SQLite for the durable job queue, toml++ for the
+  # configuration file, cpp-httplib for HTTP GET /metrics.
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libsqlite3-dev libtomlplusplus-dev libcpp-httplib-dev
+  # Cluster mode (`zkpipe serve --queue postgresql://…`): libpqxx for the shared job
+  # queue; the PostgreSQL 15 server that tests/cli/cluster (scripts/cluster-demo.sh)
+  # starts in a temporary directory.
+  libpqxx-dev postgresql-15
 )
 
 # Node.js and npm run the snarkjs interoperability tests. Any existing install

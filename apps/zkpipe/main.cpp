@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
   zkpipe::cli::register_groth16(app);
   zkpipe::cli::register_zkey(app);
   zkpipe::cli::register_vk(app);
+#ifdef ZKPIPE_WITH_SERVICE
+  zkpipe::cli::register_serve(app);
+  zkpipe::cli::register_client(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help

@@ -163,8 +163,9 @@ void Engine::add_listener(std::shared_ptr<EngineListener> listener) {
 }
 
 std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<const groth16::ProvingKey> key,
-                                                                std::shared_ptr<const r1cs::CompiledR1cs> evaluator) {
-  const std::size_t bytes = parameter_bytes(*key) + (evaluator ? evaluator_bytes(*evaluator) : 0);
+                                                                std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
+                                                                std::size_t companion_bytes) {
+  const std::size_t bytes = parameter_bytes(*key) + (evaluator ? evaluator_bytes(*evaluator) : 0) + companion_bytes;
   Admission::Reservation reservation = admission_->reserve_pinned(bytes);
   BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes);
   return std::shared_ptr<const ResidentParameters>(

@@ -133,9 +133,12 @@ class Engine {
   ~Engine();
 
   // Reserves the bytes of the key (and of the evaluator, when given) from the budget;
-  // throws std::runtime_error if they do not fit.
+  // throws std::runtime_error if they do not fit. companion_bytes: what the caller
+  // keeps beside the key for its requests' synthesis (a .zkey's coefficient lists),
+  // reserved and charged with it.
   std::shared_ptr<const ResidentParameters> make_resident(std::shared_ptr<const groth16::ProvingKey> key,
-                                                          std::shared_ptr<const r1cs::CompiledR1cs> evaluator = nullptr);
+                                                          std::shared_ptr<const r1cs::CompiledR1cs> evaluator = nullptr,
+                                                          std::size_t companion_bytes = 0);
 
   // Throws std::invalid_argument for a malformed request or one whose partition can
   // never fit in the budget, std::logic_error after shutdown.

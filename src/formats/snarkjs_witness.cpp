@@ -65,14 +65,20 @@ void check_same_circuit(const R1csFile& r1cs, const std::string& r1cs_name, cons
 }
 
 groth16::PartitionWitness zkey_witness(const Zkey& zkey, std::span<const Fr> witness) {
-  check_witness_size(witness.size(), zkey.header.n_vars);
-  groth16::PartitionWitness w = assignment_part(zkey.key, witness);
-  const std::size_t n = zkey.header.domain_size;
+  return zkey_witness(zkey.header, zkey.a_coefficients, zkey.b_coefficients, zkey.key, witness);
+}
+
+groth16::PartitionWitness zkey_witness(const ZkeyHeader& header, const std::vector<ZkeyCoefficient>& a_coefficients,
+                                       const std::vector<ZkeyCoefficient>& b_coefficients,
+                                       const groth16::ProvingKey& key, std::span<const Fr> witness) {
+  check_witness_size(witness.size(), header.n_vars);
+  groth16::PartitionWitness w = assignment_part(key, witness);
+  const std::size_t n = header.domain_size;
   ff::assign_on_huge_pages(w.a, n, Fr::zero());
   ff::assign_on_huge_pages(w.b, n, Fr::zero());
   ff::resize_on_huge_pages(w.c, n);
-  accumulate(zkey.a_coefficients, witness, w.a);
-  accumulate(zkey.b_coefficients, witness, w.b);
+  accumulate(a_coefficients, witness, w.a);
+  accumulate(b_coefficients, witness, w.b);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& range) {
     for (std::size_t i = range.begin(); i < range.end(); ++i) w.c[i] = w.a[i] * w.b[i];
   });

@@ -21,6 +21,11 @@ void check_same_circuit(const R1csFile& r1cs, const std::string& r1cs_name, cons
 
 // Throws std::invalid_argument unless the witness has the key's n_vars values.
 groth16::PartitionWitness zkey_witness(const Zkey& zkey, std::span<const ff::Fr> witness);
+// The same, with the key held apart from the header and coefficient lists (the
+// service shares the key with the engine as resident parameters).
+groth16::PartitionWitness zkey_witness(const ZkeyHeader& header, const std::vector<ZkeyCoefficient>& a_coefficients,
+                                       const std::vector<ZkeyCoefficient>& b_coefficients,
+                                       const groth16::ProvingKey& key, std::span<const ff::Fr> witness);
 
 // The same a and b from the circuit itself, for a key without coefficient lists (a
 // native parameter file imported from a zkey); c comes from the C matrix, so the

@@ -1,0 +1,199 @@
+// zkpipe serve: the proving daemon (src/service). Configuration from a TOML file,
+// then the flags over it; SIGTERM / SIGINT drain: no new jobs, running ones get
+// drain_seconds to finish, the rest stay queued in the journal for the next start
+// (in cluster mode, their partitions go back to the shared queue).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "backend.hpp"
+#include "commands.hpp"
+#include "progress.hpp"
+#include "service/config.hpp"
+#include "service/grpc_server.hpp"
+#include "service/http_metrics.hpp"
+#include "service/proving_service.hpp"
+
+#ifdef ZKPIPE_WITH_CUDA
+#include "gpu/cuda_prover.hpp"
+#endif
+
+namespace zkpipe::cli {
+
+namespace {
+
+// Flags given on the command line; each overrides the configuration file's value.
+struct ServeOptions {
+  std::string config_file;
+  std::optional<std::string> listen;
+  std::optional<std::string> metrics_listen;
+  std::optional<std::string> data_dir;
+  std::vector<std::string> parameter_roots;
+  std::optional<std::string> token_file;
+  std::optional<std::string> backend;
+  std::optional<int> device;
+  std::optional<std::size_t> pw;
+  std::optional<std::size_t> gw;
+  std::optional<std::string> budget;
+  std::optional<double> drain_seconds;
+  std::optional<double> param_idle_seconds;
+  std::optional<std::string> queue;
+  std::optional<std::string> name;
+  std::optional<double> lease_seconds;
+  std::optional<double> heartbeat_seconds;
+  bool allow_remote = false;
+};
+
+service::ServiceConfig effective_config(const ServeOptions& o) {
+  service::ServiceConfig c = o.config_file.empty() ? service::ServiceConfig{} : service::load_config(o.config_file);
+  if (o.listen) c.listen = *o.listen;
+  if (o.metrics_listen) c.metrics_listen = *o.metrics_listen;
+  if (o.data_dir) c.data_dir = *o.data_dir;
+  if (!o.parameter_roots.empty()) c.parameter_roots.assign(o.parameter_roots.begin(), o.parameter_roots.end());
+  if (o.token_file) c.token_file = *o.token_file;
+  if (o.backend) c.backend = *o.backend;
+  if (o.device) c.device = *o.device;
+  if (o.pw) c.synthesis_workers = *o.pw;
+  if (o.gw) c.workers_per_device = *o.gw;
+  if (o.budget) {
+    const auto bytes = service::parse_bytes(*o.budget);
+    if (!bytes) throw service::ConfigError("--budget: expected a byte size such as 8GiB, not '" + *o.budget + "'");
+    c.budget_bytes = *bytes;
+  }
+  if (o.drain_seconds) c.drain_seconds = *o.drain_seconds;
+  if (o.param_idle_seconds) c.param_idle_seconds = *o.param_idle_seconds;
+  if (o.queue) c.queue = *o.queue;
+  if (o.name) c.daemon_name = *o.name;
+  if (o.lease_seconds) c.lease_seconds = *o.lease_seconds;
+  if (o.heartbeat_seconds) c.heartbeat_seconds = *o.heartbeat_seconds;
+  if (o.allow_remote) c.allow_remote = true;
+  c.validate();
+  return c;
+}
+
+// Two daemons on one data dir would run every journaled job twice.
+class DataDirLock {
+ public:
+  explicit DataDirLock(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ < 0) throw service::ConfigError("cannot open " + path);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw service::ConfigError("data dir " + dir.string() + " is in use by another zkpipe serve");
+    }
+  }
+  ~DataDirLock() { ::close(fd_); }
+  DataDirLock(const DataDirLock&) = delete;
+  DataDirLock& operator=(const DataDirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+service::BackendSetup backend_setup(const service::ServiceConfig& c) {
+  BackendOptions options;
+  options.backend = c.backend;
+  if (c.backend == "cuda") options.device = c.device;
+  service::BackendSetup setup;
+  // The service's engine counts in the process ledger (EngineConfig::ledger unset);
+  // the backend's own buffers must charge the same one.
+  setup.backend = make_backend(options, memory::BufferLedger::process());
+  setup.scratch = scratch_accounting(options);
+#ifdef ZKPIPE_WITH_CUDA
+  if (auto cuda = std::dynamic_pointer_cast<gpu::CudaProver>(setup.backend)) {
+    setup.tiers.tier_of = [cuda](const groth16::ProvingKey& key) -> std::string {
+      switch (cuda->base_placement(key)) {
+        case gpu::BasePlacement::kResident: return "device";
+        case gpu::BasePlacement::kStreamed: return "host (streamed to the device)";
+        case gpu::BasePlacement::kNotLoaded: break;
+      }
+      return "host";
+    };
+    setup.tiers.release = [cuda](const groth16::ProvingKey& key) { cuda->release(key); };
+  }
+#endif
+  return setup;
+}
+
+void run_serve(const ServeOptions& o) {
+  const service::ServiceConfig config = effective_config(o);
+  // Before any thread exists, so that every thread inherits the mask and the
+  // signals reach only the sigwait below.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  DataDirLock lock(config.data_dir);
+  const std::string token = config.token_file.empty() ? "" : service::read_token_file(config.token_file);
+  service::ProvingService proving(config, backend_setup(config));
+  service::GrpcServer server(proving, config, token);
+  std::optional<service::MetricsHttpServer> metrics;
+  if (!config.metrics_listen.empty()) metrics.emplace(proving, config.metrics_listen, token);
+
+  std::cerr << "zkpipe serve: listening on " << config.listen;
+  if (server.port() != 0) std::cerr << " (port " << server.port() << ")";
+  if (metrics) std::cerr << ", metrics on http://" << config.metrics_listen << "/metrics (port " << metrics->port() << ")";
+  if (const auto s = proving.status(); s.has_cluster()) {
+    std::cerr << "; cluster queue as " << s.cluster().daemon() << " (" << s.cluster().daemons_size() << " daemons)";
+  }
+  std::cerr << "; data dir " << config.data_dir.string() << ", budget "
+            << format_bytes(static_cast<double>(proving.status().budget_bytes())) << "\n";
+
+  int received = 0;
+  sigwait(&signals, &received);
+  std::cerr << "zkpipe serve: " << (received == SIGTERM ? "SIGTERM" : "SIGINT") << ", draining (up to "
+            << format_seconds(config.drain_seconds) << ")\n";
+  const std::size_t cut = proving.drain(std::chrono::duration<double>(config.drain_seconds));
+  // Awaiters of cut-short jobs have been answered UNAVAILABLE; end the other calls.
+  server.shutdown(std::chrono::seconds(1));
+  if (config.queue.empty()) {
+    std::cerr << "zkpipe serve: stopped; " << cut << " running job(s) cut short stay queued for the next start\n";
+  } else {
+    std::cerr << "zkpipe serve: stopped; " << cut
+              << " claimed batch(es) cut short, their partitions given back to the queue\n";
+  }
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app) {
+  auto o = std::make_shared<ServeOptions>();
+  CLI::App* cmd = app.add_subcommand("serve", "Run the proving daemon (gRPC; see README, \"The proving service\")");
+  cmd->add_option("--config", o->config_file, "TOML configuration file (docs/zkpipe.example.toml lists every key)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--listen", o->listen, "gRPC address: unix:PATH or HOST:PORT (default 127.0.0.1:50051)");
+  cmd->add_option("--metrics-listen", o->metrics_listen, "Serve HTTP GET /metrics on HOST:PORT (default: off)");
+  cmd->add_option("--data-dir", o->data_dir, "Job journal directory (default ./zkpipe-data)");
+  cmd->add_option("--param-root", o->parameter_roots,
+                  "Directory requests may name parameter files under (repeatable; default: the data dir)");
+  cmd->add_option("--token-file", o->token_file, "Require this bearer token (first line of the file)");
+  cmd->add_option("--backend", o->backend, "Prover backend: cpu | cuda (default cpu)");
+  cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)");
+  cmd->add_option("--pw", o->pw, "Partitions in synthesis at once (default: the core count)");
+  cmd->add_option("--gw", o->gw, "Device workers per device (default 1)");
+  cmd->add_option("--budget", o->budget, "Memory budget for parameters and working sets, e.g. 8GiB (default: MemAvailable)");
+  cmd->add_option("--drain-seconds", o->drain_seconds, "On SIGTERM, how long running jobs may finish (default 30)");
+  cmd->add_option("--param-idle-seconds", o->param_idle_seconds,
+                  "Evict parameters unused this long (default 600; 0: never by time)");
+  cmd->add_option("--queue", o->queue,
+                  "Cluster mode: the shared job queue, postgresql://USER@HOST:PORT/DB "
+                  "(default: the data dir's SQLite)");
+  cmd->add_option("--name", o->name, "This daemon's name in the cluster (default HOSTNAME:PID)");
+  cmd->add_option("--lease-seconds", o->lease_seconds,
+                  "Cluster mode: a dead daemon's partitions are taken over after this long (default 10)");
+  cmd->add_option("--heartbeat-seconds", o->heartbeat_seconds, "Cluster mode: lease renewal period (default 2)");
+  cmd->add_flag("--allow-remote", o->allow_remote, "Allow a non-loopback listen address");
+  cmd->callback([o] { run_serve(*o); });
+}
+
+}  // namespace zkpipe::cli

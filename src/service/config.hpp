@@ -1,0 +1,99 @@
+// The daemon's configuration: a TOML file (every key optional, defaults below and in
+// docs/zkpipe.example.toml), then the command line's flags over it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zkpipe::service {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ServiceConfig {
+  // gRPC address: "unix:PATH" or "HOST:PORT".
+  std::string listen = "127.0.0.1:50051";
+  // HTTP GET /metrics (Prometheus); empty: not served.
+  std::string metrics_listen;
+  // A non-loopback TCP address is refused unless this is set.
+  bool allow_remote = false;
+  // Where the job journal (jobs.sqlite) lives; created if missing.
+  std::filesystem::path data_dir = "zkpipe-data";
+  // Files a request names (parameter files, .zkey, .wtns) must lie under one of these (after resolving
+  // symbolic links and ".."). Empty: the data dir only.
+  std::vector<std::filesystem::path> parameter_roots;
+  // A file holding the bearer token clients must send; empty: no authentication.
+  std::filesystem::path token_file;
+  // Largest request accepted, in bytes.
+  std::size_t max_request_bytes = std::size_t{1} << 20;
+  // Jobs queued or running at once; a submit beyond it gets RESOURCE_EXHAUSTED.
+  std::size_t max_jobs = 4096;
+
+  // Engine.
+  std::string backend = "cpu";   // cpu | cuda
+  int device = 0;                // CUDA device ordinal
+  std::size_t synthesis_workers = 0;  // pw; 0: the core count
+  std::size_t workers_per_device = 1; // gw
+  std::size_t finalizers = 1;
+  // Memory budget shared by resident parameters and working sets; 0: MemAvailable.
+  std::size_t budget_bytes = 0;
+
+  // Parameter residency: unused parameters are evicted after this many idle seconds
+  // (0: only when the budget needs their bytes, or on EvictParams).
+  double param_idle_seconds = 600;
+
+  // SIGTERM: running jobs get this long to finish, then are cancelled (they stay
+  // in the journal and run again at the next start).
+  double drain_seconds = 30;
+  // Finished jobs' results (proofs) are kept in the journal this long.
+  double keep_results_seconds = 24 * 3600;
+
+  // Cluster mode: the job queue in PostgreSQL (postgresql://USER@HOST:PORT/DB)
+  // shared by several daemons instead of the data dir's SQLite journal; empty:
+  // SQLite. See docs/CLUSTER.md.
+  std::string queue;
+  // This daemon's name in the cluster (unique); empty: HOSTNAME:PID.
+  std::string daemon_name;
+  // A partition lease not renewed for this long is taken over by another daemon.
+  double lease_seconds = 10;
+  // How often leases are renewed (and cancelled jobs noticed); below lease_seconds.
+  double heartbeat_seconds = 2;
+  // How often an idle daemon asks the queue for work.
+  double poll_seconds = 0.2;
+  // How long a daemon keeps reconnecting to an unreachable database before a call fails.
+  double reconnect_seconds = 120;
+
+  // The effective parameter roots (parameter_roots, or the data dir).
+  std::vector<std::filesystem::path> effective_parameter_roots() const;
+  // Throws ConfigError naming the first bad value.
+  void validate() const;
+};
+
+// Reads a TOML file over the defaults; throws ConfigError naming the file, the key
+// and the problem (unknown keys included: a typo must not be silently ignored).
+ServiceConfig load_config(const std::filesystem::path& path);
+
+// Parses a byte size: a plain number, or with a unit (KiB, MiB, GiB, TiB, KB, MB, GB).
+std::optional<std::size_t> parse_bytes(std::string_view text);
+
+// A gRPC listen address, split: unix sockets, or host and port.
+struct ListenAddress {
+  bool unix_socket = false;
+  std::string path;  // unix
+  std::string host;  // tcp
+  std::uint16_t port = 0;
+
+  bool loopback() const;
+  std::string grpc_target() const;
+};
+// Throws ConfigError for a malformed address.
+ListenAddress parse_listen_address(const std::string& text);
+
+}  // namespace zkpipe::service

@@ -1,0 +1,208 @@
+#include "service/job_store.hpp"
+
+#include <sqlite3.h>
+
+namespace zkpipe::service {
+
+namespace {
+
+// One prepared statement, finalized on scope exit.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql, const std::filesystem::path& path) : db_(db), path_(path) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, std::int64_t v) {
+    check(sqlite3_bind_int64(stmt_, i, v), "bind");
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    check(sqlite3_bind_double(stmt_, i, v), "bind");
+    return *this;
+  }
+  Statement& bind_text(int i, const std::string& v) {
+    check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT), "bind");
+    return *this;
+  }
+  Statement& bind_blob(int i, const std::string& v) {
+    check(sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT), "bind");
+    return *this;
+  }
+  // True while rows come.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail("step");
+    return false;
+  }
+  std::int64_t int_at(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double double_at(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::string bytes_at(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    const int n = sqlite3_column_bytes(stmt_, col);
+    return p == nullptr ? std::string() : std::string(static_cast<const char*>(p), static_cast<std::size_t>(n));
+  }
+
+ private:
+  void check(int rc, const char* what) {
+    if (rc != SQLITE_OK) fail(what);
+  }
+  [[noreturn]] void fail(const char* what) const {
+    throw StoreError(path_.string() + ": sqlite " + what + ": " + sqlite3_errmsg(db_));
+  }
+
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  const std::filesystem::path& path_;
+};
+
+constexpr const char* kColumns =
+    "id, priority, request, state, error, proof, timings, submitted_at, finished_at, attempts, proof_json, public_json";
+
+JobRecord record_of(const Statement& s) {
+  JobRecord r;
+  r.id = static_cast<std::uint64_t>(s.int_at(0));
+  r.priority = static_cast<int>(s.int_at(1));
+  r.request = s.bytes_at(2);
+  r.status = static_cast<JobStatus>(s.int_at(3));
+  r.error = s.bytes_at(4);
+  r.proof = s.bytes_at(5);
+  r.timings = s.bytes_at(6);
+  r.submitted_at = s.double_at(7);
+  r.finished_at = s.double_at(8);
+  r.attempts = static_cast<int>(s.int_at(9));
+  r.proof_json = s.bytes_at(10);
+  r.public_json = s.bytes_at(11);
+  return r;
+}
+
+}  // namespace
+
+bool is_final(JobStatus status) {
+  return status == JobStatus::done || status == JobStatus::failed || status == JobStatus::cancelled;
+}
+
+JobStore::JobStore(const std::filesystem::path& path) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw StoreError(path.string() + ": cannot open the job journal: " + why);
+  }
+  try {
+    // Another daemon on the same data dir would run the same jobs twice.
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    exec(
+        "CREATE TABLE IF NOT EXISTS jobs ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " priority INTEGER NOT NULL,"
+        " request BLOB NOT NULL,"
+        " state INTEGER NOT NULL,"
+        " error TEXT,"
+        " proof BLOB,"
+        " timings BLOB,"
+        " submitted_at REAL NOT NULL,"
+        " finished_at REAL,"
+        " attempts INTEGER NOT NULL DEFAULT 0)");
+    exec("CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs(state) WHERE state IN (1, 2)");
+    // Schema versions: 0/1 the table above; 2 adds circom jobs' JSON results.
+    if (user_version() < 2) {
+      exec("BEGIN IMMEDIATE");
+      exec("ALTER TABLE jobs ADD COLUMN proof_json TEXT");
+      exec("ALTER TABLE jobs ADD COLUMN public_json TEXT");
+      exec("PRAGMA user_version = 2");
+      exec("COMMIT");
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+}
+
+JobStore::~JobStore() { sqlite3_close(db_); }
+
+void JobStore::exec(const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string why = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    throw StoreError(path_.string() + ": " + why);
+  }
+}
+
+int JobStore::user_version() {
+  Statement s(db_, "PRAGMA user_version", path_);
+  return s.step() ? static_cast<int>(s.int_at(0)) : 0;
+}
+
+std::uint64_t JobStore::insert(int priority, const std::string& request, double now) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "INSERT INTO jobs (priority, request, state, submitted_at) VALUES (?, ?, 1, ?)", path_);
+  s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now);
+  s.step();
+  return static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
+}
+
+void JobStore::mark_running(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "UPDATE jobs SET state = 2, attempts = attempts + 1 WHERE id = ?", path_);
+  s.bind(1, static_cast<std::int64_t>(id));
+  s.step();
+}
+
+void JobStore::requeue(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "UPDATE jobs SET state = 1, attempts = MAX(attempts - 1, 0) WHERE id = ? AND state = 2", path_);
+  s.bind(1, static_cast<std::int64_t>(id));
+  s.step();
+}
+
+void JobStore::finish(std::uint64_t id, const JobOutcome& outcome, double now) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_,
+              "UPDATE jobs SET state = ?, error = ?, proof = ?, timings = ?, finished_at = ?, proof_json = ?, "
+              "public_json = ? WHERE id = ? AND state IN (1, 2)",
+              path_);
+  s.bind(1, std::int64_t{static_cast<int>(outcome.status)})
+      .bind_text(2, outcome.error)
+      .bind_blob(3, outcome.proof)
+      .bind_blob(4, outcome.timings)
+      .bind(5, now)
+      .bind_text(6, outcome.proof_json)
+      .bind_text(7, outcome.public_json)
+      .bind(8, static_cast<std::int64_t>(id));
+  s.step();
+}
+
+std::optional<JobRecord> JobStore::get(std::uint64_t id) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string("SELECT ") + kColumns + " FROM jobs WHERE id = ?").c_str(), path_);
+  s.bind(1, static_cast<std::int64_t>(id));
+  if (!s.step()) return std::nullopt;
+  return record_of(s);
+}
+
+std::vector<JobRecord> JobStore::unfinished() const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, (std::string("SELECT ") + kColumns + " FROM jobs WHERE state IN (1, 2) ORDER BY id").c_str(),
+              path_);
+  std::vector<JobRecord> out;
+  while (s.step()) out.push_back(record_of(s));
+  return out;
+}
+
+std::size_t JobStore::purge_finished_before(double cutoff) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "DELETE FROM jobs WHERE state NOT IN (1, 2) AND finished_at < ?", path_);
+  s.bind(1, cutoff);
+  s.step();
+  return static_cast<std::size_t>(sqlite3_changes(db_));
+}
+
+}  // namespace zkpipe::service

@@ -1,0 +1,91 @@
+// The durable job queue: every accepted job and every finished result, journaled in
+// SQLite (<data dir>/jobs.sqlite) before the client hears of it. SubmitProof returns
+// only after the job's row is committed, so a job a client holds an id for survives
+// kill -9; at the next start the daemon runs every job still queued or running.
+//
+// Durability: WAL with synchronous=NORMAL — a commit survives the process's death
+// (kill -9, a crash), which is what the queue promises; an OS crash or power loss may
+// lose the last commits (synchronous=FULL would cost an fsync per job).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace zkpipe::service {
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The states as the journal holds them (the values of zkpipe.v1.JobState).
+enum class JobStatus : int { queued = 1, running = 2, done = 3, failed = 4, cancelled = 5 };
+
+bool is_final(JobStatus status);
+
+struct JobRecord {
+  std::uint64_t id = 0;
+  int priority = 0;          // zkpipe.v1.Priority
+  std::string request;       // the serialized SubmitProofRequest
+  JobStatus status = JobStatus::queued;
+  std::string error;
+  std::string proof;         // 192 bytes per partition
+  std::string proof_json;    // circom jobs: snarkjs's proof.json
+  std::string public_json;   // circom jobs: public.json
+  std::string timings;       // the serialized Timings
+  double submitted_at = 0;   // Unix seconds
+  double finished_at = 0;
+  int attempts = 0;          // times a daemon started running it
+};
+
+// What finish() journals.
+struct JobOutcome {
+  JobStatus status = JobStatus::done;
+  std::string error;
+  std::string proof;
+  std::string proof_json;
+  std::string public_json;
+  std::string timings;
+};
+
+class JobStore {
+ public:
+  // Opens (creating if needed) the journal, bringing an older schema up to date
+  // (PRAGMA user_version); throws StoreError naming the file.
+  explicit JobStore(const std::filesystem::path& path);
+  ~JobStore();
+  JobStore(const JobStore&) = delete;
+  JobStore& operator=(const JobStore&) = delete;
+
+  // Commits a queued job; returns its id.
+  std::uint64_t insert(int priority, const std::string& request, double now);
+  // Counts one more attempt.
+  void mark_running(std::uint64_t id);
+  // Back to queued, the attempt not counted (a drain cut it short, not a crash).
+  void requeue(std::uint64_t id);
+  // Records the outcome of a job still queued or running (a finished job keeps its first).
+  void finish(std::uint64_t id, const JobOutcome& outcome, double now);
+  std::optional<JobRecord> get(std::uint64_t id) const;
+  // Queued or running, in id (arrival) order.
+  std::vector<JobRecord> unfinished() const;
+  // Drops finished jobs older than the cutoff; returns how many.
+  std::size_t purge_finished_before(double cutoff);
+
+ private:
+  void exec(const char* sql);
+  int user_version();
+
+  mutable std::mutex mutex_;
+  sqlite3* db_ = nullptr;  // owned; closed by the destructor
+  std::filesystem::path path_;
+};
+
+}  // namespace zkpipe::service

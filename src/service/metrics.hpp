@@ -1,0 +1,41 @@
+// Prometheus text exposition (format 0.0.4) of the daemon's state: job counters,
+// queue depth, the ledger per stage, RSS and untracked memory, resident parameters,
+// device busy time, and a histogram of job latency.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "zkpipe/v1/zkpipe.pb.h"
+
+namespace zkpipe::service {
+
+// Job latency (submission to completion), in fixed buckets, for p50 / p99 in Prometheus.
+class LatencyHistogram {
+ public:
+  static constexpr std::array<double, 12> kBounds = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800};
+
+  void observe(double seconds);
+  // The histogram's series, named `name`.
+  std::string render(const std::string& name) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::array<std::uint64_t, kBounds.size()> buckets_{};
+  std::uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+struct JobCounters {
+  std::uint64_t submitted = 0;
+  std::uint64_t done = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t cancelled = 0;
+};
+
+std::string render_metrics(const v1::GetStatusResponse& status, const JobCounters& jobs,
+                           const LatencyHistogram& latency);
+
+}  // namespace zkpipe::service

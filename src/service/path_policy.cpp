@@ -1,0 +1,64 @@
+#include "service/path_policy.hpp"
+
+#include <algorithm>
+
+#include "formats/file_io.hpp"
+#include "service/config.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& root) {
+  auto p = path.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++p) {
+    if (r->empty()) continue;  // a trailing separator
+    if (p == path.end() || *p != *r) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+PathPolicy::PathPolicy(const std::vector<std::filesystem::path>& roots) {
+  for (const auto& root : roots) {
+    std::error_code ec;
+    const auto canonical = std::filesystem::canonical(root, ec);
+    if (ec || !std::filesystem::is_directory(canonical)) {
+      throw ConfigError("parameter root " + root.string() + " is not a directory");
+    }
+    roots_.push_back(canonical);
+  }
+}
+
+std::filesystem::path PathPolicy::confine(const std::string& requested) const {
+  const std::string shown = formats::excerpt(requested, 200);
+  if (requested.empty()) throw ServiceError(ErrorKind::invalid_argument, "no parameter file given");
+  if (requested.find('\0') != std::string::npos) {
+    throw ServiceError(ErrorKind::invalid_argument, "parameter file path contains a NUL byte");
+  }
+  const std::filesystem::path path(requested);
+  if (!path.is_absolute()) {
+    throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "' must be an absolute path");
+  }
+  // Checked lexically first, so that a path outside the roots is refused without
+  // telling the client whether it exists.
+  const auto lexical = path.lexically_normal();
+  if (std::none_of(roots_.begin(), roots_.end(), [&](const auto& r) { return is_under(lexical, r); })) {
+    throw ServiceError(ErrorKind::permission_denied, "parameter file '" + shown + "' is outside the allowed roots");
+  }
+  std::error_code ec;
+  const auto canonical = std::filesystem::canonical(path, ec);
+  if (ec) throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "': " + ec.message());
+  // After links are followed, again: a link under a root may point outside it.
+  if (std::none_of(roots_.begin(), roots_.end(), [&](const auto& r) { return is_under(canonical, r); })) {
+    throw ServiceError(ErrorKind::permission_denied, "parameter file '" + shown + "' is outside the allowed roots");
+  }
+  if (!std::filesystem::is_regular_file(canonical, ec)) {
+    throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "' is not a regular file");
+  }
+  return canonical;
+}
+
+}  // namespace zkpipe::service

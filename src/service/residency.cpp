@@ -1,0 +1,320 @@
+#include "service/residency.hpp"
+
+#include <algorithm>
+
+#include "formats/zkey_file.hpp"
+#include "groth16/evaluator_file.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/synthesis.hpp"
+
+namespace zkpipe::service {
+
+struct ParameterResidency::Entry {
+  std::shared_future<Resident> ready;
+  bool loaded = false;                 // ready holds a value
+  std::size_t in_use = 0;              // leases out
+  Clock::time_point last_used = Clock::now();
+};
+
+namespace {
+
+double seconds_since(ParameterResidency::Clock::time_point t) {
+  return std::chrono::duration<double>(ParameterResidency::Clock::now() - t).count();
+}
+
+// The evaluator cached beside the key (as `zkpipe prove` caches it: <key>.zkpev),
+// else compiled now and cached there when the directory is writable.
+std::shared_ptr<const r1cs::CompiledR1cs> load_evaluator(const std::filesystem::path& key_file,
+                                                         const groth16::ProvingKey& key,
+                                                         const r1cs::PartitionedCircuit& circuit) {
+  const std::filesystem::path path = std::filesystem::path(key_file).replace_extension(".zkpev");
+  const groth16::EvaluatorExpectation expected{circuit.name(), groth16::key_fingerprint(key)};
+  if (std::filesystem::exists(path)) {
+    try {
+      return std::make_shared<const r1cs::CompiledR1cs>(groth16::load_evaluator_file(path, expected));
+    } catch (const groth16::EvaluatorFileError&) {
+      // A stale or corrupt cache is rebuilt below, as the command line does.
+    }
+  }
+  auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit, {}));
+  try {
+    groth16::write_evaluator_file(path, *evaluator, circuit.name(), expected.key_fingerprint);
+  } catch (const std::exception&) {
+    // A read-only parameter root: the evaluator serves from memory.
+  }
+  return evaluator;
+}
+
+}  // namespace
+
+ParameterResidency::Lease& ParameterResidency::Lease::operator=(Lease&& other) noexcept {
+  if (this != &other) {
+    release();
+    owner_ = std::exchange(other.owner_, nullptr);
+    entry_ = std::move(other.entry_);
+    parameters_ = std::move(other.parameters_);
+    zkey_ = std::move(other.zkey_);
+    load_seconds_ = other.load_seconds_;
+  }
+  return *this;
+}
+
+void ParameterResidency::Lease::release() {
+  parameters_.reset();
+  zkey_.reset();
+  if (owner_ != nullptr && entry_ != nullptr) owner_->returned(*entry_);
+  owner_ = nullptr;
+  entry_.reset();
+}
+
+ParameterResidency::ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds)
+    : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds) {}
+
+void ParameterResidency::returned(Entry& entry) {
+  std::lock_guard lock(mutex_);
+  --entry.in_use;
+  entry.last_used = Clock::now();
+}
+
+ParameterResidency::Lease ParameterResidency::acquire(const std::filesystem::path& file,
+                                                      const r1cs::PartitionedCircuit& circuit) {
+  return acquire_with({file.string(), circuit.name()}, [&] { return load(file, circuit); });
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::filesystem::path& file) {
+  return acquire_with({file.string(), kCircomCircuit}, [&] { return load_zkey(file); });
+}
+
+bool ParameterResidency::loaded(const std::filesystem::path& file, const std::string& circuit) const {
+  std::lock_guard lock(mutex_);
+  const auto it = entries_.find({file.string(), circuit});
+  return it != entries_.end() && it->second->loaded;
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const std::function<Resident()>& load) {
+  const auto t0 = Clock::now();
+  Lease lease;
+  lease.owner_ = this;
+  std::promise<Resident> promise;
+  bool loader = false;
+  bool was_loaded = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto& slot = entries_[id];
+    if (slot == nullptr) {
+      slot = std::make_shared<Entry>();
+      slot->ready = promise.get_future().share();
+      loader = true;
+    }
+    ++slot->in_use;
+    was_loaded = slot->loaded;
+    lease.entry_ = slot;
+  }
+  if (loader) {
+    try {
+      promise.set_value(load());
+      std::lock_guard lock(mutex_);
+      lease.entry_->loaded = true;
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+      std::lock_guard lock(mutex_);
+      // The next acquire tries again (the file may have been fixed).
+      if (auto it = entries_.find(id); it != entries_.end() && it->second == lease.entry_) entries_.erase(it);
+    }
+  }
+  const Resident& resident = lease.entry_->ready.get();  // rethrows a failed load (the lease then returns itself)
+  lease.parameters_ = resident.parameters;
+  lease.zkey_ = resident.zkey;
+  lease.load_seconds_ = was_loaded ? 0.0 : seconds_since(t0);
+  return lease;
+}
+
+groth16::CircuitShape ParameterResidency::circuit_shape(const r1cs::PartitionedCircuit& circuit) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = circuit_shapes_.find(circuit.name()); it != circuit_shapes_.end()) return it->second;
+  }
+  // Counting synthesizes one partition without values: far cheaper than compiling.
+  const groth16::CircuitShape shape = groth16::count_shape(circuit);
+  std::lock_guard lock(mutex_);
+  circuit_shapes_.emplace(circuit.name(), shape);
+  return shape;
+}
+
+namespace {
+
+std::string shape_text(const groth16::CircuitShape& s) {
+  return std::to_string(s.inputs) + " inputs, " + std::to_string(s.aux) + " aux variables, a domain of " +
+         std::to_string(s.domain_size) + " and A/B densities " + std::to_string(s.a_aux_density) + "/" +
+         std::to_string(s.b_input_density) + "/" + std::to_string(s.b_aux_density);
+}
+
+void refuse_other_shape(const std::filesystem::path& file, const groth16::CircuitShape& key,
+                        const r1cs::PartitionedCircuit& circuit, const groth16::CircuitShape& counted) {
+  if (key.inputs == counted.inputs && key.aux == counted.aux && key.domain_size == counted.domain_size &&
+      key.a_aux_density == counted.a_aux_density && key.b_input_density == counted.b_input_density &&
+      key.b_aux_density == counted.b_aux_density) {
+    return;
+  }
+  throw ShapeMismatch(file.string() + " was set up for another circuit than " + circuit.name() + ": the key has " +
+                      shape_text(key) + "; " + circuit.name() + " has " + shape_text(counted));
+}
+
+std::filesystem::file_time_type mtime_of(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(file, ec);
+  return ec ? std::filesystem::file_time_type::min() : t;
+}
+
+}  // namespace
+
+void ParameterResidency::check_shape(const std::filesystem::path& file,
+                                     const std::function<std::shared_ptr<const r1cs::PartitionedCircuit>()>& circuit) {
+  groth16::CircuitShape key;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = key_shapes_.find(file.string());
+    if (it == key_shapes_.end() || it->second.mtime != mtime_of(file)) return;
+    key = it->second.shape;
+  }
+  const auto built = circuit();
+  refuse_other_shape(file, key, *built, circuit_shape(*built));
+}
+
+ParameterResidency::Resident ParameterResidency::load(const std::filesystem::path& file,
+                                                      const r1cs::PartitionedCircuit& circuit) {
+  const auto mtime = mtime_of(file);
+  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(file));
+  const groth16::CircuitShape key_shape = groth16::CircuitShape::of(*key);
+  {
+    std::lock_guard lock(mutex_);
+    key_shapes_.insert_or_assign(file.string(), KeyShape{mtime, key_shape});
+  }
+  refuse_other_shape(file, key_shape, circuit, circuit_shape(circuit));
+  auto evaluator = load_evaluator(file, *key, circuit);
+  return {make_resident(file, std::move(key), std::move(evaluator), 0), nullptr};
+}
+
+ParameterResidency::Resident ParameterResidency::load_zkey(const std::filesystem::path& file) {
+  // The subgroup check is what makes reading a large key slow; a bad point can only
+  // spoil this daemon's own proofs, which are verified before they are returned.
+  formats::Zkey zkey = formats::read_zkey(file, {.check_subgroup = false});
+  auto key = std::make_shared<const groth16::ProvingKey>(std::move(zkey.key));
+  auto circuit = std::make_shared<const ZkeyCircuit>(
+      ZkeyCircuit{zkey.header, std::move(zkey.a_coefficients), std::move(zkey.b_coefficients)});
+  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit};
+}
+
+std::shared_ptr<const engine::ResidentParameters> ParameterResidency::make_resident(
+    const std::filesystem::path& file, std::shared_ptr<const groth16::ProvingKey> key,
+    std::shared_ptr<const r1cs::CompiledR1cs> evaluator, std::size_t companion_bytes) {
+  for (;;) {
+    try {
+      return engine_.make_resident(key, evaluator, companion_bytes);
+    } catch (const std::runtime_error& e) {
+      // Over budget: make room by dropping the least recently used idle key.
+      std::vector<std::shared_ptr<Entry>> dropped;
+      {
+        std::lock_guard lock(mutex_);
+        if (!evict_one_idle_locked(dropped)) {
+          throw ParametersDoNotFit(file.string() + " does not fit in the memory budget beside the parameters in use (" +
+                                   e.what() + ")");
+        }
+      }
+      drop(dropped);
+    }
+  }
+}
+
+bool ParameterResidency::evict_one_idle_locked(std::vector<std::shared_ptr<Entry>>& dropped) {
+  auto victim = entries_.end();
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->second->in_use != 0 || !it->second->loaded) continue;
+    if (victim == entries_.end() || it->second->last_used < victim->second->last_used) victim = it;
+  }
+  if (victim == entries_.end()) return false;
+  dropped.push_back(victim->second);
+  entries_.erase(victim);
+  return true;
+}
+
+// Outside the lock: the device copy is released (which may wait for a start() in
+// progress), then the host copy and its reservation go with the last reference.
+void ParameterResidency::drop(std::vector<std::shared_ptr<Entry>>& dropped) {
+  for (auto& entry : dropped) {
+    if (tiers_.release) tiers_.release(entry->ready.get().parameters->key());
+  }
+  dropped.clear();
+}
+
+std::size_t ParameterResidency::evict(const std::filesystem::path& file) {
+  std::vector<std::shared_ptr<Entry>> dropped;
+  std::size_t bytes = 0;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (it->first.first != file.string()) {
+        ++it;
+        continue;
+      }
+      if (it->second->in_use != 0 || !it->second->loaded) {
+        throw ParametersInUse(file.string() + " is in use by " + std::to_string(it->second->in_use) +
+                              " job(s); cancel them or evict it later");
+      }
+      bytes += it->second->ready.get().parameters->bytes();
+      dropped.push_back(it->second);
+      it = entries_.erase(it);
+    }
+  }
+  drop(dropped);
+  return bytes;
+}
+
+std::size_t ParameterResidency::evict_idle() {
+  if (idle_seconds_ <= 0) return 0;
+  std::vector<std::shared_ptr<Entry>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (it->second->in_use == 0 && it->second->loaded && seconds_since(it->second->last_used) > idle_seconds_) {
+        dropped.push_back(it->second);
+        it = entries_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  const std::size_t n = dropped.size();
+  drop(dropped);
+  return n;
+}
+
+void ParameterResidency::evict_all() {
+  std::vector<std::shared_ptr<Entry>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    while (evict_one_idle_locked(dropped)) {
+    }
+  }
+  drop(dropped);
+}
+
+std::vector<ResidentInfo> ParameterResidency::list() const {
+  std::vector<ResidentInfo> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, entry] : entries_) {
+    if (!entry->loaded) continue;
+    const auto& parameters = entry->ready.get().parameters;
+    ResidentInfo info;
+    info.file = id.first;
+    info.circuit = id.second;
+    info.tier = tiers_.tier_of ? tiers_.tier_of(parameters->key()) : "host";
+    info.bytes = parameters->bytes();
+    info.in_use = entry->in_use;
+    info.idle_seconds = entry->in_use == 0 ? seconds_since(entry->last_used) : 0.0;
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace zkpipe::service

@@ -1,0 +1,182 @@
+// Parameter residency: proving keys (with their circuit's pre-compiled evaluator, or
+// a .zkey's coefficient lists) loaded once and shared by every job that names them.
+//
+// - One byte budget: a resident key's bytes are reserved from the engine's memory
+//   budget (Engine::make_resident), the same budget the partitions' working sets
+//   are admitted under. A key that does not fit evicts idle keys, least recently
+//   used first; if it still does not fit the job is refused.
+// - Reference counts: a job holds a Lease for as long as it runs; a key with a lease
+//   out is never evicted (EvictParams on it fails; idle eviction skips it).
+// - Idle eviction: a key nobody has leased for idle_seconds is dropped.
+// - Tiers: where the backend keeps the key's points. The host copy is always
+//   resident here (the CPU backend reads it; the CUDA backend uploads from it);
+//   a device backend reports "device" once its first proof has placed the points
+//   there, and frees them when the key is evicted.
+// - Shapes: a native key's counts (inputs, aux, domain, densities) are checked
+//   against the circuit a job names before its evaluator is compiled, and
+//   remembered, so that a later submit naming a preset the key was not set up for
+//   is refused at once (check_shape).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "formats/zkey_file.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/keys.hpp"
+#include "r1cs/partitioned_circuit.hpp"
+
+namespace zkpipe::service {
+
+// The residency name of a .zkey's circuit (ResidentInfo::circuit).
+inline constexpr const char* kCircomCircuit = "circom";
+
+// What turns a circom witness into the prover's a, b, c for one .zkey: its header and
+// its A and B coefficient lists (the key itself is the resident parameters).
+struct ZkeyCircuit {
+  formats::ZkeyHeader header;
+  std::vector<formats::ZkeyCoefficient> a_coefficients;
+  std::vector<formats::ZkeyCoefficient> b_coefficients;
+
+  std::size_t bytes() const {
+    return (a_coefficients.capacity() + b_coefficients.capacity()) * sizeof(formats::ZkeyCoefficient);
+  }
+};
+
+// The backend's view of where a key lives, and how to drop its device copy.
+struct ParameterTiers {
+  std::function<std::string(const groth16::ProvingKey&)> tier_of;  // "host" when empty
+  std::function<void(const groth16::ProvingKey&)> release;         // nothing when empty
+};
+
+class ParametersInUse : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+class ParametersDoNotFit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The key was set up for another circuit than the one a job names.
+class ShapeMismatch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct ResidentInfo {
+  std::filesystem::path file;
+  std::string circuit;
+  std::string tier;
+  std::size_t bytes = 0;
+  std::size_t in_use = 0;
+  double idle_seconds = 0;
+};
+
+class ParameterResidency {
+ private:
+  struct Entry;
+
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // A job's hold on resident parameters; releasing it (destruction) makes them idle.
+  class Lease {
+   public:
+    Lease() = default;
+    Lease(Lease&&) noexcept = default;
+    Lease& operator=(Lease&&) noexcept;
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() { release(); }
+
+    const std::shared_ptr<const engine::ResidentParameters>& parameters() const { return parameters_; }
+    // A .zkey's coefficient lists (acquire_zkey); null for a native key.
+    const std::shared_ptr<const ZkeyCircuit>& zkey() const { return zkey_; }
+    // Seconds this acquire spent loading (or waiting for another's load): 0 when resident.
+    double load_seconds() const { return load_seconds_; }
+    void release();
+
+   private:
+    friend class ParameterResidency;
+    ParameterResidency* owner_ = nullptr;
+    std::shared_ptr<Entry> entry_;
+    std::shared_ptr<const engine::ResidentParameters> parameters_;
+    std::shared_ptr<const ZkeyCircuit> zkey_;
+    double load_seconds_ = 0;
+  };
+
+  ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds);
+  ParameterResidency(const ParameterResidency&) = delete;
+  ParameterResidency& operator=(const ParameterResidency&) = delete;
+
+  // The key at `file` (already confined and canonical) for `circuit`'s shape, loaded
+  // if needed. Throws groth16::ParameterFileError and friends for a bad file,
+  // ShapeMismatch for a key of another circuit (before compiling the evaluator),
+  // ParametersDoNotFit when the budget cannot hold it.
+  Lease acquire(const std::filesystem::path& file, const r1cs::PartitionedCircuit& circuit);
+  // A snarkjs .zkey (already confined and canonical), read if needed. Throws
+  // formats::FormatError for a bad file, ParametersDoNotFit as above.
+  Lease acquire_zkey(const std::filesystem::path& file);
+  // Whether acquiring would find the parameters loaded (no load to wait for).
+  bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
+  // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other
+  // counts than the circuit; nothing when the key has not been read yet (the
+  // circuit is then not built).
+  void check_shape(const std::filesystem::path& file,
+                   const std::function<std::shared_ptr<const r1cs::PartitionedCircuit>()>& circuit);
+  // Drops an idle key; returns the bytes freed (0 if it was not resident). Throws
+  // ParametersInUse when a job holds it.
+  std::size_t evict(const std::filesystem::path& file);
+  // Drops keys idle for longer than the idle time; returns how many.
+  std::size_t evict_idle();
+  // Drops every idle key (shutdown).
+  void evict_all();
+  std::vector<ResidentInfo> list() const;
+
+ private:
+  using Id = std::pair<std::string, std::string>;  // file, circuit name
+  struct Resident {
+    std::shared_ptr<const engine::ResidentParameters> parameters;
+    std::shared_ptr<const ZkeyCircuit> zkey;
+  };
+  // A key's counts as read from its file, valid while the file's mtime is unchanged.
+  struct KeyShape {
+    std::filesystem::file_time_type mtime;
+    groth16::CircuitShape shape;
+  };
+
+  Lease acquire_with(const Id& id, const std::function<Resident()>& load);
+  Resident load(const std::filesystem::path& file, const r1cs::PartitionedCircuit& circuit);
+  Resident load_zkey(const std::filesystem::path& file);
+  // Reserves the loaded key's bytes from the budget, evicting idle keys as needed.
+  std::shared_ptr<const engine::ResidentParameters> make_resident(const std::filesystem::path& file,
+                                                                  std::shared_ptr<const groth16::ProvingKey> key,
+                                                                  std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
+                                                                  std::size_t companion_bytes);
+  // The circuit's counts, computed once per circuit name.
+  groth16::CircuitShape circuit_shape(const r1cs::PartitionedCircuit& circuit);
+  // Under mutex_: removes the least recently used idle entry; false if none.
+  bool evict_one_idle_locked(std::vector<std::shared_ptr<Entry>>& dropped);
+  void drop(std::vector<std::shared_ptr<Entry>>& dropped);
+  void returned(Entry& entry);
+
+  engine::Engine& engine_;
+  const ParameterTiers tiers_;
+  const double idle_seconds_;
+  mutable std::mutex mutex_;
+  std::map<Id, std::shared_ptr<Entry>> entries_;
+  std::map<std::string, KeyShape> key_shapes_;                  // by file
+  std::map<std::string, groth16::CircuitShape> circuit_shapes_;  // by circuit name
+};
+
+}  // namespace zkpipe::service

@@ -1,0 +1,32 @@
+# Helpers for the service tests: start a daemon in the background, wait for it,
+# stop it. Sourced; expects $zkpipe and $dir.
+
+# start_daemon LOG ARGS... : starts `zkpipe serve ARGS` and waits until it answers.
+start_daemon() {
+  local log=$1
+  shift
+  "$zkpipe" serve "$@" > "$log" 2>&1 &
+  daemon_pid=$!
+  for _ in $(seq 100); do
+    if "$zkpipe" client "${client_args[@]}" status > /dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$daemon_pid" 2> /dev/null; then
+      echo "FAIL: the daemon exited at start:" >&2; cat "$log" >&2; return 1
+    fi
+    sleep 0.1
+  done
+  echo "FAIL: the daemon did not answer within 10 s" >&2; cat "$log" >&2
+  return 1
+}
+
+# stop_daemon SIGNAL EXPECTED_STATUS : signals the daemon, waits for it, checks its exit status.
+stop_daemon() {
+  kill -"$1" "$daemon_pid"
+  local rc=0
+  wait "$daemon_pid" || rc=$?
+  daemon_pid=
+  if [[ $rc -ne $2 ]]; then echo "FAIL: the daemon exited $rc after SIG$1, expected $2" >&2; return 1; fi
+}
+
+cleanup_daemon() {
+  if [[ -n ${daemon_pid:-} ]]; then kill -9 "$daemon_pid" 2> /dev/null || true; wait "$daemon_pid" 2> /dev/null || true; fi
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Load on the daemon (bounded: 64 clients, tiny instances, a minute at most on 2
+# cores): 56 clients prove at once while 8 submit and cancel; every completed proof
+# verifies, the ledger returns to zero once the key is evicted, RSS stays bounded;
+# prints p50 / p99 latency.
+set -euo pipefail
+zkpipe=$1
+clients=${ZKPIPE_LOAD_CLIENTS:-64}
+cancelled=$((clients / 8))
+max_rss_mib=${ZKPIPE_LOAD_MAX_RSS_MIB:-512}
+dir=$(mktemp -d)
+daemon_pid=
+source "$(dirname "$0")/service_lib.sh"
+trap 'cleanup_daemon; rm -rf "$dir"' EXIT
+
+mkdir -p "$dir/params" "$dir/data" "$dir/out"
+"$zkpipe" setup --preset tiny --out "$dir/params/key.zkp" --quiet 2> /dev/null
+sock="unix:$dir/zkpipe.sock"
+client_args=(--server "$sock")
+start_daemon "$dir/serve.log" --listen "$sock" --data-dir "$dir/data" --param-root "$dir/params"
+key="$dir/params/key.zkp"
+
+t0=$(date +%s.%N)
+pids=()
+for i in $(seq 1 "$clients"); do
+  if ((i <= cancelled)); then
+    (
+      id=$("$zkpipe" client --server "$sock" submit --preset tiny --key "$key" --seed "$i" --partitions 2 | tail -1)
+      sleep 0.$((RANDOM % 5))
+      "$zkpipe" client --server "$sock" cancel "$id" > "$dir/out/cancel$i.txt"
+    ) &
+    pids+=($!)
+  else
+    (
+      start=$(date +%s.%N)
+      "$zkpipe" client --server "$sock" prove --preset tiny --key "$key" --seed "$i" --out "$dir/out/p$i.bin" \
+        > "$dir/out/prove$i.txt"
+      echo "$start $(date +%s.%N)" > "$dir/out/latency$i.txt"
+    ) &
+    pids+=($!)
+  fi
+done
+# The clients only: a bare `wait` would wait for the daemon too.
+for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL: a client failed" >&2; exit 1; }; done
+wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$t0" "$(date +%s.%N)")
+
+completed=0
+for i in $(seq $((cancelled + 1)) "$clients"); do
+  "$zkpipe" verify --preset tiny --key "$key" --seed "$i" --proof "$dir/out/p$i.bin" > /dev/null ||
+    { echo "FAIL: client $i's proof does not verify" >&2; exit 1; }
+  completed=$((completed + 1))
+done
+# A cancel ends the job (cancelled) unless it had already finished (done).
+for i in $(seq 1 "$cancelled"); do grep -Eq ": (cancelled|done)$" "$dir/out/cancel$i.txt"; done
+
+# Nothing of the jobs is left; evicting the key empties the ledger.
+"$zkpipe" client --server "$sock" --json status > "$dir/busy.json"
+"$zkpipe" client --server "$sock" evict --key "$key" > /dev/null
+sleep 0.2
+"$zkpipe" client --server "$sock" --json status > "$dir/idle.json"
+# The daemon's peak RSS over the whole run (kB).
+peak_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$daemon_pid/status")
+python3 - "$dir" "$clients" "$cancelled" "$completed" "$max_rss_mib" "$peak_kb" "$wall" << 'PY'
+import glob, json, os, sys
+d, clients, cancelled, completed, max_rss_mib, peak_kb, wall = sys.argv[1], *map(int, sys.argv[2:7]), sys.argv[7]
+busy = json.load(open(os.path.join(d, "busy.json")))
+idle = json.load(open(os.path.join(d, "idle.json")))
+fail = []
+if sum(int(q["jobs"]) for q in busy["queue"]):
+    fail.append("jobs still queued after every client returned")
+for s in busy["ledger"]["stages"]:
+    if s["stage"] not in ("parameters", "device memory") and int(s["bytes"]):
+        fail.append(f"{s['stage']} holds {s['bytes']} bytes after the load")
+if int(idle["ledger"]["tracked_bytes"]) != 0:
+    fail.append(f"ledger tracks {idle['ledger']['tracked_bytes']} bytes after evicting the key")
+peak_rss = peak_kb / 1024
+if peak_rss > max_rss_mib:
+    fail.append(f"peak RSS {peak_rss:.0f} MiB above {max_rss_mib} MiB")
+lat = sorted(float(b) - float(a) for a, b in (open(f).read().split() for f in glob.glob(os.path.join(d, "out/latency*.txt"))))
+pick = lambda q: lat[min(len(lat) - 1, max(0, int(-(-q * len(lat) // 1)) - 1))]
+print(f"service load: {clients} clients ({cancelled} cancelled), {completed} proofs verified in {wall} s; "
+      f"latency p50 {pick(0.5):.2f} s, p99 {pick(0.99):.2f} s; peak RSS {peak_rss:.0f} MiB; "
+      f"jobs done {busy['jobs_done']}, cancelled {busy['jobs_cancelled']}, failed {busy['jobs_failed']}")
+if int(busy["jobs_failed"]):
+    fail.append(f"{busy['jobs_failed']} jobs failed")
+for f in fail:
+    print("FAIL:", f, file=sys.stderr)
+sys.exit(1 if fail else 0)
+PY
+stop_daemon TERM 0

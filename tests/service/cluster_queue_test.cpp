@@ -1,0 +1,306 @@
+// The cluster's PostgreSQL queue against a real PostgreSQL 15: migrations applied
+// once by daemons starting together, claims disjoint under concurrency and by
+// priority, an expired lease re-claimed and the old owner fenced off, each job
+// assembled once, heartbeats holding leases and reporting cancelled jobs, a
+// partition that outlives three leases failing its job, reconnection after the
+// server drops the connection; and two proving services on one queue: a drained
+// daemon gives its partitions back and the other completes the job, and a circom
+// job through the queue. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
+// (tests/CMakeLists.txt's service.cluster_queue starts one); skipped otherwise.
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "formats/file_io.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
+#include "service/cluster_queue.hpp"
+#include "service/proving_service.hpp"
+
+namespace zkpipe::service {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ClusterQueueTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* url = std::getenv("ZKPIPE_TEST_POSTGRES_URL");
+    if (url == nullptr || *url == '\0') GTEST_SKIP() << "ZKPIPE_TEST_POSTGRES_URL is not set";
+    admin_url_ = url;
+    // A database of its own per test: the queue's tables start empty.
+    database_ = "zkpipe_test_" + std::to_string(std::random_device{}());
+    pqxx::connection admin(admin_url_);
+    pqxx::nontransaction(admin).exec("CREATE DATABASE " + database_);
+    url_ = admin_url_.substr(0, admin_url_.rfind('/') + 1) + database_;
+  }
+  void TearDown() override {
+    if (database_.empty()) return;
+    pqxx::connection admin(admin_url_);
+    pqxx::nontransaction(admin).exec("DROP DATABASE IF EXISTS " + database_ + " WITH (FORCE)");
+  }
+
+  ClusterOptions options(const std::string& daemon, double lease = 10) const {
+    ClusterOptions o;
+    o.url = url_;
+    o.daemon = daemon;
+    o.address = "unix:/" + daemon;
+    o.lease_seconds = lease;
+    o.reconnect_seconds = 10;
+    return o;
+  }
+
+  std::string admin_url_;
+  std::string database_;
+  std::string url_;
+};
+
+const std::string kProof(192, '\x07');
+
+TEST_F(ClusterQueueTest, MigrationsApplyOnceAndANewerSchemaIsRefused) {
+  std::vector<std::thread> daemons;
+  for (int i = 0; i < 4; ++i) daemons.emplace_back([&, i] { ClusterQueue q(options("d" + std::to_string(i))); });
+  for (auto& t : daemons) t.join();
+  pqxx::connection c(url_);
+  pqxx::work w(c);
+  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_schema_migrations")[0][0].as<int>(), ClusterQueue::schema_version());
+  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_daemons")[0][0].as<int>(), 4);
+  w.exec("INSERT INTO zkpipe_schema_migrations (version) VALUES (99)");
+  w.commit();
+  try {
+    ClusterQueue q(options("new"));
+    ADD_FAILURE() << "a database with a newer schema was accepted";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
+  ClusterQueue a(options("a"));
+  ClusterQueue b(options("b"));
+  const auto low = a.insert(3, "low", 2, 0);
+  const auto many = a.insert(2, "many", 6, 0);
+  const auto critical = b.insert(0, "critical", 1, 0);
+  // Highest priority first, then the oldest job.
+  const auto first = a.claim(1, {});
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].job, critical);
+  EXPECT_EQ(first[0].request, "critical");
+  // Two daemons at once: SKIP LOCKED hands them disjoint rows.
+  std::vector<ClaimedPartition> got_a, got_b;
+  std::thread ta([&] { got_a = a.claim(3, {}); });
+  std::thread tb([&] { got_b = b.claim(3, {}); });
+  ta.join();
+  tb.join();
+  std::set<std::pair<std::uint64_t, std::uint32_t>> seen;
+  for (const auto* got : {&got_a, &got_b}) {
+    for (const auto& p : *got) {
+      EXPECT_EQ(p.job, many);
+      EXPECT_TRUE(seen.emplace(p.job, p.partition).second) << "partition " << p.partition << " claimed twice";
+    }
+  }
+  EXPECT_EQ(seen.size(), 6u);
+  // A job a daemon cannot serve is left to others.
+  EXPECT_TRUE(a.claim(5, {low}).empty());
+  EXPECT_EQ(b.claim(5, {}).size(), 2u);
+}
+
+TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAssembledOnce) {
+  ClusterQueue dying(options("dying", 0.5));
+  ClusterQueue other(options("other", 10));
+  const auto job = other.insert(2, "req", 2, 0);
+  ASSERT_EQ(dying.claim(2, {}).size(), 2u);
+  EXPECT_TRUE(other.claim(2, {}).empty()) << "a held lease was taken";
+  std::this_thread::sleep_for(700ms);
+  const auto taken = other.claim(2, {});
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_TRUE(taken[0].reclaimed);
+  // The stalled daemon's late proof is not recorded; the new owner's is, once.
+  EXPECT_FALSE(dying.record(job, 0, kProof, ""));
+  EXPECT_TRUE(other.record(job, 0, kProof, ""));
+  EXPECT_FALSE(other.record(job, 0, kProof, ""));
+  int calls = 0;
+  auto assemble = [&](const JobRecord& record, const std::vector<ProvedPartition>& parts) {
+    ++calls;
+    EXPECT_EQ(record.request, "req");
+    EXPECT_EQ(parts.size(), 2u);
+    JobOutcome out;
+    out.status = JobStatus::done;
+    out.proof = parts[0].proof + parts[1].proof;
+    return out;
+  };
+  EXPECT_FALSE(other.assemble(job, assemble, 1)) << "assembled with a partition missing";
+  EXPECT_EQ(other.unassembled().size(), 0u);
+  EXPECT_TRUE(other.record(job, 1, kProof, ""));
+  EXPECT_EQ(other.unassembled(), std::vector<std::uint64_t>{job});
+  EXPECT_TRUE(dying.assemble(job, assemble, 1));
+  EXPECT_FALSE(other.assemble(job, assemble, 1));
+  EXPECT_EQ(calls, 1);
+  const auto record = other.get(job);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->status, JobStatus::done);
+  EXPECT_EQ(record->proof.size(), 384u);
+  EXPECT_EQ(other.partitions_done(job), 2u);
+  const ClusterStatus status = other.status();
+  EXPECT_EQ(status.reclaimed, 2u);
+  EXPECT_EQ(status.leased, 0u);
+}
+
+TEST_F(ClusterQueueTest, HeartbeatsHoldLeasesAndReportCancelledJobs) {
+  ClusterQueue a(options("a", 0.6));
+  ClusterQueue b(options("b", 10));
+  const auto job = a.insert(2, "req", 1, 0);
+  ASSERT_EQ(a.claim(1, {}).size(), 1u);
+  for (int i = 0; i < 6; ++i) {
+    std::this_thread::sleep_for(200ms);
+    EXPECT_TRUE(a.heartbeat().empty());
+    EXPECT_TRUE(b.claim(1, {}).empty()) << "a renewed lease was taken after " << (i + 1) * 200 << " ms";
+  }
+  JobOutcome cancelled;
+  cancelled.status = JobStatus::cancelled;
+  EXPECT_EQ(b.end(job, cancelled, 1), JobStatus::cancelled);
+  EXPECT_EQ(a.heartbeat(), std::vector<std::uint64_t>{job});
+  EXPECT_EQ(b.end(12345, cancelled, 1), std::nullopt);
+}
+
+TEST_F(ClusterQueueTest, APartitionThatOutlivesThreeLeasesFailsItsJob) {
+  ClusterQueue q(options("q", 0.2));
+  const auto job = q.insert(2, "req", 1, 0);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(q.claim(1, {}).size(), 1u) << "claim " << i;
+    std::this_thread::sleep_for(300ms);
+  }
+  EXPECT_TRUE(q.claim(1, {}).empty());
+  const auto record = q.get(job);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->status, JobStatus::failed);
+  EXPECT_NE(record->error.find("3 times"), std::string::npos) << record->error;
+}
+
+TEST_F(ClusterQueueTest, ReconnectsAfterTheServerDropsTheConnection) {
+  ClusterQueue q(options("q"));
+  const auto job = q.insert(2, "req", 1, 0);
+  {
+    pqxx::connection admin(admin_url_);
+    pqxx::nontransaction(admin).exec(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database_ + "'");
+  }
+  const auto record = q.get(job);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->request, "req");
+  EXPECT_EQ(q.claim(1, {}).size(), 1u);
+}
+
+TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
+  const fs::path dir = ::mkdtemp(pattern.data());
+  const fs::path key = dir / "tiny.zkp";
+  const r1cs::porep::PorepLikeCircuit setup_circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+  groth16::write_parameter_file(
+      key, groth16::setup(groth16::record_matrices(setup_circuit), groth16::ToxicWaste::from_seed(5)));
+  auto daemon = [&](const std::string& name) {
+    ServiceConfig c;
+    c.data_dir = dir / name;
+    fs::create_directories(c.data_dir);
+    c.parameter_roots = {dir};
+    c.synthesis_workers = 1;
+    c.queue = url_;
+    c.daemon_name = name;
+    c.lease_seconds = 5;
+    c.heartbeat_seconds = 0.5;
+    BackendSetup backend;
+    backend.backend = std::make_shared<groth16::CpuProver>();
+    return std::make_unique<ProvingService>(c, std::move(backend));
+  };
+  constexpr std::uint32_t kPartitions = 24;
+  v1::SubmitProofRequest request;
+  request.mutable_porep()->set_preset("tiny");
+  request.mutable_porep()->set_seed(3);
+  request.mutable_porep()->set_partitions(kPartitions);
+  request.mutable_porep()->set_parameter_file(key.string());
+
+  auto first = daemon("first");
+  const std::uint64_t id = first->submit(request);
+  for (int i = 0; i < 600 && first->await(id, 0ms).partitions_done() == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GT(first->await(id, 0ms).partitions_done(), 0u);
+  // Admission held: the next claimed batch waits in the engine, its leases held.
+  first->pause();
+  auto leases_of_first = [&] {
+    pqxx::connection c(url_);
+    pqxx::work w(c);
+    return w.exec("SELECT count(*) FROM zkpipe_partitions WHERE owner = 'first' AND state = 1")[0][0].as<int>();
+  };
+  for (int i = 0; i < 500 && leases_of_first() == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GT(leases_of_first(), 0);
+  EXPECT_GE(first->drain(0s), 1u);
+  EXPECT_EQ(leases_of_first(), 0) << "the drained daemon still holds leases";
+  const v1::GetStatusResponse status = first->status();
+  ASSERT_TRUE(status.has_cluster());
+  EXPECT_EQ(status.cluster().daemon(), "first");
+  EXPECT_EQ(status.cluster().leased_partitions(), 0u);
+  EXPECT_GT(status.cluster().queued_partitions(), 0u);
+  const std::string metrics = first->metrics();
+  EXPECT_NE(metrics.find("zkpipe_cluster_partitions{state=\"leased\"} 0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_cluster_daemon_leases{daemon=\"first\"} 0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_jobs_submitted_total 1"), std::string::npos) << metrics;
+  first.reset();
+
+  // Another daemon, asked about the same job, finishes it.
+  auto second = daemon("second");
+  v1::AwaitProofResponse r;
+  for (int i = 0; i < 60; ++i) {
+    r = second->await(id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  ASSERT_EQ(r.proof().size(), kPartitions * 192u);
+  const auto proofs =
+      groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
+  const groth16::PreparedVerifyingKey pvk(groth16::load_parameter_file(key).vk);
+  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 3, kPartitions);
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    EXPECT_TRUE(groth16::verify(pvk, proofs[p], circuit.public_inputs(p)));
+  }
+  {
+    pqxx::connection c(url_);
+    pqxx::work w(c);
+    EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'first'")[0][0].as<int>(), 0);
+    EXPECT_GT(w.exec("SELECT count(*) FROM zkpipe_partitions WHERE proved_by = 'second'")[0][0].as<int>(), 0);
+  }
+  // A circom job through the queue: proof.json and public.json as snarkjs writes them.
+  const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+  fs::copy_file(fixtures / "circuit_final.zkey", dir / "circuit_final.zkey");
+  fs::copy_file(fixtures / "witness.wtns", dir / "witness.wtns");
+  v1::SubmitProofRequest circom;
+  circom.mutable_circom()->set_zkey((dir / "circuit_final.zkey").string());
+  circom.mutable_circom()->set_witness((dir / "witness.wtns").string());
+  const std::uint64_t circom_id = second->submit(circom);
+  for (int i = 0; i < 60; ++i) {
+    r = second->await(circom_id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  const groth16::VerifyingKey vk = formats::verifying_key_from_json(
+      formats::read_bounded_file(fixtures / "verification_key.json", formats::kMaxVerifyingKeyJsonBytes, "vk"), "vk");
+  EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(vk), formats::proof_from_json(r.proof_json(), "proof"),
+                              formats::public_from_json(r.public_json(), "public")));
+  second.reset();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace zkpipe::service

@@ -1,0 +1,659 @@
+// The proving service in process: jobs through the engine on the CPU backend with
+// the tiny preset's key, the journal across restarts, cancellation freeing the
+// ledger, priorities, residency (reference counts, LRU under the budget, idle
+// eviction, preload / evict), path confinement and bad requests, and the gRPC front
+// (bearer token, request size limit, WatchBuffers, HTTP /metrics); circom/snarkjs
+// jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
+// refused; a long parameter load holds up no job whose parameters are resident.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <filesystem>
+#include <fstream>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <httplib.h>
+#include <thread>
+
+#include "formats/file_io.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "memory/buffer_ledger.hpp"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/porep/porep_circuit.hpp"
+#include "service/errors.hpp"
+#include "service/grpc_server.hpp"
+#include "service/http_metrics.hpp"
+#include "service/proving_service.hpp"
+#include "zkpipe/v1/zkpipe.grpc.pb.h"
+
+namespace zkpipe::service {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "zkpipe-service-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write_key(const fs::path& path, std::uint64_t setup_seed) {
+  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+  const r1cs::R1csMatrices m = groth16::record_matrices(circuit);
+  groth16::write_parameter_file(path, groth16::setup(m, groth16::ToxicWaste::from_seed(setup_seed)));
+}
+
+class Service : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    key_ = dir_.path() / "params" / "tiny.zkp";
+    fs::create_directories(key_.parent_path());
+    write_key(key_, 5);
+    config_.data_dir = dir_.path() / "data";
+    fs::create_directories(config_.data_dir);
+    config_.parameter_roots = {key_.parent_path()};
+    config_.synthesis_workers = 1;
+  }
+
+  std::unique_ptr<ProvingService> start(const ServiceConfig& config) {
+    BackendSetup backend;
+    backend.backend = std::make_shared<groth16::CpuProver>();
+    return std::make_unique<ProvingService>(config, std::move(backend));
+  }
+  std::unique_ptr<ProvingService> start() { return start(config_); }
+
+  v1::SubmitProofRequest request(std::uint32_t partitions, std::uint64_t seed = 7,
+                                 v1::Priority priority = v1::PRIORITY_NORMAL) const {
+    v1::SubmitProofRequest r;
+    r.mutable_porep()->set_preset("tiny");
+    r.mutable_porep()->set_seed(seed);
+    r.mutable_porep()->set_partitions(partitions);
+    r.mutable_porep()->set_parameter_file(key_.string());
+    r.set_priority(priority);
+    return r;
+  }
+
+  v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
+    v1::AwaitProofResponse r;
+    for (int i = 0; i < 120; ++i) {
+      r = s.await(id, 1s);
+      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
+    }
+    ADD_FAILURE() << "job " << id << " did not finish";
+    return r;
+  }
+
+  // Every partition's proof against the instance's public inputs.
+  bool verifies(const v1::AwaitProofResponse& r, std::uint64_t seed) const {
+    const groth16::ProvingKey key = groth16::load_parameter_file(key_);
+    const groth16::PreparedVerifyingKey pvk(key.vk);
+    const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), seed, r.partitions());
+    const auto proofs = groth16::decode_proofs(
+        std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
+    if (proofs.size() != r.partitions()) return false;
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!groth16::verify(pvk, proofs[p], circuit.public_inputs(p))) return false;
+    }
+    return true;
+  }
+
+  static ErrorKind error_of(const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const ServiceError& e) {
+      return e.kind();
+    }
+    ADD_FAILURE() << "no ServiceError";
+    return ErrorKind::unavailable;
+  }
+
+  TempDir dir_;
+  fs::path key_;
+  ServiceConfig config_;
+};
+
+// Polls: the last buffers of a finished request are freed by the engine's threads
+// just after its completion is signalled.
+bool eventually(const std::function<bool()>& condition) {
+  for (int i = 0; i < 500; ++i) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return condition();
+}
+
+TEST_F(Service, ProvesVerifiableProofsAndAWarmProveSkipsLoading) {
+  auto s = start();
+  const auto first = finish(*s, s->submit(request(2, 7)));
+  ASSERT_EQ(first.state(), v1::JOB_STATE_DONE) << first.error();
+  EXPECT_EQ(first.proof().size(), 2u * 192);
+  EXPECT_TRUE(verifies(first, 7));
+  EXPECT_GT(first.timings().parameter_load(), 0.0);
+  EXPECT_GT(first.timings().device(), 0.0);
+  EXPECT_GE(first.timings().total(), first.timings().synthesis());
+
+  const auto warm = finish(*s, s->submit(request(1, 9)));
+  ASSERT_EQ(warm.state(), v1::JOB_STATE_DONE) << warm.error();
+  EXPECT_EQ(warm.timings().parameter_load(), 0.0);
+  EXPECT_TRUE(verifies(warm, 9));
+  EXPECT_FALSE(verifies(warm, 10));
+  EXPECT_EQ(s->status().jobs_done(), 2u);
+}
+
+TEST_F(Service, CancelFreesEverythingTheJobHeld) {
+  auto s = start();
+  s->preload([&] {
+    v1::PreloadParamsRequest r;
+    r.set_parameter_file(key_.string());
+    r.set_preset("tiny");
+    return r;
+  }());
+  const memory::LedgerSnapshot before = s->ledger().snapshot();
+  const std::uint64_t id = s->submit(request(64));
+  // Cancelled mid-flight: some partitions proved, others in the pipeline or queued.
+  ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).partitions_done() >= 1; }));
+  EXPECT_EQ(s->cancel(id), v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(s->await(id, 0ms).state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_TRUE(eventually([&] {
+    const auto now = s->ledger().snapshot();
+    return now.tracked == before.tracked && now.count == before.count;
+  })) << "tracked " << s->ledger().snapshot().tracked << " before " << before.tracked;
+  const auto after = s->ledger().snapshot();
+  for (const memory::Stage stage : memory::kAllStages) {
+    EXPECT_EQ(after[stage].bytes, before[stage].bytes) << memory::stage_name(stage);
+    EXPECT_EQ(after[stage].count, before[stage].count) << memory::stage_name(stage);
+  }
+  EXPECT_EQ(s->status().parameters(0).in_use(), 0u);
+  // Cancelling a finished job changes nothing.
+  EXPECT_EQ(s->cancel(id), v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(error_of([&] { s->cancel(999); }), ErrorKind::not_found);
+}
+
+TEST_F(Service, ACriticalJobOvertakesQueuedNormalPartitions) {
+  auto s = start();  // one synthesis worker
+  s->pause();
+  const std::uint64_t normal = s->submit(request(6, 1, v1::PRIORITY_NORMAL));
+  ASSERT_TRUE(eventually([&] { return s->await(normal, 0ms).state() == v1::JOB_STATE_RUNNING; }));
+  const std::uint64_t critical = s->submit(request(1, 2, v1::PRIORITY_CRITICAL));
+  ASSERT_TRUE(eventually([&] { return s->await(critical, 0ms).state() == v1::JOB_STATE_RUNNING; }));
+  // Both in the engine's queue: the critical partition is admitted first.
+  s->resume();
+  const auto c = finish(*s, critical);
+  const auto n = s->await(normal, 0ms);
+  ASSERT_EQ(c.state(), v1::JOB_STATE_DONE);
+  EXPECT_LT(n.partitions_done(), 6u) << "the normal job finished before the critical one";
+  EXPECT_EQ(finish(*s, normal).state(), v1::JOB_STATE_DONE);
+}
+
+TEST_F(Service, AcceptedJobsSurviveARestart) {
+  std::vector<std::uint64_t> ids;
+  {
+    auto s = start();
+    s->pause();  // nothing proves: every job is still queued when the daemon stops
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) ids.push_back(s->submit(request(2, seed)));
+  }
+  auto s = start();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto r = finish(*s, ids[i]);
+    ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+    EXPECT_TRUE(verifies(r, i + 1));
+  }
+  // Results are journaled: a third daemon still answers them.
+  s.reset();
+  auto third = start();
+  EXPECT_EQ(third->await(ids[0], 0ms).state(), v1::JOB_STATE_DONE);
+  EXPECT_TRUE(verifies(third->await(ids[0], 0ms), 1));
+}
+
+TEST_F(Service, AJobTheDaemonDiedOnThreeTimesIsFailed) {
+  {
+    JobStore store(config_.data_dir / "jobs.sqlite");
+    std::string bytes;
+    request(1).SerializeToString(&bytes);
+    const auto id = store.insert(v1::PRIORITY_NORMAL, bytes, 0);
+    for (int i = 0; i < 3; ++i) store.mark_running(id);
+  }
+  auto s = start();
+  const auto r = s->await(1, 0ms);
+  EXPECT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(r.error().find("3 times"), std::string::npos) << r.error();
+}
+
+TEST_F(Service, BadRequestsAreRefusedWithTheReason) {
+  auto s = start();
+  auto refused = [&](v1::SubmitProofRequest r) { return error_of([&] { s->submit(r); }); };
+  auto r = request(1);
+  r.mutable_porep()->set_preset("huge");
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(0);
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(5000);
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(1);
+  r.set_priority(static_cast<v1::Priority>(42));
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(1);
+  r.mutable_porep()->set_circuit("sha-chain");
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(1);
+  r.clear_porep();
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+  r = request(1);
+  r.set_label(std::string(1000, 'x'));
+  EXPECT_EQ(refused(r), ErrorKind::invalid_argument);
+
+  // Paths: relative, missing, outside the roots, escaping by "..", by a link, a FIFO.
+  auto with_file = [&](const std::string& file) {
+    auto q = request(1);
+    q.mutable_porep()->set_parameter_file(file);
+    return refused(q);
+  };
+  EXPECT_EQ(with_file("tiny.zkp"), ErrorKind::invalid_argument);
+  EXPECT_EQ(with_file((key_.parent_path() / "missing.zkp").string()), ErrorKind::invalid_argument);
+  EXPECT_EQ(with_file("/etc/passwd"), ErrorKind::permission_denied);
+  EXPECT_EQ(with_file((key_.parent_path() / ".." / "data" / "jobs.sqlite").string()), ErrorKind::permission_denied);
+  fs::create_symlink("/etc/passwd", key_.parent_path() / "link.zkp");
+  EXPECT_EQ(with_file((key_.parent_path() / "link.zkp").string()), ErrorKind::permission_denied);
+  ASSERT_EQ(::mkfifo((key_.parent_path() / "fifo.zkp").c_str(), 0600), 0);
+  EXPECT_EQ(with_file((key_.parent_path() / "fifo.zkp").string()), ErrorKind::invalid_argument);
+  EXPECT_EQ(with_file(key_.parent_path().string()), ErrorKind::invalid_argument);
+
+  // A corrupt key fails its job with the file's name; the daemon goes on.
+  const fs::path corrupt = key_.parent_path() / "corrupt.zkp";
+  fs::copy_file(key_, corrupt);
+  fs::resize_file(corrupt, 5000);
+  auto q = request(1);
+  q.mutable_porep()->set_parameter_file(corrupt.string());
+  const auto failed = finish(*s, s->submit(q));
+  EXPECT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(failed.error().find("corrupt.zkp"), std::string::npos) << failed.error();
+  EXPECT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
+  EXPECT_EQ(error_of([&] { s->await(12345, 0ms); }), ErrorKind::not_found);
+}
+
+TEST_F(Service, ResidencyRefCountsLruAndIdleEviction) {
+  const fs::path other = key_.parent_path() / "other.zkp";
+  write_key(other, 6);
+  v1::PreloadParamsRequest preload;
+  preload.set_preset("tiny");
+  std::size_t key_bytes = 0;
+  {
+    auto s = start();
+    preload.set_parameter_file(key_.string());
+    const auto loaded = s->preload(preload);
+    key_bytes = loaded.parameters().bytes();
+    EXPECT_GT(loaded.load_seconds(), 0.0);
+    EXPECT_EQ(loaded.parameters().tier(), "host");
+    EXPECT_EQ(s->preload(preload).load_seconds(), 0.0);  // already resident
+    // In use: not evicted; once idle, evicted and its bytes leave the ledger.
+    s->pause();
+    const std::uint64_t id = s->submit(request(1));
+    ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).state() == v1::JOB_STATE_RUNNING; }));
+    EXPECT_EQ(error_of([&] { s->evict(key_.string()); }), ErrorKind::failed_precondition);
+    s->resume();
+    ASSERT_EQ(finish(*s, id).state(), v1::JOB_STATE_DONE);
+    EXPECT_TRUE(eventually([&] { return s->status().parameters(0).in_use() == 0; }));
+    EXPECT_EQ(s->evict(key_.string()), key_bytes);
+    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[memory::Stage::parameters].bytes == 0; }));
+    EXPECT_EQ(s->status().parameters_size(), 0);
+  }
+  {
+    // A budget that holds one key (the two are the same size) and a working set: the
+    // second key evicts the least recently used idle one.
+    ServiceConfig c = config_;
+    c.budget_bytes = key_bytes + key_bytes / 2;
+    auto s = start(c);
+    preload.set_parameter_file(key_.string());
+    s->preload(preload);
+    preload.set_parameter_file(other.string());
+    s->preload(preload);
+    const auto status = s->status();
+    ASSERT_EQ(status.parameters_size(), 1);
+    EXPECT_EQ(status.parameters(0).parameter_file(), other.string());
+    // And a job on the first key brings it back, evicting the second.
+    const auto r = finish(*s, s->submit(request(1)));
+    EXPECT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+    EXPECT_EQ(s->status().parameters(0).parameter_file(), key_.string());
+  }
+  {
+    ServiceConfig c = config_;
+    c.param_idle_seconds = 0.3;
+    auto s = start(c);
+    ASSERT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
+    EXPECT_TRUE(eventually([&] { return s->status().parameters_size() == 0; }));
+    EXPECT_TRUE(eventually([&] { return s->ledger().snapshot()[memory::Stage::parameters].bytes == 0; }));
+  }
+}
+
+TEST_F(Service, DrainLeavesUnfinishedJobsQueuedForTheNextStart) {
+  std::uint64_t id = 0;
+  {
+    auto s = start();
+    id = s->submit(request(64));
+    ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).partitions_done() >= 1; }));
+    EXPECT_EQ(s->drain(0s), 1u);
+    EXPECT_EQ(error_of([&] { s->submit(request(1)); }), ErrorKind::unavailable);
+    EXPECT_EQ(error_of([&] { s->await(id, 100ms); }), ErrorKind::unavailable);
+  }
+  JobStore store(config_.data_dir / "jobs.sqlite");
+  const auto record = store.get(id);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->status, JobStatus::queued);
+  EXPECT_EQ(record->attempts, 0);
+}
+
+TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
+  auto s = start();
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  c.max_request_bytes = 4096;
+  GrpcServer server(*s, c, "sesame");
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+
+  auto call_status = [&](const std::string& token) {
+    grpc::ClientContext ctx;
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    v1::GetStatusResponse r;
+    return stub->GetStatus(&ctx, {}, &r).error_code();
+  };
+  EXPECT_EQ(call_status(""), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call_status("sesam"), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call_status("sesame"), grpc::StatusCode::OK);
+
+  auto submit = [&](const v1::SubmitProofRequest& r, v1::SubmitProofResponse& out) {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    return stub->SubmitProof(&ctx, r, &out);
+  };
+  v1::SubmitProofResponse out;
+  auto big = request(1);
+  big.set_label(std::string(8192, 'x'));
+  EXPECT_EQ(submit(big, out).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  auto bad = request(1);
+  bad.mutable_porep()->set_parameter_file("/etc/../etc/shadow");
+  const grpc::Status denied = submit(bad, out);
+  EXPECT_EQ(denied.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_NE(denied.error_message().find("outside the allowed roots"), std::string::npos);
+  bad = request(1);
+  bad.mutable_porep()->set_preset("nope");
+  EXPECT_EQ(submit(bad, out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  // Bytes that are no SubmitProofRequest: refused, and the daemon goes on.
+  {
+    grpc::GenericStub generic(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    const std::string garbage = "\x0a\xff\xff\xff\xff\x0f garbage";
+    grpc::Slice slice(garbage);
+    grpc::ByteBuffer sent(&slice, 1);
+    grpc::ByteBuffer received;
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    grpc::Status status;
+    generic.UnaryCall(&ctx, "/zkpipe.v1.Prover/SubmitProof", grpc::StubOptions(), &sent, &received,
+                      [&](grpc::Status s) {
+                        std::lock_guard lock(m);
+                        status = s;
+                        done = true;
+                        cv.notify_all();
+                      });
+    std::unique_lock lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return done; }));
+    EXPECT_FALSE(status.ok());
+    EXPECT_EQ(call_status("sesame"), grpc::StatusCode::OK);
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    v1::AwaitProofResponse r;
+    ASSERT_TRUE(stub->Prove(&ctx, request(1), &r).ok());
+    EXPECT_EQ(r.state(), v1::JOB_STATE_DONE);
+    EXPECT_TRUE(verifies(r, 7));
+  }
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    v1::WatchBuffersRequest w;
+    w.set_count(3);
+    w.set_interval_ms(50);
+    auto reader = stub->WatchBuffers(&ctx, w);
+    v1::LedgerSnapshot snapshot;
+    int n = 0;
+    while (reader->Read(&snapshot)) {
+      ++n;
+      EXPECT_EQ(snapshot.stages_size(), static_cast<int>(memory::kStageCount));
+      EXPECT_GT(snapshot.rss_bytes(), 0u);
+    }
+    EXPECT_TRUE(reader->Finish().ok());
+    EXPECT_EQ(n, 3);
+  }
+
+  MetricsHttpServer http(*s, "127.0.0.1:0", "sesame");
+  httplib::Client client("127.0.0.1", http.port());
+  EXPECT_EQ(client.Get("/metrics")->status, 401);
+  const auto res = client.Get("/metrics", {{"Authorization", "Bearer sesame"}});
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_NE(res->body.find("zkpipe_jobs_finished_total{state=\"done\"} 1"), std::string::npos) << res->body;
+  EXPECT_NE(res->body.find("zkpipe_ledger_bytes{stage=\"parameters\"}"), std::string::npos);
+  EXPECT_NE(res->body.find("zkpipe_job_seconds_count 1"), std::string::npos);
+}
+
+class CircomService : public Service {
+ protected:
+  void SetUp() override {
+    Service::SetUp();
+    const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+    zkey_ = key_.parent_path() / "circuit_final.zkey";
+    wtns_ = key_.parent_path() / "witness.wtns";
+    vk_ = fixtures / "verification_key.json";
+    fs::copy_file(fixtures / "circuit_final.zkey", zkey_);
+    fs::copy_file(fixtures / "witness.wtns", wtns_);
+  }
+
+  v1::SubmitProofRequest circom(const fs::path& zkey, const fs::path& wtns) const {
+    v1::SubmitProofRequest r;
+    r.mutable_circom()->set_zkey(zkey.string());
+    r.mutable_circom()->set_witness(wtns.string());
+    return r;
+  }
+
+  // As `zkpipe groth16 verify` checks them: the JSON texts against the fixture's key.
+  bool verifies_json(const v1::AwaitProofResponse& r) const {
+    const groth16::VerifyingKey vk = formats::verifying_key_from_json(
+        formats::read_bounded_file(vk_, formats::kMaxVerifyingKeyJsonBytes, "vk"), vk_.string());
+    const auto inputs = formats::public_from_json(r.public_json(), "public.json");
+    const auto proof = formats::proof_from_json(r.proof_json(), "proof.json");
+    return inputs.size() + 1 == vk.ic.size() && groth16::verify(groth16::PreparedVerifyingKey(vk), proof, inputs);
+  }
+
+  fs::path zkey_, wtns_, vk_;
+};
+
+TEST_F(CircomService, ProvesAZkeyAndWitnessAsSnarkjsJson) {
+  auto s = start();
+  const auto r = finish(*s, s->submit(circom(zkey_, wtns_)));
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_EQ(r.partitions(), 1u);
+  EXPECT_EQ(r.proof().size(), 192u);
+  EXPECT_TRUE(verifies_json(r));
+  // The public signals are the fixture's (snarkjs's public.json for this witness).
+  const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
+  EXPECT_EQ(formats::public_from_json(r.public_json(), "public.json"),
+            formats::public_from_json(formats::read_bounded_file(fixtures / "public.json", 1 << 20, "public.json"),
+                                      "public.json"));
+  EXPECT_GT(r.timings().parameter_load(), 0.0);
+  // Warm: the .zkey stays resident; its coefficient lists are charged with the key.
+  const auto warm = finish(*s, s->submit(circom(zkey_, wtns_)));
+  ASSERT_EQ(warm.state(), v1::JOB_STATE_DONE) << warm.error();
+  EXPECT_EQ(warm.timings().parameter_load(), 0.0);
+  const auto status = s->status();
+  ASSERT_EQ(status.parameters_size(), 1);
+  EXPECT_GT(status.parameters(0).bytes(), fs::file_size(zkey_) / 2);
+
+  // A proof tampered with does not verify (the check above can fail).
+  auto tampered = warm;
+  tampered.set_public_json(formats::public_to_json(std::vector<ff::Fr>(
+      formats::public_from_json(warm.public_json(), "p").size(), ff::Fr::one())));
+  EXPECT_FALSE(verifies_json(tampered));
+
+  // The result is journaled: a restarted daemon answers it.
+  const std::uint64_t id = s->submit(circom(zkey_, wtns_));
+  ASSERT_EQ(finish(*s, id).state(), v1::JOB_STATE_DONE);
+  s.reset();
+  auto again = start();
+  const auto journaled = again->await(id, 0ms);
+  ASSERT_EQ(journaled.state(), v1::JOB_STATE_DONE);
+  EXPECT_TRUE(verifies_json(journaled));
+}
+
+TEST_F(CircomService, RefusesFilesOutsideTheRootsAndFailsABadWitness) {
+  auto s = start();
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, "/etc/passwd")); }), ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom("/etc/passwd", wtns_)); }), ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, key_.parent_path() / ".." / "data" / "jobs.sqlite")); }),
+            ErrorKind::permission_denied);
+  EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, "")); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(error_of([&] { s->submit(circom("", wtns_)); }), ErrorKind::invalid_argument);
+
+  // A file that is no .zkey: failed, naming it.
+  const auto wrong = finish(*s, s->submit(circom(key_, wtns_)));
+  EXPECT_EQ(wrong.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(wrong.error().find("tiny.zkp"), std::string::npos) << wrong.error();
+
+  // A witness that does not satisfy the circuit: its proof does not verify, nothing is returned.
+  const fs::path bad = key_.parent_path() / "bad.wtns";
+  fs::copy_file(wtns_, bad);
+  {
+    const auto size = fs::file_size(bad);
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 32));  // the last wire's value: small, below r
+    const char byte = 5;
+    f.write(&byte, 1);
+  }
+  const auto unsatisfied = finish(*s, s->submit(circom(zkey_, bad)));
+  EXPECT_EQ(unsatisfied.state(), v1::JOB_STATE_FAILED);
+  EXPECT_TRUE(unsatisfied.proof_json().empty());
+  EXPECT_EQ(finish(*s, s->submit(circom(zkey_, wtns_))).state(), v1::JOB_STATE_DONE);
+}
+
+TEST_F(Service, AKeyOfAnotherPresetIsRefused) {
+  auto s = start();
+  // First sight of the key: the load compares counts before compiling an evaluator.
+  auto other = request(1);
+  other.mutable_porep()->set_preset("2e16");
+  const auto failed = finish(*s, s->submit(other));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(failed.error().find("was set up for another circuit than porep-like/2e16"), std::string::npos)
+      << failed.error();
+  EXPECT_FALSE(fs::exists(fs::path(key_).replace_extension(".zkpev")));
+  // Its counts known, the key is refused at submit.
+  try {
+    s->submit(other);
+    ADD_FAILURE() << "accepted a key of another preset";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("porep-like/2e16"), std::string::npos) << e.what();
+  }
+  v1::PreloadParamsRequest preload;
+  preload.set_parameter_file(key_.string());
+  preload.set_preset("2e16");
+  EXPECT_EQ(error_of([&] { s->preload(preload); }), ErrorKind::invalid_argument);
+  // The right preset still proves.
+  EXPECT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
+}
+
+TEST_F(CircomService, ALongParameterLoadHoldsUpNoResidentJob) {
+  auto s = start();
+  v1::PreloadParamsRequest preload;
+  preload.set_parameter_file(key_.string());
+  preload.set_preset("tiny");
+  s->preload(preload);
+  // A key named as the 2e24 preset's that is not one: its load counts the 2e24
+  // circuit before refusing it (about 2 s), while the tiny jobs behind it find their
+  // key resident.
+  const fs::path impostor = key_.parent_path() / "impostor.zkp";
+  fs::copy_file(key_, impostor);
+  auto slow = request(1);
+  slow.mutable_porep()->set_preset("2e24");
+  slow.mutable_porep()->set_parameter_file(impostor.string());
+  const std::uint64_t slow_id = s->submit(slow);
+  std::vector<std::uint64_t> fast;
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) fast.push_back(s->submit(request(1, seed)));
+  for (const std::uint64_t id : fast) {
+    const auto r = finish(*s, id);
+    ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  }
+  EXPECT_EQ(s->await(slow_id, 0ms).state(), v1::JOB_STATE_QUEUED) << "the slow load ended first: it proves nothing";
+  EXPECT_EQ(finish(*s, slow_id).state(), v1::JOB_STATE_FAILED);
+}
+
+TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
+  TempDir dir;
+  const fs::path file = dir.path() / "zkpipe.toml";
+  std::ofstream(file) << "listen = \"unix:/run/zkpipe.sock\"\nbudget = \"8GiB\"\nsynthesis_workers = 3\n"
+                         "parameter_roots = [\"/srv/params\"]\ndrain_seconds = 5\n";
+  const ServiceConfig c = load_config(file);
+  EXPECT_EQ(c.listen, "unix:/run/zkpipe.sock");
+  EXPECT_EQ(c.budget_bytes, std::size_t{8} << 30);
+  EXPECT_EQ(c.synthesis_workers, 3u);
+  ASSERT_EQ(c.parameter_roots.size(), 1u);
+  EXPECT_EQ(c.drain_seconds, 5.0);
+  c.validate();
+
+  auto refused = [&](const std::string& text, const std::string& expect) {
+    std::ofstream(file) << text;
+    try {
+      load_config(file).validate();
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+      return;
+    }
+    ADD_FAILURE() << "accepted: " << text;
+  };
+  refused("lisen = \"x\"\n", "lisen: unknown key");
+  refused("budget = \"lots\"\n", "budget: expected a byte size");
+  refused("synthesis_workers = -1\n", "must not be negative");
+  refused("listen = \"0.0.0.0:50051\"\n", "not a loopback address");
+  refused("listen = \"localhost:99999\"\n", "bad port");
+  refused("listen = [\n", "zkpipe.toml:");
+  refused("queue = \"mysql://db/zkpipe\"\n", "queue must be a postgresql://");
+  refused("lease_seconds = 2\nheartbeat_seconds = 2\n", "must be below lease_seconds");
+  refused("poll_seconds = 0\n", "must be in (0, 86400]");
+  std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
+  EXPECT_NO_THROW(load_config(file).validate());
+  // The documented example is every default, and parses.
+  const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
+  const ServiceConfig defaults;
+  EXPECT_EQ(example.listen, defaults.listen);
+  EXPECT_EQ(example.max_request_bytes, defaults.max_request_bytes);
+  EXPECT_EQ(example.param_idle_seconds, defaults.param_idle_seconds);
+  EXPECT_EQ(example.keep_results_seconds, defaults.keep_results_seconds);
+  EXPECT_EQ(example.data_dir, defaults.data_dir);
+  EXPECT_EQ(example.queue, defaults.queue);
+  EXPECT_EQ(example.lease_seconds, defaults.lease_seconds);
+  EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
+  EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
+  EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
+  EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());
+}
+
+}  // namespace
+}  // namespace zkpipe::service
