@@ -192,6 +192,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   BenchReport report;
   report.policy = config.policy;
   report.pw = config.synthesis_workers;
+  report.gw = config.workers_per_device;
   report.budget = eng.budget_bytes();
   report.baseline_rss = w.baseline_rss;
   const bool show_bar = !o.quiet && isatty(STDERR_FILENO);

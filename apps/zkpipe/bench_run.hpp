@@ -62,6 +62,7 @@ struct PreparedWorkload {
 struct BenchReport {
   engine::PermitPolicy policy = engine::PermitPolicy::budget;
   std::size_t pw = 0;
+  std::size_t gw = 0;
   std::size_t budget = 0;
   std::size_t proofs = 0;
   std::size_t verified = 0;

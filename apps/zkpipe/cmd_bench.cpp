@@ -19,11 +19,27 @@ struct BenchCommand {
   BenchOptions options;
   std::string policy = "budget";
   std::vector<std::size_t> pw_list = {1, 2, 4, 8};
+  std::vector<std::size_t> gw_list;       // empty: --gw alone
+  std::vector<std::string> budget_list;  // empty: --budget alone
   std::string csv_path;
 };
 
 // Each worker is a thread: bounded so that a typo is an error, not thousands of threads.
 CLI::Range worker_count() { return CLI::Range(std::size_t{1}, engine::kMaxWorkers); }
+
+// A --budget value, checked when the command line is parsed.
+CLI::Validator budget_validator() {
+  return CLI::Validator(
+      [](const std::string& text) {
+        try {
+          parse_budget(text);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      },
+      "BUDGET");
+}
 
 void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   BenchOptions& o = c.options;
@@ -41,16 +57,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
       ->check(CLI::Range(std::size_t{0}, engine::kMaxChannelCapacity));
   cmd.add_option("--budget", o.budget, "Memory budget: auto (MemAvailable), bytes (e.g. 8GiB), or Nx (parameters + N working sets)")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            try {
-              parse_budget(text);
-              return std::string();
-            } catch (const std::invalid_argument& e) {
-              return std::string(e.what());
-            }
-          },
-          "BUDGET"));
+      ->check(budget_validator());
   add_synthesis_option(cmd, o.synthesis);
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
@@ -98,18 +105,24 @@ void run_bench_batch(BenchCommand& c) {
 
 std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::string& csv) {
   std::ostringstream md;
-  md << "| pw | s/proof | peak RSS | peak queued partitions | peak tracked bytes | device busy |\n"
-     << "| ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  csv = "pw,seconds_per_proof,peak_rss_bytes,peak_queued_partitions,peak_tracked_bytes,device_busy\n";
+  md << "| pw | gw | budget | s/proof | peak RSS | peak queued partitions | peak tracked bytes | device busy | "
+        "device busy (device) |\n"
+     << "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  csv = "pw,gw,budget_bytes,seconds_per_proof,peak_rss_bytes,peak_queued_partitions,peak_tracked_bytes,device_busy,"
+        "device_busy_measured\n";
   for (const BenchReport& r : reports) {
     const auto& queued = r.ledger[memory::Stage::queued];
-    char line[256];
-    std::snprintf(line, sizeof line, "| %zu | %.3f | %s | %zu | %s | %.1f %% |\n", r.pw, r.seconds_per_proof,
+    const double measured = r.device_busy_measured.value_or(-1);
+    char measured_text[16] = "-";
+    if (r.device_busy_measured) std::snprintf(measured_text, sizeof measured_text, "%.1f %%", 100 * measured);
+    char line[320];
+    std::snprintf(line, sizeof line, "| %zu | %zu | %s | %.3f | %s | %zu | %s | %.1f %% | %s |\n", r.pw, r.gw,
+                  format_bytes(static_cast<double>(r.budget)).c_str(), r.seconds_per_proof,
                   format_bytes(static_cast<double>(r.peak_rss)).c_str(), queued.peak_count,
-                  format_bytes(static_cast<double>(r.ledger.peak_tracked)).c_str(), 100 * r.device_busy);
+                  format_bytes(static_cast<double>(r.ledger.peak_tracked)).c_str(), 100 * r.device_busy, measured_text);
     md << line;
-    std::snprintf(line, sizeof line, "%zu,%.4f,%zu,%zu,%zu,%.4f\n", r.pw, r.seconds_per_proof, r.peak_rss,
-                  queued.peak_count, r.ledger.peak_tracked, r.device_busy);
+    std::snprintf(line, sizeof line, "%zu,%zu,%zu,%.4f,%zu,%zu,%zu,%.4f,%.4f\n", r.pw, r.gw, r.budget,
+                  r.seconds_per_proof, r.peak_rss, queued.peak_count, r.ledger.peak_tracked, r.device_busy, measured);
     csv += line;
   }
   return md.str();
@@ -120,17 +133,25 @@ void run_bench_sweep(BenchCommand& c) {
   c.options.engine.policy = *engine::parse_policy(c.policy);
   c.options.quiet = true;
   PreparedWorkload w = prepare_workload(c.options);
+  const std::vector<std::size_t> gws = c.gw_list.empty() ? std::vector{c.options.engine.workers_per_device} : c.gw_list;
+  const std::vector<std::string> budgets = c.budget_list.empty() ? std::vector{c.options.budget} : c.budget_list;
   std::vector<BenchReport> reports;
-  for (std::size_t pw : c.pw_list) {
-    BenchOptions o = c.options;
-    o.engine.synthesis_workers = pw;
-    std::cerr << "sweep: pw=" << pw << " ...\n";
-    reports.push_back(run_batch(o, w));
+  for (const std::string& budget : budgets) {
+    for (std::size_t gw : gws) {
+      for (std::size_t pw : c.pw_list) {
+        BenchOptions o = c.options;
+        o.engine.synthesis_workers = pw;
+        o.engine.workers_per_device = gw;
+        o.budget = budget;
+        std::cerr << "sweep: pw=" << pw << " gw=" << gw << " budget=" << budget << " ...\n";
+        reports.push_back(run_batch(o, w));
+      }
+    }
   }
   std::string csv;
   std::cout << "\n## " << c.options.workload.circuit << "/" << c.options.workload.preset << ", "
             << c.options.count << " proofs x " << c.options.workload.partitions << " partitions, policy "
-            << c.policy << "\n\n"
+            << c.policy << ", " << describe_backend(c.options.backend) << "\n\n"
             << markdown_and_csv(reports, csv) << "\n```csv\n" << csv << "```\n";
   if (!c.csv_path.empty()) {
     std::ofstream out(c.csv_path);
@@ -192,12 +213,18 @@ void register_bench(CLI::App& app) {
   b->callback([batch] { run_bench_batch(*batch); });
 
   auto sweep = std::make_shared<BenchCommand>();
-  CLI::App* s = bench->add_subcommand("sweep", "Run the batch for several pw values; print Markdown and CSV");
+  CLI::App* s = bench->add_subcommand("sweep", "Run the batch over --pw, --gws and --budgets values; print Markdown and CSV");
   add_engine_options(*s, *sweep);
   s->add_option("--pw", sweep->pw_list, "Synthesis worker counts, comma-separated")
       ->delimiter(',')
       ->capture_default_str()
       ->check(worker_count());
+  s->add_option("--gws", sweep->gw_list, "Device worker counts to sweep, comma-separated (default: --gw)")
+      ->delimiter(',')
+      ->check(worker_count());
+  s->add_option("--budgets", sweep->budget_list, "Budgets to sweep, comma-separated, each as --budget takes")
+      ->delimiter(',')
+      ->check(budget_validator());
   add_policy_option(*s, *sweep);
   s->add_option("--csv", sweep->csv_path, "Also write the CSV to this file");
   s->callback([sweep] { run_bench_sweep(*sweep); });

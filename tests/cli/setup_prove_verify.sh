@@ -63,4 +63,13 @@ if "$zkpipe" prove --preset tiny --key "$dir/short.zkp" --seed 7 --out "$dir/x.b
   echo "FAIL: truncated key accepted" >&2; exit 1
 fi
 grep -q "truncated" "$dir/err.txt"
+
+# bench sweep runs the cross product of --pw, --gws and --budgets on one set-up key:
+# 2 × 2 × 2 rows in the table and the CSV, each row its own pw, gw and budget.
+"$zkpipe" bench sweep --preset tiny --partitions 2 -c 2 --key "$dir/key.zkp" --pw 1,2 --gws 1,2 \
+  --budgets auto,64MiB --csv "$dir/sweep.csv" > "$dir/sweep.md" 2>/dev/null
+test "$(grep -c '^| [12] | [12] |' "$dir/sweep.md")" -eq 8
+test "$(wc -l < "$dir/sweep.csv")" -eq 9
+test "$(cut -d, -f1,2,3 "$dir/sweep.csv" | tail -n +2 | sort -u | wc -l)" -eq 8
+grep -q "^1,2,67108864," "$dir/sweep.csv"
 echo "cli setup/prove/verify: OK"

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <future>
 #include <stdexcept>
+#include <vector>
 
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
@@ -52,6 +54,30 @@ INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverG2, ::testing::Bool());
 // The witness checks run beside the device work: a broken constraint or a density
 // that does not match the key still fails start() (naming the constraint), and the
 // prover proves the next partition.
+// start() locks only its kernel region: pce witnesses proved from four threads at
+// once (two witness slots, so uploads wait for each other too) give the CPU's
+// proofs for the same blinding.
+TEST(CudaProver, ConcurrentStartsGiveTheCpuProofs) {
+  ZKPIPE_REQUIRE_GPU();
+  PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 31, 8);
+  const ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(3));
+  const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit));
+  CudaProver gpu(0);
+  ASSERT_TRUE(gpu.locks_kernel_region());
+  groth16::CpuProver cpu;
+  std::vector<std::future<Proof>> proofs;
+  for (std::size_t p = 0; p < circuit.partitions(); ++p) {
+    proofs.push_back(std::async(std::launch::async, [&, p] {
+      groth16::PartitionWitness w = groth16::synthesize_witness(circuit, p, compiled);
+      return groth16::prove(gpu, w, key, Blinding::zero());
+    }));
+  }
+  for (std::size_t p = 0; p < circuit.partitions(); ++p) {
+    groth16::PartitionWitness w = groth16::synthesize_witness(circuit, p);
+    EXPECT_EQ(proofs[p].get(), groth16::prove(cpu, w, key, Blinding::zero())) << "partition " << p;
+  }
+}
+
 TEST(CudaProver, UnsatisfiedWitnessIsRejected) {
   ZKPIPE_REQUIRE_GPU();
   PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 1);
