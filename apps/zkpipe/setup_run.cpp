@@ -41,7 +41,8 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 }  // namespace
 
 SetUpParameters set_up_parameters(const SetupRequest& r) {
-  if (r.backend.backend == "cuda") make_backend(r.backend);  // no device: fail before the long steps
+  // No device: fail before the long steps.
+  if (r.backend.backend == "cuda") make_backend(r.backend, memory::BufferLedger::process());
   WorkloadSpec one = r.workload;
   one.partitions = 1;
   const auto circuit = make_circuit(one);
