@@ -12,10 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # Only the zkpipe program: the tests and benchmarks are scripts/test.sh's business.
+# --strict-memory: the run fails if the ledger and the measured runtime leave more than
+# 5 % of RSS unexplained, or peak RSS exceeds baseline + budget + runtime growth (held
+# at 2e16 and 2e20: docs/BENCHMARKS.md, "Memory truth"; not at the tiny preset).
 ZKPIPE_BUILD_TARGETS=zkpipe scripts/build.sh
 mkdir -p out
 build/apps/zkpipe bench batch \
   --circuit porep-like --preset "${ZKPIPE_PRESET:-2e16}" --partitions "${ZKPIPE_PARTITIONS:-10}" \
   -c "${ZKPIPE_PROOFS:-3}" -j 2 --pw "${ZKPIPE_PW:-$(nproc)}" --gw 1 \
   --budget "${ZKPIPE_BUDGET:-auto}" --permit-policy budget \
-  --params-dir out/params --trace out/engine-trace.json --plot out/engine-buffers.svg
+  --params-dir out/params --trace out/engine-trace.json --plot out/engine-buffers.svg \
+  --strict-memory

@@ -43,8 +43,8 @@ SetupRequest setup_request(const BenchOptions& o) {
   return r;
 }
 
-double untracked(const engine::LedgerSample& s, std::size_t baseline) {
-  return static_cast<double>(s.rss) - static_cast<double>(baseline) - static_cast<double>(s.tracked);
+double untracked(const engine::LedgerSample& s, const memory::MemoryBaseline& baseline) {
+  return memory::untracked_bytes(s.rss, s.tracked, s.runtime, baseline);
 }
 
 std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_t count) {
@@ -116,7 +116,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   // The backend first: a missing device fails before the parameters are set up.
   w.backend = make_backend(o.backend, memory::BufferLedger::process());
   w.device_used = device_memory_probe(o.backend);
-  w.baseline_rss = memory::resident_bytes();
+  w.baseline = memory::MemoryBaseline::now();
   if (o.setup_on_device) {
     if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
     std::cerr << "setting up parameters on the device, kept there for this run (nothing cached on disk)\n";
@@ -158,7 +158,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   const auto line_level = engine::parse_log_level(o.buffers_log_level);
   if (!threshold || !line_level) throw std::invalid_argument("log levels are error, warn, info, debug, trace");
   eng.add_listener(std::make_shared<engine::BufferLogger>(
-      std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline_rss},
+      std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline},
       w.device_used));
   auto parameters = eng.make_resident(w.key, w.evaluator);
   ledger.reset_peaks();
@@ -194,7 +194,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.pw = config.synthesis_workers;
   report.gw = config.workers_per_device;
   report.budget = eng.budget_bytes();
-  report.baseline_rss = w.baseline_rss;
+  report.baseline = w.baseline;
   const bool show_bar = !o.quiet && isatty(STDERR_FILENO);
   const std::optional<double> device_busy_before = w.backend->device_busy_seconds();
   std::vector<double> latencies;
@@ -243,12 +243,17 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.stages.emplace_back("proof latency", engine::summarize(latencies));
   report.untracked_max = -1e300;
   for (const auto& s : recorder->samples()) {
-    const double u = untracked(s, w.baseline_rss);
+    report.runtime_max = std::max(report.runtime_max, s.runtime);
+    report.runtime_growth_max = std::max(report.runtime_growth_max, static_cast<double>(s.runtime) -
+                                                                         static_cast<double>(w.baseline.runtime.total()));
+    const double u = untracked(s, w.baseline);
     report.untracked_max = std::max(report.untracked_max, u);
     if (s.rss != 0) report.untracked_share_max = std::max(report.untracked_share_max, u / static_cast<double>(s.rss));
   }
+  report.budget_bound = static_cast<double>(w.baseline.rss) + static_cast<double>(report.budget) +
+                        std::max(0.0, report.runtime_growth_max);
   report.samples = recorder->samples().size();
-  if (!recorder->samples().empty()) report.untracked_final = untracked(recorder->samples().back(), w.baseline_rss);
+  if (!recorder->samples().empty()) report.untracked_final = untracked(recorder->samples().back(), w.baseline);
 
   if (!o.trace_path.empty()) {
     std::ofstream out(o.trace_path);
@@ -256,7 +261,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
     if (!out.flush()) throw std::runtime_error(o.trace_path + ": write failed");
   }
   if (!o.plot_path.empty()) {
-    write_buffer_plot(o.plot_path, recorder->samples(), w.baseline_rss,
+    write_buffer_plot(o.plot_path, recorder->samples(), w.baseline.rss,
                       o.workload.preset + ", " + std::string(engine::policy_name(config.policy)) +
                           ", pw=" + std::to_string(config.synthesis_workers));
   }
@@ -294,7 +299,17 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << "key: " << format_bytes(static_cast<double>(key_point_bytes(*w.key))) << " of query points, "
       << describe_key_residence(o.backend, *w.backend, *w.key) << "\n";
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
-      << format_bytes(static_cast<double>(r.baseline_rss)) << ")\n";
+      << format_bytes(static_cast<double>(r.baseline.rss)) << ")\n";
+  out << "runtime (code pages + malloc heap): " << format_bytes(static_cast<double>(r.baseline.runtime.total()))
+      << " at the baseline (code " << format_bytes(static_cast<double>(r.baseline.runtime.code)) << ", heap "
+      << format_bytes(static_cast<double>(r.baseline.runtime.heap)) << "), at most "
+      << format_bytes(static_cast<double>(r.runtime_max)) << " during the run (growth at most "
+      << engine::format_compact_bytes(r.runtime_growth_max) << ")\n";
+  std::snprintf(buf, sizeof buf, "budget bound: peak RSS %s %s baseline + budget + runtime growth = %s\n",
+                format_bytes(static_cast<double>(r.peak_rss)).c_str(),
+                static_cast<double>(r.peak_rss) <= r.budget_bound ? "<=" : "EXCEEDS",
+                format_bytes(r.budget_bound).c_str());
+  out << buf;
   out << "ledger peaks: tracked (host memory) " << format_bytes(static_cast<double>(r.ledger.peak_tracked)) << "\n";
   for (memory::Stage s : memory::kAllStages) {
     const auto& t = r.ledger[s];
@@ -311,7 +326,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
         << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";
   }
-  out << "untracked (RSS - baseline - tracked): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
+  out << "untracked (RSS - baseline - tracked - runtime growth): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
       << engine::format_compact_bytes(r.untracked_final) << "\n";
   std::snprintf(buf, sizeof buf, "untracked share of RSS: max %.1f %% over %zu samples (target <= %.0f %%)\n",
                 100 * r.untracked_share_max, r.samples, 100 * kMaxUntrackedShare);

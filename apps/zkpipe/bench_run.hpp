@@ -16,6 +16,7 @@
 #include "engine/run_recorder.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
+#include "memory/process_memory.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -52,7 +53,7 @@ struct PreparedWorkload {
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;  // null for --synthesis assignment
   std::string key_path;
-  std::size_t baseline_rss = 0;  // before the parameters were loaded
+  memory::MemoryBaseline baseline;  // before the parameters were loaded
   // One backend for every run of a command, so that a CUDA backend's resident bases
   // are uploaded once, not by the first proof of each run.
   std::shared_ptr<groth16::ProverBackend> backend;
@@ -72,8 +73,15 @@ struct BenchReport {
   double device_busy = 0;  // fraction of the wall time a start() was in progress
   std::optional<double> device_busy_measured;  // the same as the device measures it (CUDA backend)
   std::size_t peak_rss = 0;
-  std::size_t baseline_rss = 0;
+  memory::MemoryBaseline baseline;
   memory::LedgerSnapshot ledger;  // peaks of this run
+  // The runtime (code pages, malloc's heap) over the samples, and its largest growth
+  // above the baseline's: the overhead the budget does not cover.
+  std::size_t runtime_max = 0;
+  double runtime_growth_max = 0;
+  // What the budget promises for the process: peak RSS <= baseline + budget + the
+  // runtime's largest growth (the budget holds the tracked bytes only).
+  double budget_bound = 0;
   double untracked_max = 0;
   double untracked_final = 0;
   // The largest untracked / RSS over the samples (one per lifecycle hook).

@@ -101,6 +101,10 @@ void run_bench_batch(BenchCommand& c) {
                   100 * report.untracked_share_max, 100 * kMaxUntrackedShare);
     throw std::runtime_error(buf);
   }
+  if (c.options.strict_memory && static_cast<double>(report.peak_rss) > report.budget_bound) {
+    throw std::runtime_error("--strict-memory: peak RSS " + format_bytes(static_cast<double>(report.peak_rss)) +
+                             " above baseline + budget + runtime growth (" + format_bytes(report.budget_bound) + ")");
+  }
 }
 
 std::string markdown_and_csv(const std::vector<BenchReport>& reports, std::string& csv) {
@@ -209,7 +213,8 @@ void register_bench(CLI::App& app) {
   add_policy_option(*b, *batch);
   add_output_options(*b, *batch);
   b->add_flag("--strict-memory", batch->options.strict_memory,
-              "Exit non-zero when untracked memory exceeds 5 % of RSS at any sample");
+              "Exit non-zero when untracked memory exceeds 5 % of RSS at any sample, or peak RSS exceeds "
+              "baseline + budget + runtime growth");
   b->callback([batch] { run_bench_batch(*batch); });
 
   auto sweep = std::make_shared<BenchCommand>();

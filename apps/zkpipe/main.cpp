@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "formats/file_io.hpp"
+#include "memory/allocator.hpp"
 
 namespace {
 
@@ -13,6 +14,9 @@ constexpr std::size_t kMaxErrorChars = 2000;
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread starts: large blocks mmap'ed and returned when freed, so that
+  // RSS follows the ledger (memory/allocator.hpp).
+  if (!zkpipe::memory::tune_allocator()) std::cerr << "zkpipe: warning: malloc refused its settings (mallopt)\n";
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine for BLS12-381"};
   app.require_subcommand(1);
   zkpipe::cli::register_setup(app);

@@ -34,7 +34,7 @@ std::string format_compact_bytes(double bytes) {
   return buf;
 }
 
-std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss,
+std::string format_buffer_line(const HookEvent& event, const memory::MemoryBaseline& baseline,
                                std::optional<std::size_t> device_used) {
   std::string line = "buffers ev=" + std::string(hook_name(event.hook)) + " proof=" + std::to_string(event.request) +
                      " part=" + std::to_string(event.partition + 1) + "/" + std::to_string(event.partitions);
@@ -44,9 +44,9 @@ std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss,
     if (s.count != 0) line.append("/").append(format_compact_bytes(static_cast<double>(s.bytes)));
   }
   if (device_used) line += " dev_used=" + format_compact_bytes(static_cast<double>(*device_used));
-  const double untracked = static_cast<double>(event.rss) - static_cast<double>(baseline_rss) -
-                           static_cast<double>(event.ledger.tracked);
+  const double untracked = memory::untracked_bytes(event.rss, event.ledger.tracked, event.runtime, baseline);
   line += " rss=" + format_compact_bytes(static_cast<double>(event.rss)) +
+          " runtime=" + format_compact_bytes(static_cast<double>(event.runtime)) +
           " untracked=" + format_compact_bytes(untracked);
   return line;
 }
@@ -58,7 +58,7 @@ void BufferLogger::on_hook(const HookEvent& event) {
     return;
   }
   last_line_ = event.time;
-  out_ << format_buffer_line(event, options_.baseline_rss,
+  out_ << format_buffer_line(event, options_.baseline,
                              device_used_ ? device_used_() : std::nullopt);
   if (suppressed_ != 0) out_ << " (+" << suppressed_ << " events not logged)";
   out_ << '\n';

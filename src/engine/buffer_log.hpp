@@ -1,9 +1,11 @@
 // The log_buffers line, one per lifecycle hook:
 //   buffers ev=synth_done proof=7 part=3/10 synth=4/13.1GiB queued=2/6.5GiB gpu=1/3.3GiB
 //     finalize=3/2.1GiB dealloc=0 params=1/2.0GiB scratch=2/128.0MiB dev=21/12.1GiB
-//     dev_used=12.9GiB rss=41.2GiB untracked=0.8GiB
-// (count/bytes per stage), where untracked = RSS − baseline − tracked: memory the
-// ledger does not know about (leaks, allocator slack, copies inside synthesis).
+//     dev_used=12.9GiB rss=41.2GiB runtime=9.8MiB untracked=0.8GiB
+// (count/bytes per stage), where runtime is the process's code pages and malloc's
+// small-block heap and untracked = RSS − baseline − tracked − runtime growth
+// (memory/process_memory.hpp): memory neither the ledger nor the runtime explains
+// (leaks, large allocations outside the ledger, thread stacks).
 // dev= is the ledger's device memory, which is not in tracked (it is not in RSS);
 // dev_used= is what the device's driver reports in use, when a probe is given.
 #pragma once
@@ -18,6 +20,7 @@
 #include <utility>
 
 #include "engine/engine.hpp"
+#include "memory/process_memory.hpp"
 
 namespace zkpipe::engine {
 
@@ -28,7 +31,7 @@ std::optional<LogLevel> parse_log_level(std::string_view text);
 // "13.1GiB", "512.0MiB", "0" (compact, for log lines); negative values keep their sign.
 std::string format_compact_bytes(double bytes);
 
-std::string format_buffer_line(const HookEvent& event, std::size_t baseline_rss,
+std::string format_buffer_line(const HookEvent& event, const memory::MemoryBaseline& baseline,
                                std::optional<std::size_t> device_used = std::nullopt);
 
 // The device memory in use as the driver reports it (engine code cannot ask CUDA;
@@ -39,7 +42,7 @@ struct BufferLogOptions {
   LogLevel line_level = LogLevel::debug;  // the level the lines are logged at
   LogLevel threshold = LogLevel::info;    // the most verbose level being printed
   double min_interval_seconds = 0;        // rate limit: at most one line per interval
-  std::size_t baseline_rss = 0;
+  memory::MemoryBaseline baseline;
 };
 
 class BufferLogger final : public EngineListener {

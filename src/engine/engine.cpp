@@ -246,7 +246,9 @@ void Engine::hook(Hook h, Partition& p) {
   std::lock_guard lock(listeners_mutex_);
   if (listeners_.empty()) return;
   const LedgerSnapshot snapshot = ledger_.snapshot();
-  const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), snapshot};
+  const std::size_t runtime = memory::RuntimeMemory::now().total();
+  const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), runtime,
+                        snapshot};
   for (const auto& listener : listeners_) listener->on_hook(event);
 }
 

@@ -91,6 +91,9 @@ struct HookEvent {
   std::size_t partitions;
   double time;  // seconds since the engine started
   std::size_t rss;
+  // The process's runtime memory (code pages, malloc's small-block heap):
+  // memory::RuntimeMemory::now().total(), measured at the hook.
+  std::size_t runtime;
   const LedgerSnapshot& ledger;
 };
 

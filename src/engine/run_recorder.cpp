@@ -71,6 +71,7 @@ void RunRecorder::on_hook(const HookEvent& event) {
   }
   s.tracked = event.ledger.tracked;
   s.rss = event.rss;
+  s.runtime = event.runtime;
   samples_.push_back(s);
 }
 
@@ -131,6 +132,7 @@ void RunRecorder::write_chrome_trace(std::ostream& out) const {
     JsonArgs memory;
     memory.add("tracked", std::to_string(s.tracked));
     memory.add("rss", std::to_string(s.rss));
+    memory.add("runtime", std::to_string(s.runtime));
     const std::string head = R"({"ph":"C","pid":2,"tid":0,"ts":)" + micros(s.time) + R"(,"name":")";
     events.push_back(head + R"(buffers per stage","args":)" + counts.str() + "}");
     events.push_back(head + R"(bytes per stage","args":)" + bytes.str() + "}");

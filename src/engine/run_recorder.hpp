@@ -22,6 +22,7 @@ struct LedgerSample {
   std::array<std::size_t, kStageCount> bytes{};
   std::size_t tracked = 0;
   std::size_t rss = 0;
+  std::size_t runtime = 0;  // HookEvent::runtime
 };
 
 struct StageStats {

@@ -3,7 +3,12 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <string_view>
+
+#include "memory/allocator.hpp"
 
 namespace zkpipe::memory {
 
@@ -41,5 +46,64 @@ bool reset_peak_resident() {
 }
 
 std::size_t available_memory_bytes() { return proc_kib_field("/proc/meminfo", "MemAvailable"); }
+
+std::size_t code_resident_bytes() {
+  std::ifstream in("/proc/self/smaps");
+  if (!in) return 0;
+  std::stringstream whole;
+  whole << in.rdbuf();  // one read of the file: the kernel builds it on every read
+  const std::string text = whole.str();
+
+  // Per mapped file: whether any of its mappings is executable, and its resident bytes.
+  struct File {
+    bool executable = false;
+    std::size_t rss = 0;
+  };
+  std::map<std::string, File, std::less<>> files;
+  File* current = nullptr;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    if (line.starts_with("Rss:")) {
+      if (current != nullptr) current->rss += std::stoull(std::string(line.substr(4))) * 1024;
+      continue;
+    }
+    // A mapping's header: "start-end perms offset dev inode [path]"; field lines
+    // ("Size:", "Rss:", …) start with a letter and have no '-' before the first space.
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos || line.substr(0, space).find('-') == std::string_view::npos) continue;
+    const std::size_t slash = line.find('/');
+    if (slash == std::string_view::npos) {  // anonymous, [heap], [stack], [vdso]…
+      current = nullptr;
+      continue;
+    }
+    const std::string_view perms = line.substr(space + 1, 4);
+    auto [it, inserted] = files.try_emplace(std::string(line.substr(slash)));
+    current = &it->second;
+    if (perms.size() == 4 && perms[2] == 'x') current->executable = true;
+  }
+  std::size_t bytes = 0;
+  for (const auto& [path, file] : files) {
+    if (file.executable) bytes += file.rss;
+  }
+  return bytes;
+}
+
+RuntimeMemory RuntimeMemory::now() { return {code_resident_bytes(), malloc_heap_bytes()}; }
+
+MemoryBaseline MemoryBaseline::now() {
+  MemoryBaseline b;
+  b.runtime = RuntimeMemory::now();
+  b.rss = resident_bytes();
+  return b;
+}
+
+double untracked_bytes(std::size_t rss, std::size_t tracked, std::size_t runtime, const MemoryBaseline& baseline) {
+  const double growth = static_cast<double>(runtime) - static_cast<double>(baseline.runtime.total());
+  return static_cast<double>(rss) - static_cast<double>(baseline.rss) - static_cast<double>(tracked) - growth;
+}
 
 }  // namespace zkpipe::memory

@@ -1,6 +1,13 @@
 // The process's own view of its memory, read from /proc/self, to reconcile the
-// ledger with: untracked = RSS − baseline − tracked. (Device memory is reconciled
-// with what CUDA reports instead: gpu/device_memory.hpp.)
+// ledger with:
+//
+//   untracked = RSS − baseline RSS − tracked − runtime growth
+//
+// where the runtime is what any process of this program holds whatever it proves,
+// measured at every sample, not estimated: the resident pages of its code (the
+// executable and shared libraries) and malloc's heap of small blocks; its growth is
+// the difference to its value at the baseline. (Device memory is reconciled with what
+// CUDA reports instead: gpu/device_memory.hpp.)
 #pragma once
 
 #include <cstddef>
@@ -17,5 +24,33 @@ std::size_t peak_resident_bytes();
 bool reset_peak_resident();
 // MemAvailable from /proc/meminfo; 0 if unknown.
 std::size_t available_memory_bytes();
+
+// Resident bytes of the executable images mapped into the process: every file it maps
+// with execute permission (the program, its shared libraries), all their segments
+// (code, read-only data, and their data pages). Data files mapped without execute
+// permission (parameter files, evaluators) are not in it: the ledger counts those.
+// Reads /proc/self/smaps; 0 if it cannot.
+std::size_t code_resident_bytes();
+
+struct RuntimeMemory {
+  std::size_t code = 0;  // code_resident_bytes()
+  std::size_t heap = 0;  // malloc_heap_bytes(): blocks below the mmap threshold, and free lists
+
+  std::size_t total() const { return code + heap; }
+  static RuntimeMemory now();
+};
+
+// The process before it loads parameters or proves: what untracked memory is
+// measured from.
+struct MemoryBaseline {
+  std::size_t rss = 0;
+  RuntimeMemory runtime;
+
+  static MemoryBaseline now();
+};
+
+// RSS − baseline.rss − tracked − (runtime − baseline.runtime.total()), signed: the
+// resident bytes that neither the ledger nor the runtime explains.
+double untracked_bytes(std::size_t rss, std::size_t tracked, std::size_t runtime, const MemoryBaseline& baseline);
 
 }  // namespace zkpipe::memory

@@ -1,0 +1,102 @@
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "memory/allocator.hpp"
+#include "memory/process_memory.hpp"
+
+namespace zkpipe::memory {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+void touch(std::vector<char>& v) {
+  for (std::size_t i = 0; i < v.size(); i += 4096) v[i] = 1;
+}
+
+// With glibc's defaults this sequence leaves the blocks resident: freeing the 16 MiB
+// block raises the mmap threshold to 16 MiB, so the 8 MiB blocks come from the main
+// arena, and the small block after them keeps the arena from trimming them when freed.
+TEST(Allocator, TunedMallocReturnsFreedLargeBlocks) {
+  ASSERT_TRUE(tune_allocator());
+  {
+    std::vector<char> raise(16 * kMiB);
+    touch(raise);
+  }
+  const std::size_t before = resident_bytes();
+  {
+    std::vector<std::vector<char>> blocks;
+    for (int i = 0; i < 4; ++i) {
+      blocks.emplace_back(8 * kMiB);
+      touch(blocks.back());
+    }
+    auto pin = std::make_unique<std::uint64_t>(1);
+    EXPECT_GE(resident_bytes(), before + 30 * kMiB);
+    blocks.clear();
+    EXPECT_LT(resident_bytes(), before + 2 * kMiB);
+    EXPECT_EQ(*pin, 1u);
+  }
+}
+
+TEST(Allocator, HeapCountsSmallBlocks) {
+  ASSERT_TRUE(tune_allocator());
+  const std::size_t before = malloc_heap_bytes();
+  std::vector<std::unique_ptr<char[]>> small;
+  for (int i = 0; i < 8192; ++i) small.push_back(std::make_unique<char[]>(1024));
+  EXPECT_GE(malloc_heap_bytes(), before + 7 * kMiB);
+}
+
+// A data file mapped read-only is resident once read but is not code; the test
+// program's own code is.
+TEST(ProcessMemory, CodeIsExecutableImagesNotMappedDataFiles) {
+  const std::size_t code = code_resident_bytes();
+  EXPECT_GT(code, 256 * 1024u);
+  EXPECT_LT(code, resident_bytes());
+
+  char path[] = "/tmp/zkpipe_code_test_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  constexpr std::size_t kBytes = 8 * kMiB;
+  ASSERT_EQ(ftruncate(fd, kBytes), 0);
+  void* p = mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  ASSERT_NE(p, MAP_FAILED);
+  const std::size_t rss_before = resident_bytes();
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < kBytes; i += 4096) sum += static_cast<const volatile char*>(p)[i];
+  EXPECT_EQ(sum, 0u);
+  EXPECT_GE(resident_bytes(), rss_before + kBytes * 9 / 10);
+  EXPECT_LT(code_resident_bytes(), code + kMiB);
+  munmap(p, kBytes);
+}
+
+TEST(ProcessMemory, UntrackedSubtractsBaselineTrackedAndRuntimeGrowth) {
+  MemoryBaseline b;
+  b.rss = 100 * kMiB;
+  b.runtime = {10 * kMiB, 5 * kMiB};
+  // 300 MiB resident: 100 baseline, 150 tracked, runtime grown from 15 to 35 MiB.
+  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kMiB, 150 * kMiB, 35 * kMiB, b), static_cast<double>(30 * kMiB));
+  // A runtime that shrank below its baseline leaves more untracked, not less.
+  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kMiB, 150 * kMiB, 5 * kMiB, b), static_cast<double>(60 * kMiB));
+}
+
+TEST(ProcessMemory, RuntimeIsCodePlusHeap) {
+  const RuntimeMemory r = RuntimeMemory::now();
+  EXPECT_GT(r.code, 0u);
+  EXPECT_GT(r.heap, 0u);
+  EXPECT_EQ(r.total(), r.code + r.heap);
+  const MemoryBaseline b = MemoryBaseline::now();
+  EXPECT_GE(b.rss, b.runtime.code);
+}
+
+}  // namespace
+}  // namespace zkpipe::memory
