@@ -12,7 +12,7 @@ namespace zkpipe::memory {
 
 // Blocks of at least this many bytes are mmap'ed by malloc (and unmapped when
 // freed) once tune_allocator() has run; smaller ones come from the arenas.
-inline constexpr std::size_t kMallocMmapThreshold = 128 * 1024;
+inline constexpr std::size_t kMallocMmapThreshold = std::size_t{1} << 20;
 
 // Process-wide malloc settings (mallopt): the fixed mmap threshold above; a trim
 // threshold of the same size, so that free memory at an arena's top goes back to
