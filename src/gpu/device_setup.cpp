@@ -39,7 +39,7 @@ groth16::ProvingKey setup_on_device(const groth16::SetupScalars& s, const groth1
   const DeviceFixedBase<ec::G2Curve> g2(g2_table, stream.get());
 
   groth16::ProvingKey pk;
-  pk.vk = groth16::verifying_key(t, s.ic);
+  pk.vk = groth16::verifying_key(t, s.ic, g1_table, g2_table);
   pk.density = s.density;
   auto g1_query = [&](const std::vector<ff::Fr>& scalars, std::string_view name) {
     return query(g1, std::span<const ff::Fr>(scalars), name, device, placement, staging, stream.get(), progress);

@@ -114,9 +114,8 @@ SetupScalars setup_scalars(const r1cs::CompiledR1cs& m, const ToxicWaste& t) {
   return scalars_from_qap(evaluate_qap(m, domain, t.tau), query_density(m), domain, m.num_inputs, m.num_aux, t);
 }
 
-VerifyingKey verifying_key(const ToxicWaste& t, std::span<const Fr> ic_scalars) {
-  const ec::FixedBaseTable<ec::G1Curve> g1(ec::kG1Generator);
-  const ec::FixedBaseTable<ec::G2Curve> g2(ec::kG2Generator);
+VerifyingKey verifying_key(const ToxicWaste& t, std::span<const Fr> ic_scalars,
+                           const ec::FixedBaseTable<ec::G1Curve>& g1, const ec::FixedBaseTable<ec::G2Curve>& g2) {
   auto g1_point = [&](const Fr& s) { return g1.mul(s).to_affine(); };
   auto g2_point = [&](const Fr& s) { return g2.mul(s).to_affine(); };
   VerifyingKey vk;
@@ -134,7 +133,7 @@ ProvingKey setup(const SetupScalars& s, const ToxicWaste& t, const SetupProgress
   const ec::FixedBaseTable<ec::G1Curve> g1(ec::kG1Generator);
   const ec::FixedBaseTable<ec::G2Curve> g2(ec::kG2Generator);
   ProvingKey pk;
-  pk.vk = verifying_key(t, s.ic);
+  pk.vk = verifying_key(t, s.ic, g1, g2);
   pk.density = s.density;
   pk.a = fixed_base_query(g1, std::span<const Fr>(s.a), "a", progress);
   pk.b_g1 = fixed_base_query(g1, std::span<const Fr>(s.b), "b_g1", progress);

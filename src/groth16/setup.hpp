@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 
+#include "ec/fixed_base.hpp"
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/compiled_r1cs.hpp"
@@ -48,8 +49,10 @@ struct SetupScalars {
 SetupScalars setup_scalars(const r1cs::R1csMatrices& m, const ToxicWaste& secrets);
 SetupScalars setup_scalars(const r1cs::CompiledR1cs& m, const ToxicWaste& secrets);
 
-// α, β, γ, δ in their groups and the IC query (few points: always on the host).
-VerifyingKey verifying_key(const ToxicWaste& secrets, std::span<const ff::Fr> ic_scalars);
+// α, β, γ, δ in their groups and the IC query (few points: always on the host), from
+// the generators' tables the caller also uses for the bulk queries.
+VerifyingKey verifying_key(const ToxicWaste& secrets, std::span<const ff::Fr> ic_scalars,
+                           const ec::FixedBaseTable<ec::G1Curve>& g1, const ec::FixedBaseTable<ec::G2Curve>& g2);
 
 // The proving key on the host's cores.
 ProvingKey setup(const SetupScalars& scalars, const ToxicWaste& secrets, const SetupProgress& progress = {});

@@ -75,6 +75,21 @@ std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
   return request.has_circom() ? 1 : request.porep().partitions();
 }
 
+// A journaled job's state and result as AwaitProof reports it; `done_so_far` is the
+// partitions done while it is not finished (all of them once it is).
+void fill_from_record(v1::AwaitProofResponse& out, const JobRecord& record, std::uint32_t done_so_far) {
+  v1::SubmitProofRequest request;
+  request.ParseFromString(record.request);
+  out.set_state(state_of(record.status));
+  out.set_error(record.error);
+  out.set_proof(record.proof);
+  out.set_proof_json(record.proof_json);
+  out.set_public_json(record.public_json);
+  out.mutable_timings()->ParseFromString(record.timings);
+  out.set_partitions(partitions_of(request));
+  out.set_partitions_done(record.status == JobStatus::done ? partitions_of(request) : done_so_far);
+}
+
 std::string default_daemon_name() {
   std::array<char, 256> host{};
   if (::gethostname(host.data(), host.size() - 1) != 0) host = {};
@@ -595,16 +610,7 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
     lock.unlock();
     const auto record = store_->get(id);
     if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
-    v1::SubmitProofRequest request;
-    request.ParseFromString(record->request);
-    out.set_state(state_of(record->status));
-    out.set_error(record->error);
-    out.set_proof(record->proof);
-    out.set_proof_json(record->proof_json);
-    out.set_public_json(record->public_json);
-    out.mutable_timings()->ParseFromString(record->timings);
-    out.set_partitions(partitions_of(request));
-    out.set_partitions_done(record->status == JobStatus::done ? partitions_of(request) : 0);
+    fill_from_record(out, *record, 0);
     return out;
   }
   const std::shared_ptr<Job> job = it->second;
@@ -1213,19 +1219,9 @@ v1::AwaitProofResponse ProvingService::await_cluster(std::uint64_t id, std::chro
       const std::optional<JobRecord> record = cluster_->get(id);
       if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
       if (is_final(record->status) || Clock::now() >= deadline || (stop && stop()) || draining()) {
-        v1::SubmitProofRequest request;
-        request.ParseFromString(record->request);
         v1::AwaitProofResponse out;
         out.set_job_id(id);
-        out.set_state(state_of(record->status));
-        out.set_error(record->error);
-        out.set_proof(record->proof);
-        out.set_proof_json(record->proof_json);
-        out.set_public_json(record->public_json);
-        out.mutable_timings()->ParseFromString(record->timings);
-        out.set_partitions(partitions_of(request));
-        out.set_partitions_done(record->status == JobStatus::done ? partitions_of(request)
-                                                                  : cluster_->partitions_done(id));
+        fill_from_record(out, *record, cluster_->partitions_done(id));
         return out;
       }
     } catch (const StoreError& e) {
