@@ -167,9 +167,37 @@ std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<
                                                                 std::size_t companion_bytes) {
   const std::size_t bytes = parameter_bytes(*key) + (evaluator ? evaluator_bytes(*evaluator) : 0) + companion_bytes;
   Admission::Reservation reservation = admission_->reserve_pinned(bytes);
-  BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes);
-  return std::shared_ptr<const ResidentParameters>(
-      new ResidentParameters(std::move(key), std::move(evaluator), std::move(reservation), std::move(charge)));
+  std::vector<memory::AddressRange> mapped = file_mapped_ranges(*key);
+  if (evaluator) {
+    const auto evaluator_mapped = file_mapped_ranges(*evaluator);
+    mapped.insert(mapped.end(), evaluator_mapped.begin(), evaluator_mapped.end());
+  }
+  auto mapped_charge = std::make_shared<memory::MappedCharge>(ledger_, Stage::parameters, std::move(mapped));
+  BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes - mapped_charge->mapped_bytes());
+  {
+    std::lock_guard lock(mapped_charges_mutex_);
+    std::erase_if(mapped_charges_, [](const auto& c) { return c.expired(); });
+    if (mapped_charge->mapped_bytes() != 0) mapped_charges_.push_back(mapped_charge);
+  }
+  return std::shared_ptr<const ResidentParameters>(new ResidentParameters(
+      std::move(key), std::move(evaluator), std::move(reservation), std::move(charge), std::move(mapped_charge)));
+}
+
+std::chrono::steady_clock::time_point Engine::mapped_refreshed() const {
+  std::lock_guard lock(mapped_charges_mutex_);
+  return mapped_refreshed_;
+}
+
+void Engine::refresh_mapped_charges() {
+  std::vector<std::shared_ptr<memory::MappedCharge>> live;
+  {
+    std::lock_guard lock(mapped_charges_mutex_);
+    mapped_refreshed_ = std::chrono::steady_clock::now();
+    for (const auto& weak : mapped_charges_) {
+      if (auto c = weak.lock()) live.push_back(std::move(c));
+    }
+  }
+  for (const auto& c : live) c->refresh();
 }
 
 ProofTicket Engine::submit(ProofRequest spec) {
@@ -245,6 +273,7 @@ void Engine::hook(Hook h, Partition& p) {
   p.timeline.at[static_cast<std::size_t>(h)] = t;
   std::lock_guard lock(listeners_mutex_);
   if (listeners_.empty()) return;
+  if (std::chrono::steady_clock::now() - mapped_refreshed() >= kMappedRefreshInterval) refresh_mapped_charges();
   const LedgerSnapshot snapshot = ledger_.snapshot();
   const std::size_t runtime = memory::RuntimeMemory::now().total();
   const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), runtime,

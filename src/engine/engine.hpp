@@ -9,7 +9,9 @@
 // (PartitionFootprint) before synthesis; a/b/c's bytes are given back at abc_freed,
 // the rest at dealloc_done. The ledger is charged in the same parts, always after
 // reserving and before giving back, so tracked bytes never exceed the budget.
-// Resident parameters are reserved and charged for as long as they are held.
+// Resident parameters are reserved and charged for as long as they are held; the
+// part of them that views a mapped file is charged by its pages present in the
+// process, refreshed before every hook's ledger sample (ResidentParameters).
 //
 // The device mutex covers a device's kernel region. For a backend without one of
 // its own (the CPU backend: start() is all "device" work, on every core) the engine
@@ -27,6 +29,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -164,6 +167,10 @@ class Engine {
   std::vector<double> device_busy_seconds() const;
   // Seconds since the engine started (the time base of hooks and timelines).
   double now() const;
+  // Resizes the charges of resident parameters that view mapped files to their pages
+  // present now (a read of /proc/self/pagemap over them). Every hook does it first,
+  // at most once per kMappedRefreshInterval, when the engine has listeners.
+  void refresh_mapped_charges();
 
  private:
   struct Request;
@@ -184,6 +191,8 @@ class Engine {
   void complete(const std::shared_ptr<Request>& request);
   std::shared_ptr<Request> find(std::uint64_t id) const;
   void hook(Hook h, Partition& p);
+  std::chrono::steady_clock::time_point mapped_refreshed() const;
+
   BufferLedger::Charge charge_scratch(const Partition& p);
 
   const EngineConfig config_;
@@ -205,7 +214,11 @@ class Engine {
   std::map<std::uint64_t, std::shared_ptr<Request>> active_;
   std::uint64_t next_id_ = 1;
   bool accepting_ = true;
-  bool stopped_ = false;
+
+  static constexpr std::chrono::milliseconds kMappedRefreshInterval{50};
+  mutable std::mutex mapped_charges_mutex_;
+  std::vector<std::weak_ptr<memory::MappedCharge>> mapped_charges_;
+  std::chrono::steady_clock::time_point mapped_refreshed_{};
 
   std::mutex listeners_mutex_;
   std::vector<std::shared_ptr<EngineListener>> listeners_;

@@ -11,7 +11,39 @@ std::size_t host_bytes(const groth16::PointArray<Point>& points) {
   return points.on_host() ? sizeof(Point) * points.size() : 0;
 }
 
+template <class Point>
+void add_if_file_mapped(const groth16::PointArray<Point>& points, std::vector<memory::AddressRange>& out) {
+  if (points.on_host() && points.is_file_mapped()) out.push_back({points.data(), sizeof(Point) * points.size()});
+}
+
+template <class T>
+void add_span(std::span<const T> view, std::vector<memory::AddressRange>& out) {
+  if (!view.empty()) out.push_back({view.data(), view.size_bytes()});
+}
+
 }  // namespace
+
+std::vector<memory::AddressRange> file_mapped_ranges(const groth16::ProvingKey& key) {
+  std::vector<memory::AddressRange> out;
+  add_if_file_mapped(key.a, out);
+  add_if_file_mapped(key.b_g1, out);
+  add_if_file_mapped(key.h, out);
+  add_if_file_mapped(key.l, out);
+  add_if_file_mapped(key.b_g2, out);
+  return out;
+}
+
+std::vector<memory::AddressRange> file_mapped_ranges(const r1cs::CompiledR1cs& evaluator) {
+  std::vector<memory::AddressRange> out;
+  if (!evaluator.storage_is_file_mapping) return out;
+  for (const r1cs::CompiledMatrix* m : {&evaluator.a, &evaluator.b, &evaluator.c}) {
+    add_span(m->row_offsets, out);
+    add_span(m->columns, out);
+    add_span(m->coefficients, out);
+  }
+  add_span(evaluator.coefficient_table, out);
+  return out;
+}
 
 std::size_t parameter_bytes(const groth16::ProvingKey& key) {
   return host_bytes(key.a) + host_bytes(key.b_g1) + host_bytes(key.h) + host_bytes(key.l) + host_bytes(key.b_g2) +

@@ -24,6 +24,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/witness.hpp"
 #include "memory/buffer_ledger.hpp"
+#include "memory/mapped_charge.hpp"
 #include "memory/stage.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 
@@ -40,27 +41,36 @@ using memory::StageTotals;
 // A proving key made resident for the engine, with its circuit's pre-compiled
 // evaluator when the requests synthesize through it: their bytes are reserved from
 // the memory budget and charged to the ledger under "parameters" for as long as any
-// request (or the caller) holds them.
+// request (or the caller) holds them. The reservation is for all their bytes; the
+// ledger's charge counts what lives in memory the program allocated in full, and
+// what views a mapped file (a parameter or evaluator file) by its pages present in
+// the process (memory::MappedCharge), which is what RSS holds of it.
 class ResidentParameters {
  public:
   const groth16::ProvingKey& key() const { return *key_; }
   // Null when the requests synthesize without it.
   const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator() const { return evaluator_; }
-  std::size_t bytes() const { return charge_.bytes(); }
+  // The bytes charged to the ledger now.
+  std::size_t bytes() const { return charge_.bytes() + mapped_->bytes(); }
+  // The bytes reserved from the budget (the most the charge can grow to).
+  std::size_t reserved_bytes() const { return reservation_.bytes(); }
 
  private:
   friend class Engine;
   ResidentParameters(std::shared_ptr<const groth16::ProvingKey> key, std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
-                     Admission::Reservation reservation, BufferLedger::Charge charge)
+                     Admission::Reservation reservation, BufferLedger::Charge charge,
+                     std::shared_ptr<memory::MappedCharge> mapped)
       : key_(std::move(key)),
         evaluator_(std::move(evaluator)),
         reservation_(std::move(reservation)),
-        charge_(std::move(charge)) {}
+        charge_(std::move(charge)),
+        mapped_(std::move(mapped)) {}
 
   std::shared_ptr<const groth16::ProvingKey> key_;
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator_;
   Admission::Reservation reservation_;
   BufferLedger::Charge charge_;
+  std::shared_ptr<memory::MappedCharge> mapped_;
 };
 
 // The host bytes of the key's points (what residency costs the host; a query kept on a
@@ -68,6 +78,9 @@ class ResidentParameters {
 std::size_t parameter_bytes(const groth16::ProvingKey& key);
 // The evaluator's matrices, coefficient table and densities.
 std::size_t evaluator_bytes(const r1cs::CompiledR1cs& evaluator);
+// The parts of those bytes that view read-only file mappings.
+std::vector<memory::AddressRange> file_mapped_ranges(const groth16::ProvingKey& key);
+std::vector<memory::AddressRange> file_mapped_ranges(const r1cs::CompiledR1cs& evaluator);
 
 // Builds the witness of one partition; called on a synthesis worker.
 using Synthesizer = std::function<groth16::PartitionWitness(std::size_t partition)>;

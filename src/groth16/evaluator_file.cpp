@@ -789,6 +789,7 @@ r1cs::CompiledR1cs load_evaluator_file(const std::filesystem::path& path, const 
   e.b_input_density = density(1);
   e.b_aux_density = density(2);
   e.storage = std::move(map);
+  e.storage_is_file_mapping = true;
   return e;
 }
 

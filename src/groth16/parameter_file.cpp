@@ -181,7 +181,7 @@ class Reader {
   PointArray<T> points(Section s, std::uint64_t count, const LoadOptions& options) const {
     auto bytes = section(s, count * sizeof(T), options.verify_checksums);
     if (options.check_points) check_points<T>(s, bytes, 0, "point");
-    return PointArray<T>(std::span<const T>(reinterpret_cast<const T*>(bytes.data()), count), map_);
+    return PointArray<T>::file_mapped(std::span<const T>(reinterpret_cast<const T*>(bytes.data()), count), map_);
   }
 
   // `bytes` lies in section s, `at` bytes from its start; `what` names the points.

@@ -47,7 +47,16 @@ class PointArray {
   PointArray(std::size_t size, DevicePoints on_device, std::shared_ptr<const void> owner)
       : owner_(std::move(owner)), device_(on_device), size_(size) {}
 
+  // A view into a read-only file mapping that `owner` keeps: its pages become
+  // resident as they are read (and may be reclaimed), which the ledger follows.
+  static PointArray file_mapped(std::span<const T> view, std::shared_ptr<const void> owner) {
+    PointArray points(view, std::move(owner));
+    points.file_mapped_ = true;
+    return points;
+  }
+
   bool on_host() const { return !device_.has_value(); }
+  bool is_file_mapped() const { return file_mapped_; }
   // Where the points are, on the host or the device: identifies the array.
   const void* address() const { return device_ ? device_->words : view_.data(); }
   const std::optional<DevicePoints>& on_device() const { return device_; }
@@ -79,6 +88,7 @@ class PointArray {
   std::span<const T> view_;
   std::optional<DevicePoints> device_;
   std::size_t size_ = 0;
+  bool file_mapped_ = false;
 };
 
 }  // namespace zkpipe::groth16

@@ -1,7 +1,12 @@
 #include "memory/process_memory.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -26,6 +31,21 @@ std::size_t proc_kib_field(const char* path, const std::string& key) {
   return 0;
 }
 
+// A read-only descriptor, closed with its scope.
+class ReadOnlyFd {
+ public:
+  explicit ReadOnlyFd(const char* path) : fd_(::open(path, O_RDONLY | O_CLOEXEC)) {}
+  ReadOnlyFd(const ReadOnlyFd&) = delete;
+  ReadOnlyFd& operator=(const ReadOnlyFd&) = delete;
+  ~ReadOnlyFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 std::size_t resident_bytes() {
@@ -46,6 +66,35 @@ bool reset_peak_resident() {
 }
 
 std::size_t available_memory_bytes() { return proc_kib_field("/proc/meminfo", "MemAvailable"); }
+
+std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges) {
+  const ReadOnlyFd pagemap("/proc/self/pagemap");
+  if (pagemap.get() < 0) return std::nullopt;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  // Bit 63 of a page's entry: present in RAM (readable without privileges; only the
+  // frame numbers are hidden).
+  constexpr std::uint64_t kPresent = std::uint64_t{1} << 63;
+  std::array<std::uint64_t, 4096> entries{};
+  std::size_t present_pages = 0;
+  for (const AddressRange& r : ranges) {
+    if (r.bytes == 0) continue;
+    const auto first = reinterpret_cast<std::uintptr_t>(r.base) / page;
+    const auto last = (reinterpret_cast<std::uintptr_t>(r.base) + r.bytes - 1) / page;
+    for (std::uintptr_t at = first; at <= last;) {
+      const std::size_t want = std::min<std::uintptr_t>(entries.size(), last - at + 1);
+      const ssize_t n = ::pread(pagemap.get(), entries.data(), want * sizeof(std::uint64_t),
+                                static_cast<off_t>(at * sizeof(std::uint64_t)));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || n % static_cast<ssize_t>(sizeof(std::uint64_t)) != 0) return std::nullopt;
+      const std::size_t got = static_cast<std::size_t>(n) / sizeof(std::uint64_t);
+      present_pages += static_cast<std::size_t>(
+          std::count_if(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(got),
+                        [](std::uint64_t e) { return (e & kPresent) != 0; }));
+      at += got;
+    }
+  }
+  return present_pages * page;
+}
 
 std::size_t code_resident_bytes() {
   std::ifstream in("/proc/self/smaps");

@@ -11,8 +11,16 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <span>
 
 namespace zkpipe::memory {
+
+// A range of the process's address space (a view into a mapped file).
+struct AddressRange {
+  const void* base = nullptr;
+  std::size_t bytes = 0;
+};
 
 // Resident set size now (from /proc/self/statm: cheap enough for every hook).
 std::size_t resident_bytes();
@@ -31,6 +39,13 @@ std::size_t available_memory_bytes();
 // permission (parameter files, evaluators) are not in it: the ledger counts those.
 // Reads /proc/self/smaps; 0 if it cannot.
 std::size_t code_resident_bytes();
+
+// How many bytes of the ranges' pages are mapped into this process now — the part
+// of a mapped file that RSS counts: pages touched and not reclaimed since, whatever
+// else the page cache holds of the file. Whole pages: a range's partial first and
+// last pages count in full. Reads /proc/self/pagemap (8 bytes per page of the
+// ranges); nullopt if it cannot.
+std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges);
 
 struct RuntimeMemory {
   std::size_t code = 0;  // code_resident_bytes()

@@ -62,6 +62,9 @@ struct CompiledR1cs {
   DensityBitmap b_aux_density;
   // Owns what the spans view: vectors built by CompilingSystem, or a mapped file.
   std::shared_ptr<const void> storage;
+  // The matrices and the table view a read-only file mapping (an evaluator file):
+  // resident as they are read, which the ledger follows.
+  bool storage_is_file_mapping = false;
 
   std::size_t nonzeros() const { return a.nonzeros() + b.nonzeros() + c.nonzeros(); }
   // Bytes the matrices and the table take (what a device copy would take too).

@@ -261,7 +261,7 @@ std::size_t ParameterResidency::evict(const std::filesystem::path& file) {
         throw ParametersInUse(file.string() + " is in use by " + std::to_string(it->second->in_use) +
                               " job(s); cancel them or evict it later");
       }
-      bytes += it->second->ready.get().parameters->bytes();
+      bytes += it->second->ready.get().parameters->reserved_bytes();
       dropped.push_back(it->second);
       it = entries_.erase(it);
     }
@@ -309,7 +309,7 @@ std::vector<ResidentInfo> ParameterResidency::list() const {
     info.file = id.first;
     info.circuit = id.second;
     info.tier = tiers_.tier_of ? tiers_.tier_of(parameters->key()) : "host";
-    info.bytes = parameters->bytes();
+    info.bytes = parameters->reserved_bytes();
     info.in_use = entry->in_use;
     info.idle_seconds = entry->in_use == 0 ? seconds_since(entry->last_used) : 0.0;
     out.push_back(std::move(info));

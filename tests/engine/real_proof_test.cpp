@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 
 #include "engine/engine.hpp"
 #include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
@@ -91,6 +95,45 @@ TEST_F(RealProofs, AProofThatDoesNotVerifyFailsTheRequest) {
     EXPECT_THROW(engine.submit(std::move(request)).get(), RequestFailed);
   }
   EXPECT_EQ(ledger.snapshot().tracked, 0u);
+}
+
+// A key read from a parameter file is charged by its pages present in the process:
+// little after a load that skips the checks (which would read every page), all of
+// it once a proof has read every point; the reservation is the whole key throughout.
+TEST_F(RealProofs, AMappedKeyIsChargedByThePagesTouched) {
+  const auto file = std::filesystem::temp_directory_path() / ("zkpipe-mapped-key-" + std::to_string(::getpid()));
+  groth16::write_parameter_file(file, *key_);
+  auto mapped_key = std::make_shared<const groth16::ProvingKey>(
+      groth16::load_parameter_file(file, {.verify_checksums = false, .check_points = false}));
+  std::filesystem::remove(file);  // the mapping keeps the data
+  const std::size_t owned = sizeof(groth16::G1Affine) * mapped_key->vk.ic.size();
+  const std::size_t full = parameter_bytes(*mapped_key);
+  std::size_t ranges = 0;
+  for (const memory::AddressRange& r : file_mapped_ranges(*mapped_key)) ranges += r.bytes;
+  ASSERT_EQ(ranges + owned, full) << "every query but the verifying key's ic views the file";
+  ASSERT_GT(ranges, std::size_t{1} << 20) << "the test needs a key of many pages";
+
+  BufferLedger ledger;
+  Engine engine({.synthesis_workers = 1, .ledger = &ledger}, {std::make_shared<groth16::CpuProver>()});
+  const auto parameters = engine.make_resident(mapped_key);
+  EXPECT_EQ(parameters->reserved_bytes(), full);
+  EXPECT_EQ(ledger.snapshot()[Stage::parameters].bytes, parameters->bytes());
+  EXPECT_LT(parameters->bytes(), owned + ranges / 2) << "a fresh mapping is mostly untouched";
+
+  ProofRequest request;
+  request.parameters = parameters;
+  request.partitions = 1;
+  request.footprint = groth16::PartitionFootprint::of(shape_);
+  request.synthesize = [](std::size_t p) { return groth16::synthesize_witness(*circuit_, p); };
+  const groth16::PreparedVerifyingKey pvk(key_->vk);
+  request.verify = [&](std::span<const groth16::Proof> proofs) {
+    return groth16::verify(pvk, proofs[0], circuit_->public_inputs(0));
+  };
+  EXPECT_TRUE(engine.submit(std::move(request)).get().verified);
+  engine.refresh_mapped_charges();
+  EXPECT_EQ(parameters->bytes(), full) << "the MSMs read every point";
+  EXPECT_EQ(ledger.snapshot()[Stage::parameters].bytes, full);
+  engine.shutdown(ShutdownMode::drain);
 }
 
 }  // namespace
