@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds, runs every test suite (the
-# engine's soak test among them). GPU tests skip themselves when no CUDA device is
-# present.
+# The test command (CI's too: .ci/run): installs what is missing, builds, runs every
+# test suite (the engine's soak test among them; GPU tests skip themselves when no
+# CUDA device is present), then fuzzes every reader of untrusted input and runs the
+# CPU test suites under ASan + UBSan and the engine tests under ThreadSanitizer
+# (README, "Fuzzing and sanitizers"; about 25 more minutes on 2 cores).
 #
-#   ZKPIPE_TEST_FULL=1 scripts/test.sh       then also the fuzz smoke run and the sanitizer
-#                                            builds (about 20 more minutes on 2 cores)
+#   ZKPIPE_TEST_QUICK=1 scripts/test.sh      the test suites only
 #   ZKPIPE_FUZZ_SECONDS=60 ...               longer fuzzing per target (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,12 +15,12 @@ scripts/install-deps.sh
 scripts/install-snarkjs.sh || [ $? -eq 3 ]
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 900
-if [[ ${ZKPIPE_TEST_FULL:-0} != 1 ]]; then exit 0; fi
+if [[ ${ZKPIPE_TEST_QUICK:-0} == 1 ]]; then exit 0; fi
 
-# Fuzzing and sanitizers (README, "Fuzzing and sanitizers"; about 20 minutes on a
-# 2-core machine): both run even when the first finds something, so that one CI run
-# reports everything; the exit status is non-zero if either did.
+# Both run even when the first finds something, so that one run reports everything;
+# the exit status is non-zero if either did. The fuzzers' seed is fixed, so that runs
+# on a clean checkout (an empty corpus) try the same inputs; one target per core.
 status=0
-scripts/fuzz.sh "${ZKPIPE_FUZZ_SECONDS:-20}" || status=1
+ZKPIPE_FUZZ_SEED=${ZKPIPE_FUZZ_SEED:-1} ZKPIPE_FUZZ_JOBS=${ZKPIPE_FUZZ_JOBS:-$(nproc)} scripts/fuzz.sh "${ZKPIPE_FUZZ_SECONDS:-20}" || status=1
 scripts/sanitize.sh || status=1
 exit $status
