@@ -187,10 +187,12 @@ done
 wait
 
 echo
-echo "zkpipe fuzz: $seconds s per target, $jobs at once, ${cxx:-prebuilt} $([[ -n ${cxx:-} ]] && "$cxx" -dumpversion), $(nproc) cores"
+compiler="prebuilt targets"
+if [[ -n ${cxx:-} ]]; then compiler="$cxx $("$cxx" -dumpversion)"; fi
+echo "zkpipe fuzz: $seconds s per target, $jobs at once, $compiler, $(nproc) cores"
 for t in $targets; do cat "$results/$t" 2>/dev/null || true; done
 echo "zkpipe fuzz: total $(($(date +%s) - t0)) s"
-failed=$(cat "$results"/*.failed 2>/dev/null | tr '\n' ' ')
+failed=$(find "$results" -name '*.failed' -exec cat {} + | tr '\n' ' ')
 if [[ -n $failed ]]; then
   echo "zkpipe fuzz: FINDINGS in: $failed" >&2
   exit 1
