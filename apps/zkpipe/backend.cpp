@@ -52,10 +52,6 @@ std::string describe_backend(const BackendOptions& o) {
   return text + ")";
 }
 
-engine::ScratchAccounting scratch_accounting(const BackendOptions& o) {
-  return is_cuda(o) ? engine::ScratchAccounting::by_backend : engine::ScratchAccounting::by_footprint;
-}
-
 std::string describe_key_residence(const BackendOptions& o, [[maybe_unused]] groth16::ProverBackend& backend,
                                    const groth16::ProvingKey& key) {
   if (const auto& on = key.a.on_device()) {
@@ -75,22 +71,6 @@ std::string describe_key_residence(const BackendOptions& o, [[maybe_unused]] gro
   }
 #endif
   return "in host memory (not yet placed on the device)";
-}
-
-engine::DeviceMemoryProbe device_memory_probe([[maybe_unused]] const BackendOptions& o) {
-#ifdef ZKPIPE_WITH_CUDA
-  if (is_cuda(o)) {
-    return [device = ordinal(o)]() -> std::optional<std::size_t> {
-      // A log line must not fail the proof it describes.
-      try {
-        return gpu::device_memory_used(device);
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
-    };
-  }
-#endif
-  return {};
 }
 
 }  // namespace zkpipe::cli

@@ -10,8 +10,6 @@
 #include <optional>
 #include <string>
 
-#include "engine/buffer_log.hpp"
-#include "engine/engine.hpp"
 #include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
 
@@ -31,19 +29,10 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
 // "cpu backend", or "cuda backend (device 0: NVIDIA H200)".
 std::string describe_backend(const BackendOptions& options);
 
-// Who accounts for the backend's host working memory in the engine: the CPU
-// backend's per-partition vectors by the footprint; the CUDA backend gathers its
-// scalars on the device, and its pinned staging (one per prover, not per
-// partition) charges itself.
-engine::ScratchAccounting scratch_accounting(const BackendOptions& options);
-
 // Where the key's query points live for this backend: on the device only (set up
 // there), in host memory with a copy resident on the device, in host memory streamed
 // to the device at every MSM, or in host memory (cpu).
 std::string describe_key_residence(const BackendOptions& options, groth16::ProverBackend& backend,
                                    const groth16::ProvingKey& key);
-
-// The device's memory in use as CUDA reports it; empty for the CPU backend.
-engine::DeviceMemoryProbe device_memory_probe(const BackendOptions& options);
 
 }  // namespace zkpipe::cli

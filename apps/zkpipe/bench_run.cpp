@@ -115,7 +115,6 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
   // The backend first: a missing device fails before the parameters are set up.
   w.backend = make_backend(o.backend, memory::BufferLedger::process());
-  w.device_used = device_memory_probe(o.backend);
   w.baseline = memory::MemoryBaseline::now();
   if (o.setup_on_device) {
     if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
@@ -137,8 +136,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   }
   w.shape = groth16::CircuitShape::of(*w.key);
   w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backend)
-                                      : groth16::PartitionFootprint::of(w.shape);
-  if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) w.footprint.scratch = 0;
+                                      : groth16::PartitionFootprint::of(w.shape, *w.backend);
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
   return w;
 }
@@ -148,7 +146,6 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   engine::EngineConfig config = o.engine;
   config.budget_bytes = resolve_budget(parse_budget(o.budget), w);
   config.ledger = &ledger;
-  config.scratch = scratch_accounting(o.backend);
 
   memory::reset_peak_resident();
   engine::Engine eng(config, {w.backend});
@@ -159,7 +156,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   if (!threshold || !line_level) throw std::invalid_argument("log levels are error, warn, info, debug, trace");
   eng.add_listener(std::make_shared<engine::BufferLogger>(
       std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline},
-      w.device_used));
+      w.backend));
   auto parameters = eng.make_resident(w.key, w.evaluator);
   ledger.reset_peaks();
 
@@ -231,7 +228,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
     report.device_busy_measured = (*after - *device_busy_before) / report.wall_seconds;
   }
   report.ledger = ledger.snapshot();
-  if (w.device_used) report.device_used = w.device_used();
+  report.device_used = w.backend->device_memory_used();
   eng.shutdown(engine::ShutdownMode::drain);
   parameters.reset();
   report.peak_rss = memory::peak_resident_bytes();
@@ -318,10 +315,10 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
                   format_bytes(static_cast<double>(t.peak_bytes)).c_str(), format_seconds(t.mean_seconds()).c_str());
     out << buf;
   }
-  if (w.device_used) {
+  const auto& dev = r.ledger[memory::Stage::device];
+  if (r.device_used || dev.peak_bytes != 0) {
     // Device memory is not in tracked (nor in RSS); the driver's figure also holds
     // the context, kernels' local memory and allocations under 1 MiB.
-    const auto& dev = r.ledger[memory::Stage::device];
     out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
         << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";

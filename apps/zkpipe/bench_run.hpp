@@ -57,7 +57,6 @@ struct PreparedWorkload {
   // One backend for every run of a command, so that a CUDA backend's resident bases
   // are uploaded once, not by the first proof of each run.
   std::shared_ptr<groth16::ProverBackend> backend;
-  engine::DeviceMemoryProbe device_used;  // empty for the CPU backend
 };
 
 struct BenchReport {

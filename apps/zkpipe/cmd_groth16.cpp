@@ -107,14 +107,15 @@ void run_prove(const Groth16ProveOptions& o) {
   timer.lap("read_wtns");
   Job job = load_job(o, assignment);
   timer.lap("read_key");
-  const groth16::OneShotProof one_shot = groth16::prove_on_cpu(job.witness, job.key, groth16::Blinding::random());
-  job.witness.release_abc();
+  const std::vector<ff::Fr> inputs = job.witness.assignment.inputs;
+  const groth16::OneShotProof one_shot =
+      groth16::prove_on_cpu(std::move(job.witness), job.key, groth16::Blinding::random());
   if (o.timings) {
     for (const groth16::StageTime& t : one_shot.timings) std::fprintf(stderr, "  %-8s %8.3f s\n", t.stage.c_str(), t.seconds);
   }
   timer.lap("prove");
   const groth16::Proof& proof = one_shot.proof;
-  const std::span<const ff::Fr> public_signals(job.witness.inputs.data() + 1, job.witness.inputs.size() - 1);
+  const std::span<const ff::Fr> public_signals(inputs.data() + 1, inputs.size() - 1);
   if (o.self_verify) {
     if (!groth16::verify(groth16::PreparedVerifyingKey(job.key.vk), proof, public_signals)) {
       throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +

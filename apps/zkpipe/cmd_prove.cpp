@@ -46,7 +46,7 @@ struct ProveOptions {
 // steps inside start(), the process's peak RSS and, for a device, its memory.
 class PartitionLines final : public engine::EngineListener {
  public:
-  explicit PartitionLines(engine::DeviceMemoryProbe device_used) : device_used_(std::move(device_used)) {}
+  explicit PartitionLines(std::shared_ptr<const groth16::ProverBackend> backend) : backend_(std::move(backend)) {}
 
   void on_partition_retired(const engine::PartitionTimeline& t) override {
     using memory::Stage;
@@ -64,15 +64,16 @@ class PartitionLines final : public engine::EngineListener {
   // The device's memory: the ledger's and the driver's, which should agree up to the
   // context and small allocations.
   std::string device_note() const {
-    if (!device_used_) return "";
     const memory::StageTotals dev = memory::BufferLedger::process().snapshot()[memory::Stage::device];
+    const std::optional<std::size_t> used = backend_->device_memory_used();
+    if (!used && dev.peak_bytes == 0) return "";
     std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
                        std::to_string(dev.count) + " ledger buffers";
-    if (const auto used = device_used_()) note += " (" + format_bytes(static_cast<double>(*used)) + " in use)";
+    if (used) note += " (" + format_bytes(static_cast<double>(*used)) + " in use)";
     return note;
   }
 
-  engine::DeviceMemoryProbe device_used_;
+  std::shared_ptr<const groth16::ProverBackend> backend_;
 };
 
 void run_prove(const ProveOptions& o) {
@@ -86,15 +87,13 @@ void run_prove(const ProveOptions& o) {
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
   groth16::PartitionFootprint footprint =
-      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backend) : groth16::PartitionFootprint::of(shape);
-  if (scratch_accounting(o.backend) == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backend) : groth16::PartitionFootprint::of(shape, *backend);
 
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
-  config.scratch = scratch_accounting(o.backend);
   config.ledger = &ledger;
   engine::Engine eng(config, {backend});
-  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(device_memory_probe(o.backend)));
+  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backend));
   auto recorder = std::make_shared<engine::RunRecorder>();
   if (!o.trace_path.empty()) eng.add_listener(recorder);
 

@@ -106,7 +106,6 @@ service::BackendSetup backend_setup(const service::ServiceConfig& c) {
   // The service's engine counts in the process ledger (EngineConfig::ledger unset);
   // the backend's own buffers must charge the same one.
   setup.backend = make_backend(options, memory::BufferLedger::process());
-  setup.scratch = scratch_accounting(options);
 #ifdef ZKPIPE_WITH_CUDA
   if (auto cuda = std::dynamic_pointer_cast<gpu::CudaProver>(setup.backend)) {
     setup.tiers.tier_of = [cuda](const groth16::ProvingKey& key) -> std::string {

@@ -59,7 +59,7 @@ void BufferLogger::on_hook(const HookEvent& event) {
   }
   last_line_ = event.time;
   out_ << format_buffer_line(event, options_.baseline,
-                             device_used_ ? device_used_() : std::nullopt);
+                             device_ != nullptr ? device_->device_memory_used() : std::nullopt);
   if (suppressed_ != 0) out_ << " (+" << suppressed_ << " events not logged)";
   out_ << '\n';
   suppressed_ = 0;

@@ -7,11 +7,11 @@
 // (memory/process_memory.hpp): memory neither the ledger nor the runtime explains
 // (leaks, large allocations outside the ledger, thread stacks).
 // dev= is the ledger's device memory, which is not in tracked (it is not in RSS);
-// dev_used= is what the device's driver reports in use, when a probe is given.
+// dev_used= is what the device's driver reports in use (ProverBackend::device_memory_used).
 #pragma once
 
 #include <cstddef>
-#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -34,10 +34,6 @@ std::string format_compact_bytes(double bytes);
 std::string format_buffer_line(const HookEvent& event, const memory::MemoryBaseline& baseline,
                                std::optional<std::size_t> device_used = std::nullopt);
 
-// The device memory in use as the driver reports it (engine code cannot ask CUDA;
-// the program that made the device backend can); nullopt when it cannot tell.
-using DeviceMemoryProbe = std::function<std::optional<std::size_t>()>;
-
 struct BufferLogOptions {
   LogLevel line_level = LogLevel::debug;  // the level the lines are logged at
   LogLevel threshold = LogLevel::info;    // the most verbose level being printed
@@ -47,16 +43,17 @@ struct BufferLogOptions {
 
 class BufferLogger final : public EngineListener {
  public:
-  // With a device_used probe the lines carry dev_used=.
-  BufferLogger(std::ostream& out, const BufferLogOptions& options, DeviceMemoryProbe device_used = {})
-      : out_(out), options_(options), device_used_(std::move(device_used)) {}
+  // The lines carry dev_used= when `device` (if given) reports its device's memory.
+  BufferLogger(std::ostream& out, const BufferLogOptions& options,
+               std::shared_ptr<const groth16::ProverBackend> device = nullptr)
+      : out_(out), options_(options), device_(std::move(device)) {}
 
   void on_hook(const HookEvent& event) override;
 
  private:
   std::ostream& out_;
   BufferLogOptions options_;
-  DeviceMemoryProbe device_used_;
+  std::shared_ptr<const groth16::ProverBackend> device_;
   std::optional<double> last_line_;
   std::size_t suppressed_ = 0;
 };

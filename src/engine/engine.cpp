@@ -32,8 +32,11 @@ struct Engine::Partition {
   std::size_t device = 0;
   Admission::Reservation reservation;
   BufferLedger::Charge charge;
-  groth16::PartitionWitness witness;
+  groth16::PartitionWitness witness;  // until start() takes it
   std::unique_ptr<groth16::PendingProof> pending;
+  // The pending proof's, held from start() to the dealloc thread so that it is
+  // freed there, whoever lets go of it last otherwise.
+  std::shared_ptr<const groth16::Assignment> assignment;
   std::optional<groth16::Proof> proof;
   PartitionTimeline timeline;
 
@@ -47,19 +50,6 @@ struct Engine::Partition {
 };
 
 namespace {
-
-std::size_t vector_bytes(const std::vector<ff::Fr>& v) { return v.capacity() * sizeof(ff::Fr); }
-std::size_t bitmap_bytes(const r1cs::DensityBitmap& d) { return d.words().capacity() * sizeof(std::uint64_t); }
-
-std::size_t abc_bytes(const groth16::PartitionWitness& w) {
-  return vector_bytes(w.a) + vector_bytes(w.b) + vector_bytes(w.c);
-}
-
-// The evaluator a deferred witness refers to is the resident parameters', not its own.
-std::size_t rest_bytes(const groth16::PartitionWitness& w) {
-  return vector_bytes(w.inputs) + vector_bytes(w.aux) + w.compact_aux.bytes() + bitmap_bytes(w.a_aux_density) +
-         bitmap_bytes(w.b_input_density) + bitmap_bytes(w.b_aux_density);
-}
 
 // The exception in flight, as a RequestFailed that names the partition and step.
 std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::size_t partitions,
@@ -172,13 +162,17 @@ std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<
     const auto evaluator_mapped = file_mapped_ranges(*evaluator);
     mapped.insert(mapped.end(), evaluator_mapped.begin(), evaluator_mapped.end());
   }
-  auto mapped_charge = std::make_shared<memory::MappedCharge>(ledger_, Stage::parameters, std::move(mapped));
-  BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes - mapped_charge->mapped_bytes());
-  {
+  // A key held in memory the program allocated is one buffer; one that views a
+  // mapped file is two, its owned part and its mapping.
+  std::shared_ptr<memory::MappedCharge> mapped_charge;
+  if (!mapped.empty()) {
+    mapped_charge = std::make_shared<memory::MappedCharge>(ledger_, Stage::parameters, std::move(mapped));
     std::lock_guard lock(mapped_charges_mutex_);
     std::erase_if(mapped_charges_, [](const auto& c) { return c.expired(); });
-    if (mapped_charge->mapped_bytes() != 0) mapped_charges_.push_back(mapped_charge);
+    mapped_charges_.push_back(mapped_charge);
   }
+  const std::size_t mapped_bytes = mapped_charge ? mapped_charge->mapped_bytes() : 0;
+  BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes - mapped_bytes);
   return std::shared_ptr<const ResidentParameters>(new ResidentParameters(
       std::move(key), std::move(evaluator), std::move(reservation), std::move(charge), std::move(mapped_charge)));
 }
@@ -282,7 +276,7 @@ void Engine::hook(Hook h, Partition& p) {
 }
 
 BufferLedger::Charge Engine::charge_scratch(const Partition& p) {
-  if (config_.scratch != ScratchAccounting::by_footprint) return {};
+  if (backends_[p.device]->allocates_own_scratch()) return {};
   return ledger_.charge(Stage::scratch, p.footprint().scratch);
 }
 
@@ -314,7 +308,8 @@ void Engine::synthesize(Partition& p) {
     abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "synthesis"));
     return;
   }
-  p.charge.resize(abc_bytes(p.witness) + rest_bytes(p.witness));
+  // The evaluator a deferred witness refers to is the resident parameters', not its own.
+  p.charge.resize(p.witness.abc_bytes() + p.witness.assignment.bytes());
   p.charge.move_to(Stage::queued);
   hook(Hook::synth_done, p);
 }
@@ -344,19 +339,20 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
     const DeviceActivity::Scope active(*device_activity_[device]);
     // The backend grows a, b, c to the domain size N in place; a deferred witness
     // (the pce path) gets what its backend materializes on the host.
-    std::size_t in_start = std::max(footprint.abc, abc_bytes(p.witness));
+    std::size_t in_start = std::max(footprint.abc, p.witness.abc_bytes());
     if (p.witness.is_deferred()) {
       const auto m = backend.host_bytes_to_materialize(p.request->spec.parameters->key().domain_size(),
-                                                       p.witness.compact_aux.size());
+                                                       p.witness.assignment.compact_aux.size());
       in_start = m.abc + m.aux;
     }
     p.charge.move_to(Stage::on_device);
-    p.charge.resize(in_start + rest_bytes(p.witness));
+    p.charge.resize(in_start + p.witness.assignment.bytes());
     hook(Hook::gpu_start, p);
     {
       BufferLedger::Charge scratch = charge_scratch(p);
       try {
-        p.pending = backend.start(p.witness, p.request->spec.parameters->key(), groth16::Blinding::random());
+        p.pending =
+            backend.start(std::move(p.witness), p.request->spec.parameters->key(), groth16::Blinding::random());
       } catch (...) {
         abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "start"));
       }
@@ -364,8 +360,9 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
   }
   if (p.pending == nullptr) return;
   p.timeline.start_steps = p.pending->timings;
-  p.witness.release_abc();
-  p.charge.resize(rest_bytes(p.witness));
+  // a, b, c went with the witness into start(); the assignment is what is left.
+  p.assignment = p.pending->assignment;
+  p.charge.resize(p.assignment != nullptr ? p.assignment->bytes() : 0);
   p.charge.move_to(Stage::pending_finalize);
   p.reservation.release(footprint.abc);
   hook(Hook::abc_freed, p);
@@ -397,6 +394,7 @@ void Engine::dealloc_loop() {
     PartitionPtr p = std::move(*item);
     if (p->pending != nullptr) backends_[p->device]->abort(std::move(p->pending));
     p->witness = groth16::PartitionWitness{};
+    p->assignment.reset();
     p->charge.release();
     p->reservation.release_all();
     hook(Hook::dealloc_done, *p);

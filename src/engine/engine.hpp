@@ -9,14 +9,19 @@
 // (PartitionFootprint) before synthesis; a/b/c's bytes are given back at abc_freed,
 // the rest at dealloc_done. The ledger is charged in the same parts, always after
 // reserving and before giving back, so tracked bytes never exceed the budget.
+// start() takes the witness and frees a, b, c by the time it returns (abc_freed);
+// the engine then holds the pending proof's assignment until the dealloc thread
+// drops it. The footprint's scratch is charged around start() and finish() only for
+// a backend that does not allocate its own (ProverBackend::allocates_own_scratch).
 // Resident parameters are reserved and charged for as long as they are held; the
 // part of them that views a mapped file is charged by its pages present in the
 // process, refreshed before every hook's ledger sample (ResidentParameters).
 //
 // The device mutex covers a device's kernel region. For a backend without one of
 // its own (the CPU backend: start() is all "device" work, on every core) the engine
-// holds the mutex for the whole of start(), and gw > 1 only overlaps one worker's
-// bookkeeping (a/b/c free, hand-off to the finalizers) with the next one's start().
+// holds the mutex for the whole of start() (the free of a, b, c at its end included),
+// and gw > 1 only overlaps one worker's hand-off to the finalizers with the next
+// one's start().
 // A backend that locks its own kernel region (ProverBackend::locks_kernel_region:
 // the CUDA one) is called by the gw workers without the engine's mutex, so one
 // partition's witness upload and host-side checks run under another's kernels.
@@ -60,12 +65,6 @@ std::optional<PermitPolicy> parse_policy(std::string_view text);
 
 enum class ShutdownMode : std::uint8_t { drain, cancel };
 
-// Who accounts for the backend's working memory during start() and finish().
-enum class ScratchAccounting : std::uint8_t {
-  by_footprint,  // the engine charges PartitionFootprint::scratch (the CPU backend's std::vectors)
-  by_backend,    // the backend allocates it as TrackedBuffer (charged exactly, by itself)
-};
-
 // Each worker is a thread: far above any useful count, far below what the system
 // refuses to create (a failed thread creation would end the process).
 inline constexpr std::size_t kMaxWorkers = 1024;
@@ -80,7 +79,6 @@ struct EngineConfig {
   std::size_t channel_capacity = 1;
   std::size_t budget_bytes = 0;  // 0: everything MemAvailable reports
   PermitPolicy policy = PermitPolicy::budget;
-  ScratchAccounting scratch = ScratchAccounting::by_footprint;
   // null: BufferLedger::process(). A backend's own buffers (ProverBackend::ledger)
   // must charge this one too.
   BufferLedger* ledger = nullptr;

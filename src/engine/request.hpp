@@ -51,7 +51,7 @@ class ResidentParameters {
   // Null when the requests synthesize without it.
   const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator() const { return evaluator_; }
   // The bytes charged to the ledger now.
-  std::size_t bytes() const { return charge_.bytes() + mapped_->bytes(); }
+  std::size_t bytes() const { return charge_.bytes() + (mapped_ ? mapped_->bytes() : 0); }
   // The bytes reserved from the budget (the most the charge can grow to).
   std::size_t reserved_bytes() const { return reservation_.bytes(); }
 
@@ -70,7 +70,7 @@ class ResidentParameters {
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator_;
   Admission::Reservation reservation_;
   BufferLedger::Charge charge_;
-  std::shared_ptr<memory::MappedCharge> mapped_;
+  std::shared_ptr<memory::MappedCharge> mapped_;  // null when nothing views a mapped file
 };
 
 // The host bytes of the key's points (what residency costs the host; a query kept on a

@@ -36,12 +36,13 @@ void check_witness_size(std::size_t got, std::size_t want) {
 // Splits the assignment and copies the key's densities.
 groth16::PartitionWitness assignment_part(const groth16::ProvingKey& key, std::span<const Fr> witness) {
   groth16::PartitionWitness w;
+  groth16::Assignment& z = w.assignment;
   const std::size_t num_inputs = key.num_inputs();
-  w.inputs.assign(witness.begin(), witness.begin() + static_cast<std::ptrdiff_t>(num_inputs));
-  w.aux.assign(witness.begin() + static_cast<std::ptrdiff_t>(num_inputs), witness.end());
-  w.a_aux_density = to_bitmap(key.density.a_aux);
-  w.b_input_density = to_bitmap(key.density.b_input);
-  w.b_aux_density = to_bitmap(key.density.b_aux);
+  z.inputs.assign(witness.begin(), witness.begin() + static_cast<std::ptrdiff_t>(num_inputs));
+  z.aux.assign(witness.begin() + static_cast<std::ptrdiff_t>(num_inputs), witness.end());
+  z.a_aux_density = to_bitmap(key.density.a_aux);
+  z.b_input_density = to_bitmap(key.density.b_input);
+  z.b_aux_density = to_bitmap(key.density.b_aux);
   return w;
 }
 

@@ -19,6 +19,7 @@
 #include "gpu/compact.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/device_memory.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
@@ -81,24 +82,25 @@ KeyId key_id(const ProvingKey& key) {
 // compact ones and whose constraints are its evaluator's.
 void check_deferred_sizes(const PartitionWitness& w, const ProvingKey& key) {
   const r1cs::CompiledR1cs& e = *w.evaluator;
+  const groth16::Assignment& z = w.assignment;
   auto refuse = [](const char* what, std::size_t got, std::size_t want, const char* against) {
     throw std::invalid_argument(std::string("witness does not match ") + against + ": " + what + " is " +
                                 std::to_string(got) + ", expected " + std::to_string(want));
   };
-  if (w.inputs.size() != key.num_inputs()) {
-    refuse("the number of public inputs (ONE included)", w.inputs.size(), key.num_inputs(), "the proving key");
+  if (z.inputs.size() != key.num_inputs()) {
+    refuse("the number of public inputs (ONE included)", z.inputs.size(), key.num_inputs(), "the proving key");
   }
-  if (w.compact_aux.size() != key.num_aux()) {
-    refuse("the number of aux variables", w.compact_aux.size(), key.num_aux(), "the proving key");
+  if (z.compact_aux.size() != key.num_aux()) {
+    refuse("the number of aux variables", z.compact_aux.size(), key.num_aux(), "the proving key");
   }
   if (e.num_constraints > key.domain_size()) {
     refuse("the number of constraints", e.num_constraints, key.domain_size(), "the proving key");
   }
-  if (e.num_inputs != w.inputs.size()) {
-    refuse("the number of public inputs (ONE included)", w.inputs.size(), e.num_inputs, "its evaluator");
+  if (e.num_inputs != z.inputs.size()) {
+    refuse("the number of public inputs (ONE included)", z.inputs.size(), e.num_inputs, "its evaluator");
   }
-  if (e.num_aux != w.compact_aux.size()) {
-    refuse("the number of aux variables", w.compact_aux.size(), e.num_aux, "its evaluator");
+  if (e.num_aux != z.compact_aux.size()) {
+    refuse("the number of aux variables", z.compact_aux.size(), e.num_aux, "its evaluator");
   }
 }
 
@@ -352,8 +354,7 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
   return {0, state_->options.g2_msm_on_device ? 0 : sizeof(Fr) * aux};
 }
 
-std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const ProvingKey& key,
-                                                const Blinding& blinding) {
+std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
   groth16::Stopwatch clock;
   // A deferred witness (the pce path) is evaluated on the device: its a, b, c and
   // full aux are never made on the host.
@@ -367,7 +368,8 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   }
   State& s = *state_;
   check(cudaSetDevice(s.device), "cudaSetDevice");
-  auto pending = std::make_unique<CudaPendingProof>(w, key, blinding);
+  groth16::Assignment& z = w.assignment;
+  auto pending = std::make_unique<CudaPendingProof>(key, blinding);
   clock.lap();
 
   // Before the kernel region: a deferred witness goes up into a slot of its own on
@@ -375,7 +377,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   std::optional<WitnessSlots::Lease> slot;
   if (deferred) {
     slot.emplace(s.witness_slots.acquire());
-    slot->upload(w.inputs, w.compact_aux);
+    slot->upload(z.inputs, z.compact_aux);
     pending->timings.push_back({"upload_witness", clock.lap()});
   }
 
@@ -407,14 +409,14 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
     pending->timings.push_back({"ntt_h_expand_aux", clock.lap()});
   } else {
     // The copy engine takes aux while the multiprocessors run the h step.
-    s.aux.reserve(w.aux.size());
-    s.staging.upload(s.aux.data(), std::span<const Fr>(w.aux), s.copy_stream);
+    s.aux.reserve(z.aux.size());
+    s.staging.upload(s.aux.data(), std::span<const Fr>(z.aux), s.copy_stream);
     check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
     check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
     s.sync();
     pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
   }
-  const std::size_t aux_count = deferred ? w.compact_aux.size() : w.aux.size();
+  const std::size_t aux_count = deferred ? z.compact_aux.size() : z.aux.size();
 
   // The witness checks that take a pass over N-sized vectors run on the host's
   // threads while the device runs the MSMs (the uploads above need those threads
@@ -425,12 +427,12 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   // deferred witness was checked for a·b = c on the device; when finish() runs the
   // G2 MSM on the host, it needs the full aux there, expanded here meanwhile (the
   // only case where a deferred witness's aux is made on the host; the MSMs below
-  // read the count, not w.aux).
+  // read the count, not z.aux).
   const bool host_aux = deferred && !s.options.g2_msm_on_device;
-  std::future<void> checked = std::async(std::launch::async, [&w, &key, deferred, host_aux] {
-    groth16::check_witness_densities(w, key);
+  std::future<void> checked = std::async(std::launch::async, [&w, &z, &key, deferred, host_aux] {
+    groth16::check_witness_densities(z, key);
     if (!deferred) groth16::check_satisfied(w);
-    if (host_aux) w.aux = w.compact_aux.expand();
+    if (host_aux) z.aux = z.compact_aux.expand();
   });
 
   groth16::G1MsmSums sums;
@@ -440,15 +442,15 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   sums.l = s.msm_sum(bases, bases.l, key.l, s.aux.data(), aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  const std::size_t a_count = s.query_scalars(w.inputs, w.a_aux_density, aux_count);
+  const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, aux_count);
   sums.a = s.msm_sum(bases, bases.a, key.a, s.scalars.data(), a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
-  for (std::size_t i = 0; i < w.inputs.size(); ++i) {
-    if (w.b_input_density.test(i)) b_inputs.push_back(w.inputs[i]);
+  for (std::size_t i = 0; i < z.inputs.size(); ++i) {
+    if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
-  const std::size_t b_count = s.query_scalars(b_inputs, w.b_aux_density, aux_count);
+  const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, aux_count);
   sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, s.scalars.data(), b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
@@ -469,6 +471,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness& w, const Provi
   checked.get();
   pending->timings.push_back({"witness_check_wait", clock.lap()});
   pending->blind(sums);
+  pending->assignment = std::make_shared<const groth16::Assignment>(std::move(z));
   return pending;
 }
 
@@ -485,6 +488,14 @@ std::optional<double> CudaProver::device_busy_seconds() const {
 }
 
 const memory::BufferLedger* CudaProver::ledger() const { return &state_->ledger; }
+
+std::optional<std::size_t> CudaProver::device_memory_used() const {
+  try {
+    return gpu::device_memory_used(state_->device);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;

@@ -64,7 +64,7 @@ class CudaProver final : public groth16::ProverBackend {
   // a, b, c and the full aux of a deferred witness exist only on the device, but for
   // the full aux that finish() reads when the G2 MSM runs on the host.
   MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const override;
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& witness, const groth16::ProvingKey& key,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness witness, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override;
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;
   // From CUDA events on the proving stream around each start()'s device work: the
@@ -81,6 +81,11 @@ class CudaProver final : public groth16::ProverBackend {
   std::size_t device_bytes() const;
 
   const memory::BufferLedger* ledger() const override;
+  // The scalars are gathered on the device and the page-locked staging is one per
+  // prover, all charged to ledger(): nothing per partition for the caller to count.
+  bool allocates_own_scratch() const override { return true; }
+  // As the CUDA driver reports it (cudaMemGetInfo).
+  std::optional<std::size_t> device_memory_used() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
 

@@ -13,11 +13,11 @@ void PendingG1Proof::blind(const G1MsmSums& sums) {
   c_part = sums.h + sums.l;
 }
 
-ec::Jacobian<ec::G2Curve> b_g2_msm(const PartitionWitness& witness, const ProvingKey& key) {
-  return ec::msm<ec::G2Curve>(key.b_g2, b_query_scalars(witness));
+ec::Jacobian<ec::G2Curve> b_g2_msm(const Assignment& assignment, const ProvingKey& key) {
+  return ec::msm<ec::G2Curve>(key.b_g2, b_query_scalars(assignment));
 }
 
-Proof finish_on_cpu(const PendingG1Proof& p) { return assemble(p, b_g2_msm(*p.witness, *p.key)); }
+Proof finish_on_cpu(const PendingG1Proof& p) { return assemble(p, b_g2_msm(*p.assignment, *p.key)); }
 
 Proof assemble(const PendingG1Proof& p, const ec::Jacobian<ec::G2Curve>& b_g2_sum) {
   const VerifyingKey& vk = p.key->vk;

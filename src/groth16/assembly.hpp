@@ -20,16 +20,15 @@ struct G1MsmSums {
   G1Point l;
 };
 
-// What start() leaves for a finish() that runs on the CPU.
+// What start() leaves for a finish() that runs on the CPU (the B query's scalars
+// come from the assignment it co-owns). The key is the caller's, alive until finish().
 class PendingG1Proof : public PendingProof {
  public:
-  PendingG1Proof(const PartitionWitness& witness, const ProvingKey& key, const Blinding& blinding)
-      : witness(&witness), key(&key), blinding(blinding) {}
+  PendingG1Proof(const ProvingKey& key, const Blinding& blinding) : key(&key), blinding(blinding) {}
 
   // A = α + Σ + r·δ, B₁ = β + Σ + s·δ, and L + H.
   void blind(const G1MsmSums& sums);
 
-  const PartitionWitness* witness;
   const ProvingKey* key;
   Blinding blinding;
   G1Point a;
@@ -38,7 +37,7 @@ class PendingG1Proof : public PendingProof {
 };
 
 // Σ z_i·Q_i over the B query in G2 (the CPU finish's MSM).
-ec::Jacobian<ec::G2Curve> b_g2_msm(const PartitionWitness& witness, const ProvingKey& key);
+ec::Jacobian<ec::G2Curve> b_g2_msm(const Assignment& assignment, const ProvingKey& key);
 
 // The proof from start()'s blinded G1 sums and the B query's G2 sum.
 Proof assemble(const PendingG1Proof& pending, const ec::Jacobian<ec::G2Curve>& b_g2_sum);

@@ -44,59 +44,73 @@ void compute_h_in_place(std::vector<Fr>& a, std::vector<Fr>& b, std::vector<Fr>&
   poly::coset_inverse_ntt(domain, a, poly::NttOrder::natural_to_natural);
 }
 
-std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness& w, const ProvingKey& key,
-                                               const Blinding& blinding) {
-  Stopwatch clock;
-  const bool deferred = w.is_deferred();
-  materialize(w);
-  const double materialize_seconds = clock.lap();
+namespace {
+
+// start()'s work on a materialized witness: the checks, then h and the four G1 MSMs.
+// a, b, c are clobbered (h is computed in place in a); the assignment is only read.
+G1MsmSums g1_msm_sums(PartitionWitness& w, const ProvingKey& key, std::vector<StageTime>& timings) {
   check_witness_matches_key(w, key);
   check_satisfied(w);
-  auto pending = std::make_unique<PendingG1Proof>(w, key, blinding);
-  if (deferred) pending->timings.push_back({"abc", materialize_seconds});
-  clock.lap();
+  Stopwatch clock;
 
   compute_h_in_place(w.a, w.b, w.c, key.domain_size(), key.h_query);
-  pending->timings.push_back({"ntt_h", clock.lap()});
+  timings.push_back({"ntt_h", clock.lap()});
 
   std::span<const Fr> h(w.a.data(), key.h.size());
   G1MsmSums sums;
   sums.h = ec::msm<ec::G1Curve>(key.h, h);
-  pending->timings.push_back({"msm_h", clock.lap()});
+  timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = ec::msm<ec::G1Curve>(key.l, w.aux);
-  pending->timings.push_back({"msm_l", clock.lap()});
+  const Assignment& z = w.assignment;
+  sums.l = ec::msm<ec::G1Curve>(key.l, z.aux);
+  timings.push_back({"msm_l", clock.lap()});
 
   // One gathered scalar set at a time: the footprint's scratch assumes it.
-  sums.a = ec::msm<ec::G1Curve>(key.a, a_query_scalars(w));
-  pending->timings.push_back({"msm_a", clock.lap()});
+  sums.a = ec::msm<ec::G1Curve>(key.a, a_query_scalars(z));
+  timings.push_back({"msm_a", clock.lap()});
 
-  sums.b_g1 = ec::msm<ec::G1Curve>(key.b_g1, b_query_scalars(w));
-  pending->timings.push_back({"msm_b_g1", clock.lap()});
+  sums.b_g1 = ec::msm<ec::G1Curve>(key.b_g1, b_query_scalars(z));
+  timings.push_back({"msm_b_g1", clock.lap()});
+  return sums;
+}
 
-  pending->blind(sums);
+}  // namespace
+
+std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
+  Stopwatch clock;
+  const bool deferred = w.is_deferred();
+  materialize(w);
+  auto pending = std::make_unique<PendingG1Proof>(key, blinding);
+  if (deferred) pending->timings.push_back({"abc", clock.lap()});
+  pending->blind(g1_msm_sums(w, key, pending->timings));
+  pending->assignment = std::make_shared<const Assignment>(std::move(w.assignment));
   return pending;
 }
 
-OneShotProof prove_on_cpu(PartitionWitness& w, const ProvingKey& key, const Blinding& blinding) {
-  CpuProver prover;
+OneShotProof prove_on_cpu(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
+  Stopwatch clock;
+  const bool deferred = w.is_deferred();
+  materialize(w);
+  PendingG1Proof pending(key, blinding);
+  if (deferred) pending.timings.push_back({"abc", clock.lap()});
   ec::Jacobian<ec::G2Curve> b_g2_sum;
   double b_g2_seconds = 0;
   tbb::task_group concurrent;
   concurrent.run([&] {
-    Stopwatch clock;
-    b_g2_sum = b_g2_msm(w, key);
-    b_g2_seconds = clock.lap();
+    Stopwatch g2_clock;
+    b_g2_sum = b_g2_msm(w.assignment, key);
+    b_g2_seconds = g2_clock.lap();
   });
-  std::unique_ptr<PendingProof> pending;
+  G1MsmSums sums;
   try {
-    pending = prover.start(w, key, blinding);
+    sums = g1_msm_sums(w, key, pending.timings);
   } catch (...) {
     concurrent.wait();
     throw;
   }
   concurrent.wait();
-  OneShotProof out{assemble(dynamic_cast<const PendingG1Proof&>(*pending), b_g2_sum), pending->timings};
+  pending.blind(sums);
+  OneShotProof out{assemble(pending, b_g2_sum), pending.timings};
   out.timings.push_back({"msm_b_g2", b_g2_seconds});
   return out;
 }

@@ -8,7 +8,7 @@ namespace zkpipe::groth16 {
 class CpuProver final : public ProverBackend {
  public:
   std::string name() const override { return "cpu"; }
-  std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
+  std::unique_ptr<PendingProof> start(PartitionWitness witness, const ProvingKey& key,
                                       const Blinding& blinding) override;
   Proof finish(std::unique_ptr<PendingProof> pending) override;
   void abort(std::unique_ptr<PendingProof> pending) override;
@@ -23,7 +23,7 @@ struct OneShotProof {
   Proof proof;
   std::vector<StageTime> timings;  // start()'s steps, then "msm_b_g2" (concurrent with them)
 };
-OneShotProof prove_on_cpu(PartitionWitness& witness, const ProvingKey& key, const Blinding& blinding);
+OneShotProof prove_on_cpu(PartitionWitness witness, const ProvingKey& key, const Blinding& blinding);
 
 // The H MSM's scalars, computed in place in a (which must hold the constraint
 // evaluations; b and c are clobbered): for kMonomial the coefficients h_0 … h_{N−2}

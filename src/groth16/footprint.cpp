@@ -65,8 +65,14 @@ PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
   return f;
 }
 
-PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s, const ProverBackend& backend) {
+PartitionFootprint PartitionFootprint::of(const CircuitShape& s, const ProverBackend& backend) {
   PartitionFootprint f = of(s);
+  if (backend.allocates_own_scratch()) f.scratch = 0;
+  return f;
+}
+
+PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s, const ProverBackend& backend) {
+  PartitionFootprint f = of(s, backend);
   const ProverBackend::MaterializedBytes m = backend.host_bytes_to_materialize(s.domain_size, s.aux);
   f.abc = m.abc;
   f.assignment = m.aux + sizeof(ff::Fr) * s.inputs;

@@ -41,7 +41,10 @@ struct PartitionFootprint {
   std::size_t total() const { return abc + assignment + density + scratch; }
   // The ledger's estimate for a partition in synthesis (the real size replaces it after).
   std::size_t synthesized() const { return deferred != 0 ? deferred : total(); }
+  // On the CPU backend: its scratch is host vectors per partition.
   static PartitionFootprint of(const CircuitShape& shape);
+  // On `backend`: no scratch for one that allocates its own (charged by itself).
+  static PartitionFootprint of(const CircuitShape& shape, const ProverBackend& backend);
   // The same for a deferred witness proved on `backend`: while queued, 0/1 values at
   // two bits each plus a rank word per 64 values (wide values are counted once
   // synthesized); in start(), what the backend materializes on the host.

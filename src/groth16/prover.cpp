@@ -58,23 +58,24 @@ Blinding Blinding::random() {
 
 void check_witness_matches_key(const PartitionWitness& w, const ProvingKey& key) {
   check_witness_sizes(w, key);
-  check_witness_densities(w, key);
+  check_witness_densities(w.assignment, key);
 }
 
 void check_witness_sizes(const PartitionWitness& w, const ProvingKey& key) {
-  if (w.inputs.size() != key.num_inputs()) {
-    throw std::invalid_argument(mismatch("the number of public inputs (ONE included)", w.inputs.size(),
+  const Assignment& z = w.assignment;
+  if (z.inputs.size() != key.num_inputs()) {
+    throw std::invalid_argument(mismatch("the number of public inputs (ONE included)", z.inputs.size(),
                                          key.num_inputs()));
   }
-  if (w.aux.size() != key.num_aux()) {
-    throw std::invalid_argument(mismatch("the number of aux variables", w.aux.size(), key.num_aux()));
+  if (z.aux.size() != key.num_aux()) {
+    throw std::invalid_argument(mismatch("the number of aux variables", z.aux.size(), key.num_aux()));
   }
   if (w.a.size() > key.domain_size() || w.b.size() != w.a.size() || w.c.size() != w.a.size()) {
     throw std::invalid_argument(mismatch("the number of constraints", w.a.size(), key.domain_size()));
   }
 }
 
-void check_witness_densities(const PartitionWitness& w, const ProvingKey& key) {
+void check_witness_densities(const Assignment& w, const ProvingKey& key) {
   if (w.a_aux_density.count() != count(key.density.a_aux) ||
       w.b_input_density.count() != count(key.density.b_input) ||
       w.b_aux_density.count() != count(key.density.b_aux)) {
@@ -103,11 +104,8 @@ void check_satisfied(const PartitionWitness& w) {
   if (first_bad.load() < w.a.size()) throw UnsatisfiedConstraint(first_bad.load());
 }
 
-Proof prove(ProverBackend& backend, PartitionWitness& witness, const ProvingKey& key,
-            const Blinding& blinding) {
-  auto pending = backend.start(witness, key, blinding);
-  witness.release_abc();
-  return backend.finish(std::move(pending));
+Proof prove(ProverBackend& backend, PartitionWitness witness, const ProvingKey& key, const Blinding& blinding) {
+  return backend.finish(backend.start(std::move(witness), key, blinding));
 }
 
 }  // namespace zkpipe::groth16

@@ -2,14 +2,19 @@
 //
 //   start(witness, key, blinding) -> pending   everything that needs a, b, c: the h
 //                                              polynomial (NTTs) and the G1 MSMs for
-//                                              A, B, L and H. a, b, c are used as
-//                                              scratch and may be freed on return.
+//                                              A, B, L and H. It takes the witness by
+//                                              value: a, b, c are its scratch, freed
+//                                              as the call returns; the assignment
+//                                              moves into the pending proof.
 //   finish(pending) -> proof                   the G2 MSM for B, r/s blinding, assembly
 //   abort(pending)                             drops everything on the error path
 //
-// Between start and finish the witness's assignment and densities must stay alive.
+// The pending proof owns what finish() reads, so the caller keeps nothing alive for
+// it. The assignment is shared: a caller that wants to choose the thread its memory
+// is freed on (the engine's dealloc thread) holds on to PendingProof::assignment.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +50,10 @@ class PendingProof {
   PendingProof& operator=(const PendingProof&) = delete;
   virtual ~PendingProof() = default;
 
+  // The witness's assignment, set by start() before it returns. A backend whose
+  // finish() reads none of it keeps it too, so that it is freed where the caller
+  // lets go of it, not on the thread that called start().
+  std::shared_ptr<const Assignment> assignment;
   // Wall time of each step so far, in order.
   std::vector<StageTime> timings;
 };
@@ -66,7 +75,7 @@ class ProverBackend {
   virtual MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const {
     return {3 * sizeof(ff::Fr) * domain_size, sizeof(ff::Fr) * aux};
   }
-  virtual std::unique_ptr<PendingProof> start(PartitionWitness& witness, const ProvingKey& key,
+  virtual std::unique_ptr<PendingProof> start(PartitionWitness witness, const ProvingKey& key,
                                               const Blinding& blinding) = 0;
   // Seconds the device itself spent in start()'s kernel regions since construction,
   // as the device measures them (CUDA events); nullopt for a backend without a device.
@@ -82,6 +91,16 @@ class ProverBackend {
   // engine takes only backends that charge its ledger, so that its figures and its
   // budget see all their memory.
   virtual const memory::BufferLedger* ledger() const { return nullptr; }
+  // True when the working memory of start() and finish() is the backend's own
+  // tracked buffers, charged to ledger() (the CUDA backend: scalars gathered on
+  // the device, one staging buffer per prover); false when it is host vectors per
+  // partition that the caller reserves and charges (PartitionFootprint::scratch).
+  virtual bool allocates_own_scratch() const { return false; }
+  // The memory in use on the backend's device as its driver reports it (context
+  // and allocations under the ledger's size included); nullopt for a backend
+  // without a device, or when the driver cannot tell: a figure for a log line,
+  // which must not fail the proof it describes.
+  virtual std::optional<std::size_t> device_memory_used() const { return std::nullopt; }
 };
 
 // Checks that a witness has the shape the key was made for; throws
@@ -90,7 +109,7 @@ void check_witness_matches_key(const PartitionWitness& witness, const ProvingKey
 // The vector sizes (cheap): inputs, aux, constraints.
 void check_witness_sizes(const PartitionWitness& witness, const ProvingKey& key);
 // The A/B densities (a pass over the key's density vectors).
-void check_witness_densities(const PartitionWitness& witness, const ProvingKey& key);
+void check_witness_densities(const Assignment& assignment, const ProvingKey& key);
 
 // Throws UnsatisfiedConstraint for the first constraint i with a_i·b_i ≠ c_i: a
 // prover must refuse such a witness rather than emit a proof that fails later.
@@ -104,8 +123,7 @@ class UnsatisfiedConstraint : public std::runtime_error {
 };
 void check_satisfied(const PartitionWitness& witness);
 
-// One-shot convenience: start, free a/b/c, finish.
-Proof prove(ProverBackend& backend, PartitionWitness& witness, const ProvingKey& key,
-            const Blinding& blinding);
+// One-shot convenience: start, then finish.
+Proof prove(ProverBackend& backend, PartitionWitness witness, const ProvingKey& key, const Blinding& blinding);
 
 }  // namespace zkpipe::groth16

@@ -16,17 +16,17 @@ void gather(const std::vector<Fr>& values, const r1cs::DensityBitmap& density, s
 
 }  // namespace
 
-std::vector<Fr> a_query_scalars(const PartitionWitness& w) {
-  std::vector<Fr> s(w.inputs);
-  gather(w.aux, w.a_aux_density, s);
+std::vector<Fr> a_query_scalars(const Assignment& z) {
+  std::vector<Fr> s(z.inputs);
+  gather(z.aux, z.a_aux_density, s);
   return s;
 }
 
-std::vector<Fr> b_query_scalars(const PartitionWitness& w) {
+std::vector<Fr> b_query_scalars(const Assignment& z) {
   std::vector<Fr> s;
-  s.reserve(w.b_input_density.count() + w.b_aux_density.count());
-  gather(w.inputs, w.b_input_density, s);
-  gather(w.aux, w.b_aux_density, s);
+  s.reserve(z.b_input_density.count() + z.b_aux_density.count());
+  gather(z.inputs, z.b_input_density, s);
+  gather(z.aux, z.b_aux_density, s);
   return s;
 }
 

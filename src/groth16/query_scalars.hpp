@@ -10,7 +10,7 @@
 
 namespace zkpipe::groth16 {
 
-std::vector<ff::Fr> a_query_scalars(const PartitionWitness& w);
-std::vector<ff::Fr> b_query_scalars(const PartitionWitness& w);
+std::vector<ff::Fr> a_query_scalars(const Assignment& z);
+std::vector<ff::Fr> b_query_scalars(const Assignment& z);
 
 }  // namespace zkpipe::groth16

@@ -47,11 +47,12 @@ PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std
                                 std::to_string(compiled->num_inputs) + " and " + std::to_string(compiled->num_aux));
   }
   PartitionWitness w;
-  w.inputs = std::move(values.inputs);
-  w.compact_aux = std::move(values.aux);
-  w.a_aux_density = compiled->a_aux_density;
-  w.b_input_density = compiled->b_input_density;
-  w.b_aux_density = compiled->b_aux_density;
+  Assignment& z = w.assignment;
+  z.inputs = std::move(values.inputs);
+  z.compact_aux = std::move(values.aux);
+  z.a_aux_density = compiled->a_aux_density;
+  z.b_input_density = compiled->b_input_density;
+  z.b_aux_density = compiled->b_aux_density;
   w.evaluator = std::move(compiled);
   return w;
 }

@@ -1,6 +1,11 @@
-// What synthesis hands the prover for one partition. a, b, c (one value per
-// constraint) are the big vectors: the prover's start() consumes them, after which
-// the caller frees them; the assignment and densities live until finish().
+// What synthesis hands the prover for one partition, in two parts of different
+// lifetimes:
+//   a, b, c      one value per constraint, the big vectors: the prover's start()
+//                consumes them (it takes the witness by value) and they are gone
+//                when it returns;
+//   assignment   the variables' values and the A/B densities: finish() still reads
+//                them, so start() hands them to the pending proof, which co-owns
+//                them with whoever else asks (PendingProof::assignment).
 //
 // The pce path hands over a deferred witness instead: the aux values compact (0/1
 // as bits) and the circuit's compiled evaluator, no a, b, c. It stays that small
@@ -8,6 +13,7 @@
 // the full aux) — on the host for the CPU backend.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -19,27 +25,39 @@
 
 namespace zkpipe::groth16 {
 
-struct PartitionWitness {
-  std::vector<ff::Fr> a;
-  std::vector<ff::Fr> b;
-  std::vector<ff::Fr> c;
+struct Assignment {
   std::vector<ff::Fr> inputs;  // ONE first
+  // The aux values in full, or compact (a deferred witness's form), or both: a
+  // backend that evaluates a deferred witness on its device keeps only the compact
+  // form on the host, and expands it there only if its finish() reads the values.
   std::vector<ff::Fr> aux;
+  r1cs::CompactValues compact_aux;
   r1cs::DensityBitmap a_aux_density;
   r1cs::DensityBitmap b_input_density;
   r1cs::DensityBitmap b_aux_density;
-  // Set only while deferred (then a, b, c and aux are empty).
-  r1cs::CompactValues compact_aux;
+
+  // Heap bytes held (capacities), for the ledger.
+  std::size_t bytes() const;
+};
+
+// Move-only: a copy of a partition's witness (16 GiB at 2^27) is never wanted by accident.
+struct PartitionWitness {
+  PartitionWitness() = default;
+  PartitionWitness(PartitionWitness&&) = default;
+  PartitionWitness& operator=(PartitionWitness&&) = default;
+  PartitionWitness(const PartitionWitness&) = delete;
+  PartitionWitness& operator=(const PartitionWitness&) = delete;
+
+  std::vector<ff::Fr> a;
+  std::vector<ff::Fr> b;
+  std::vector<ff::Fr> c;
+  Assignment assignment;
+  // Set only while deferred (then a, b, c and the assignment's full aux are empty).
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
 
   bool is_deferred() const { return evaluator != nullptr; }
-
-  // Frees a, b, c (returning their memory to the allocator).
-  void release_abc() {
-    std::vector<ff::Fr>().swap(a);
-    std::vector<ff::Fr>().swap(b);
-    std::vector<ff::Fr>().swap(c);
-  }
+  // Heap bytes a, b, c hold (capacities), for the ledger.
+  std::size_t abc_bytes() const;
 
   static PartitionWitness from(r1cs::ProvingAssignment&& cs);
 };

@@ -183,7 +183,6 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   ec.workers_per_device = config.workers_per_device;
   ec.finalizers = config.finalizers;
   ec.budget_bytes = config.budget_bytes;
-  ec.scratch = backend_.scratch;
   engine_ = std::make_unique<engine::Engine>(ec, std::vector{backend_.backend});
   engine_->add_listener(progress_);
   residency_ = std::make_unique<ParameterResidency>(*engine_, backend_.tiers, config.param_idle_seconds);
@@ -412,10 +411,9 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
   Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
-  groth16::PartitionFootprint footprint = parameters->evaluator()
+  const groth16::PartitionFootprint footprint = parameters->evaluator()
                                               ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backend)
-                                              : groth16::PartitionFootprint::of(shape);
-  if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+                                              : groth16::PartitionFootprint::of(shape, *backend_.backend);
 
   engine::ProofRequest& request = out.request;
   request.parameters = parameters;
@@ -438,8 +436,8 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   const std::filesystem::path witness_file = paths_.confine(circom.witness());
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
-  groth16::PartitionFootprint footprint = groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()));
-  if (backend_.scratch == engine::ScratchAccounting::by_backend) footprint.scratch = 0;
+  const groth16::PartitionFootprint footprint =
+      groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()), *backend_.backend);
 
   engine::ProofRequest& request = out.request;
   request.parameters = parameters;
@@ -453,7 +451,7 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
     const std::vector<ff::Fr> assignment = formats::read_wtns(witness_file);
     groth16::PartitionWitness w =
         formats::zkey_witness(zkey->header, zkey->a_coefficients, zkey->b_coefficients, parameters->key(), assignment);
-    public_signals->assign(w.inputs.begin() + 1, w.inputs.end());
+    public_signals->assign(w.assignment.inputs.begin() + 1, w.assignment.inputs.end());
     return w;
   };
   // As `zkpipe groth16 prove`: nothing is returned that does not verify.

@@ -54,7 +54,6 @@ namespace zkpipe::service {
 
 struct BackendSetup {
   std::shared_ptr<groth16::ProverBackend> backend;
-  engine::ScratchAccounting scratch = engine::ScratchAccounting::by_footprint;
   ParameterTiers tiers;
 };
 

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,19 @@ memory::MemoryBaseline gib_baseline() {
   b.runtime = {std::size_t{64} << 20, std::size_t{64} << 20};
   return b;
 }
+
+// A backend that proves nothing; its device reports 13 GiB in use.
+class DeviceReporting final : public groth16::ProverBackend {
+ public:
+  std::string name() const override { return "device"; }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness, const groth16::ProvingKey&,
+                                               const groth16::Blinding&) override {
+    throw std::logic_error("not a prover");
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof>) override { throw std::logic_error("not a prover"); }
+  void abort(std::unique_ptr<groth16::PendingProof>) override {}
+  std::optional<std::size_t> device_memory_used() const override { return std::size_t{13} << 30; }
+};
 
 TEST(BufferLog, LineFollowsTheDesignFormat) {
   LedgerSnapshot s;
@@ -51,8 +66,7 @@ TEST(BufferLog, DeviceBytesAreShownButNotInUntracked) {
   EXPECT_NE(with_used.find(" dev=3/12.0GiB dev_used=12.5GiB rss=1.6GiB "), std::string::npos) << with_used;
 
   std::ostringstream out;
-  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, gib_baseline()},
-                      [] { return std::optional<std::size_t>(std::size_t{13} << 30); });
+  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, gib_baseline()}, std::make_shared<DeviceReporting>());
   logger.on_hook(e);
   EXPECT_NE(out.str().find(" dev_used=13.0GiB "), std::string::npos) << out.str();
 }

@@ -40,7 +40,6 @@ struct Harness {
     options.scratch = shape.scratch;
     backend = std::make_shared<FakeBackend>(ledger, options);
     config.ledger = &ledger;
-    config.scratch = ScratchAccounting::by_backend;
     engine = std::make_unique<Engine>(config, std::vector<std::shared_ptr<groth16::ProverBackend>>{backend});
     engine->add_listener(recorder);
     parameters = engine->make_resident(std::make_shared<groth16::ProvingKey>());
@@ -346,7 +345,7 @@ TEST(Engine, BackendMustChargeTheEnginesLedger) {
   EXPECT_THROW(Engine({}, {foreign}), std::invalid_argument) << "the default ledger is the process's";
 
   auto own = std::make_shared<FakeBackend>(engine_ledger, FakeBackend::Options{.scratch = 3 << 20});
-  Engine engine({.scratch = ScratchAccounting::by_backend, .ledger = &engine_ledger}, {own});
+  Engine engine({.ledger = &engine_ledger}, {own});
   std::size_t scratch_peak = 0;
   const std::size_t observer = engine_ledger.add_observer([&](const memory::LedgerEvent& e) {
     scratch_peak = std::max(scratch_peak, e.after[Stage::scratch].bytes);
@@ -365,6 +364,36 @@ TEST(Engine, BackendMustChargeTheEnginesLedger) {
   EXPECT_GE(scratch_peak, std::size_t{3} << 20) << "the backend's scratch is in the engine's ledger";
   EXPECT_EQ(BufferLedger::process().snapshot()[Stage::scratch].peak_bytes, process_scratch)
       << "and not in the process's";
+}
+
+// start() takes the witness: a, b, c leave the ledger at abc_freed, and the
+// assignment — co-owned by the pending proof — is held by the engine after finish()
+// has dropped that, until the dealloc thread frees it.
+TEST(Engine, AssignmentOutlivesFinishUntilTheDeallocThread) {
+  Harness h({.synthesis_workers = 1}, {.start = milliseconds(1), .finish = milliseconds(1)});
+  const std::size_t assignment_bytes = testing::fake_witness(h.shape, 0).assignment.bytes();
+  struct Watch final : EngineListener {
+    std::shared_ptr<FakeBackend> backend;
+    std::size_t pending_finalize_at_abc_freed = 0;
+    std::size_t awaiting_dealloc_at_finalize_done = 0;
+    bool alive_at_finalize_done = false;
+    void on_hook(const HookEvent& e) override {
+      if (e.hook == Hook::abc_freed) pending_finalize_at_abc_freed = e.ledger[Stage::pending_finalize].bytes;
+      if (e.hook == Hook::finalize_done) {
+        awaiting_dealloc_at_finalize_done = e.ledger[Stage::awaiting_dealloc].bytes;
+        alive_at_finalize_done = !backend->last_finished_assignment().expired();
+      }
+    }
+  };
+  auto watch = std::make_shared<Watch>();
+  watch->backend = h.backend;
+  h.engine->add_listener(watch);
+  h.engine->submit(h.request(1, milliseconds(1))).get();
+  EXPECT_EQ(watch->pending_finalize_at_abc_freed, assignment_bytes);
+  EXPECT_EQ(watch->awaiting_dealloc_at_finalize_done, assignment_bytes);
+  EXPECT_TRUE(watch->alive_at_finalize_done) << "the engine holds the assignment after finish()";
+  EXPECT_TRUE(h.backend->last_finished_assignment().expired()) << "and the dealloc thread frees it";
+  h.finish();
 }
 
 TEST(Engine, TraceHasASpanPerPartitionPerStageAndCounterTracks) {

@@ -1,8 +1,8 @@
 // A prover backend and synthesizer that only sleep and allocate, so that the
 // engine's timing and memory properties can be tested deterministically: start()
 // and finish() take fixed durations, their scratch is a TrackedBuffer of the
-// footprint's scratch size (ScratchAccounting::by_backend), and any partition can
-// be made to fail in synthesis, start or finish.
+// footprint's scratch size (it allocates its own scratch, as the CUDA backend does),
+// and any partition can be made to fail in synthesis, start or finish.
 #pragma once
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -46,12 +47,13 @@ inline groth16::PartitionWitness fake_witness(const FakeShape& shape, std::uint6
   w.a.assign(shape.domain, ff::Fr::zero());
   w.b.assign(shape.domain, ff::Fr::zero());
   w.c.assign(shape.domain, ff::Fr::zero());
-  w.inputs.assign(1, ff::Fr::one());
-  w.aux.assign(shape.aux, ff::Fr::zero());
-  w.aux[0] = ff::Fr::from_u64(tag);
-  w.a_aux_density.resize(shape.aux);
-  w.b_input_density.resize(1);
-  w.b_aux_density.resize(shape.aux);
+  groth16::Assignment& z = w.assignment;
+  z.inputs.assign(1, ff::Fr::one());
+  z.aux.assign(shape.aux, ff::Fr::zero());
+  z.aux[0] = ff::Fr::from_u64(tag);
+  z.a_aux_density.resize(shape.aux);
+  z.b_input_density.resize(1);
+  z.b_aux_density.resize(shape.aux);
   return w;
 }
 
@@ -84,10 +86,11 @@ class FakeBackend final : public groth16::ProverBackend {
   std::string name() const override { return "fake"; }
   const memory::BufferLedger* ledger() const override { return &ledger_; }
   bool locks_kernel_region() const override { return options_.locks_kernel_region; }
+  bool allocates_own_scratch() const override { return true; }
 
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey&,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey&,
                                                const groth16::Blinding&) override {
-    const std::uint64_t tag = w.aux.at(0).to_canonical()[0];
+    const std::uint64_t tag = w.assignment.aux.at(0).to_canonical()[0];
     memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
     const int running = ++running_starts_;
@@ -99,11 +102,16 @@ class FakeBackend final : public groth16::ProverBackend {
     ++started_;
     auto pending = std::make_unique<Pending>();
     pending->tag = tag;
+    pending->assignment = std::make_shared<const groth16::Assignment>(std::move(w.assignment));
     return pending;
   }
 
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> base) override {
     const auto& pending = dynamic_cast<const Pending&>(*base);
+    {
+      std::lock_guard lock(finished_mutex_);
+      last_finished_assignment_ = pending.assignment;
+    }
     memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
     std::this_thread::sleep_for(options_.finish);
@@ -124,6 +132,11 @@ class FakeBackend final : public groth16::ProverBackend {
   int aborted() const { return aborted_; }
   // The most start() calls that ran at once.
   int peak_concurrent_starts() const { return peak_starts_; }
+  // The assignment of the pending proof finish() last took, without owning it.
+  std::weak_ptr<const groth16::Assignment> last_finished_assignment() const {
+    std::lock_guard lock(finished_mutex_);
+    return last_finished_assignment_;
+  }
 
  private:
   std::atomic<int> running_starts_ = 0;
@@ -138,6 +151,8 @@ class FakeBackend final : public groth16::ProverBackend {
   std::atomic<int> started_{0};
   std::atomic<int> finished_{0};
   std::atomic<int> aborted_{0};
+  mutable std::mutex finished_mutex_;
+  std::weak_ptr<const groth16::Assignment> last_finished_assignment_;
 };
 
 }  // namespace zkpipe::engine::testing

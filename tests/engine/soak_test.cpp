@@ -161,12 +161,12 @@ class FailingCpuBackend final : public groth16::ProverBackend {
     return cpu_.host_bytes_to_materialize(domain_size, aux);
   }
 
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey& key,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override {
     const std::uint64_t request = current_request;
     const Fate fate = plans_.of(request);
     if (fate == Fate::fail_start_before) throw std::runtime_error("injected start failure (before)");
-    auto inner = cpu_.start(w, key, blinding);
+    auto inner = cpu_.start(std::move(w), key, blinding);
     ++started_;
     if (fate == Fate::fail_start_after) {
       ++dropped_;
@@ -174,6 +174,7 @@ class FailingCpuBackend final : public groth16::ProverBackend {
     }
     auto pending = std::make_unique<Pending>();
     pending->timings = inner->timings;
+    pending->assignment = inner->assignment;
     pending->inner = std::move(inner);
     pending->fate = fate;
     return pending;

@@ -53,7 +53,7 @@ class SnarkjsFixture : public ::testing::TestWithParam<FixtureSet> {
   groth16::Proof prove_rs0(const Zkey& zkey, const std::vector<Fr>& witness) const {
     groth16::PartitionWitness w = zkey_witness(zkey, witness);
     groth16::CpuProver prover;
-    return groth16::prove(prover, w, zkey.key, groth16::Blinding::zero());
+    return groth16::prove(prover, std::move(w), zkey.key, groth16::Blinding::zero());
   }
 };
 
@@ -89,13 +89,13 @@ TEST_P(SnarkjsFixture, R1csWitnessGivesTheSameProof) {
   const std::vector<Fr> witness = read_wtns(file("witness.wtns"));
   groth16::PartitionWitness w = r1cs_witness(r1cs, zkey.key, witness);
   groth16::CpuProver prover;
-  const groth16::Proof proof = groth16::prove(prover, w, zkey.key, groth16::Blinding::zero());
+  const groth16::Proof proof = groth16::prove(prover, std::move(w), zkey.key, groth16::Blinding::zero());
   EXPECT_EQ(proof_to_json(proof), text("refproof_rs0.json"));
 
   std::vector<Fr> wrong = witness;
   wrong.back() += Fr::one();
   groth16::PartitionWitness bad = r1cs_witness(r1cs, zkey.key, wrong);
-  EXPECT_THROW(groth16::prove(prover, bad, zkey.key, groth16::Blinding::zero()), groth16::UnsatisfiedConstraint);
+  EXPECT_THROW(groth16::prove(prover, std::move(bad), zkey.key, groth16::Blinding::zero()), groth16::UnsatisfiedConstraint);
 }
 
 TEST_P(SnarkjsFixture, VerifyingKeyJsonIsSnarkjsExportByteForByte) {
@@ -139,7 +139,7 @@ TEST_P(SnarkjsFixture, NativeParameterFileKeepsTheSnarkjsLayout) {
   const R1csFile r1cs = read_r1cs(file("circuit.r1cs"));
   groth16::PartitionWitness w = r1cs_witness(r1cs, loaded, read_wtns(file("witness.wtns")));
   groth16::CpuProver prover;
-  EXPECT_EQ(proof_to_json(groth16::prove(prover, w, loaded, groth16::Blinding::zero())), text("refproof_rs0.json"));
+  EXPECT_EQ(proof_to_json(groth16::prove(prover, std::move(w), loaded, groth16::Blinding::zero())), text("refproof_rs0.json"));
   std::filesystem::remove(path);
 }
 
@@ -148,7 +148,7 @@ TEST_P(SnarkjsFixture, RandomBlindingVerifies) {
   const std::vector<Fr> witness = read_wtns(file("witness.wtns"));
   groth16::PartitionWitness w = zkey_witness(zkey, witness);
   groth16::CpuProver prover;
-  const groth16::Proof proof = groth16::prove(prover, w, zkey.key, groth16::Blinding::random());
+  const groth16::Proof proof = groth16::prove(prover, std::move(w), zkey.key, groth16::Blinding::random());
   const groth16::PreparedVerifyingKey pvk(zkey.key.vk);
   EXPECT_TRUE(groth16::verify(pvk, proof, public_signals(witness)));
   // Through JSON and back, as snarkjs would read it.

@@ -103,15 +103,15 @@ TEST_F(DeviceSetup, KeyKeptOnTheDeviceProvesInPlace) {
   for (std::size_t p = 0; p < circuit_.partitions(); ++p) {
     groth16::PartitionWitness w_gpu = groth16::synthesize_witness(circuit_, p);
     groth16::PartitionWitness w_cpu = groth16::synthesize_witness(circuit_, p);
-    const groth16::Proof proof = groth16::prove(gpu, w_gpu, on_device, groth16::Blinding::zero());
-    EXPECT_EQ(proof, groth16::prove(cpu, w_cpu, on_host, groth16::Blinding::zero())) << "partition " << p;
+    const groth16::Proof proof = groth16::prove(gpu, std::move(w_gpu), on_device, groth16::Blinding::zero());
+    EXPECT_EQ(proof, groth16::prove(cpu, std::move(w_cpu), on_host, groth16::Blinding::zero())) << "partition " << p;
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit_.public_inputs(p))) << "partition " << p;
   }
   EXPECT_EQ(gpu.base_placement(on_device), BasePlacement::kResident);
 
   // The host prover cannot read such a key, and says where its points are.
   groth16::PartitionWitness w = groth16::synthesize_witness(circuit_, 0);
-  EXPECT_THROW(groth16::prove(cpu, w, on_device, groth16::Blinding::zero()), std::logic_error);
+  EXPECT_THROW(groth16::prove(cpu, std::move(w), on_device, groth16::Blinding::zero()), std::logic_error);
 }
 
 // MSMs longer than a pass (1000 terms here, 2^26 by default) add up their passes.
@@ -123,8 +123,8 @@ TEST_F(DeviceSetup, MsmsInSeveralPassesGiveTheSameProofs) {
   groth16::PartitionWitness w1 = groth16::synthesize_witness(circuit_, 1);
   groth16::PartitionWitness w2 = groth16::synthesize_witness(circuit_, 1);
   ASSERT_GT(on_device.h.size(), 3000u);
-  EXPECT_EQ(groth16::prove(passes, w1, on_device, groth16::Blinding::zero()),
-            groth16::prove(one_pass, w2, on_device, groth16::Blinding::zero()));
+  EXPECT_EQ(groth16::prove(passes, std::move(w1), on_device, groth16::Blinding::zero()),
+            groth16::prove(one_pass, std::move(w2), on_device, groth16::Blinding::zero()));
   EXPECT_THROW(CudaProver(0, CudaProverOptions{.max_msm_pass_terms = 0}), std::invalid_argument);
 }
 
@@ -133,7 +133,7 @@ TEST_F(DeviceSetup, DeviceKeyNeedsTheG2MsmOnTheDevice) {
   const groth16::ProvingKey on_device = setup_on_device(scalars_, secrets_, 0, KeyPlacement::device);
   CudaProver gpu(0, CudaProverOptions{.g2_msm_on_device = false});
   groth16::PartitionWitness w = groth16::synthesize_witness(circuit_, 0);
-  EXPECT_THROW(gpu.start(w, on_device, groth16::Blinding::zero()), std::invalid_argument);
+  EXPECT_THROW(gpu.start(std::move(w), on_device, groth16::Blinding::zero()), std::invalid_argument);
 }
 
 }  // namespace

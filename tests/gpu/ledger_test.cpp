@@ -72,8 +72,7 @@ TEST(DeviceBufferLedger, ProverDeviceMemoryIsAccountedForAndReleased) {
   const std::size_t used_before = device_memory_used(0);  // after the context exists
   {
     CudaProver gpu(0);
-    auto pending = gpu.start(w, key, groth16::Blinding::random());
-    w.release_abc();
+    auto pending = gpu.start(std::move(w), key, groth16::Blinding::random());
     (void)gpu.finish(std::move(pending));
 
     const LedgerSnapshot s = ledger.snapshot();
@@ -115,7 +114,7 @@ TEST(DeviceBufferLedger, ProverChargesTheLedgerItIsGiven) {
   {
     CudaProver gpu(0, CudaProverOptions{.ledger = &own});
     EXPECT_EQ(gpu.ledger(), &own);
-    auto pending = gpu.start(w, key, groth16::Blinding::random());
+    auto pending = gpu.start(std::move(w), key, groth16::Blinding::random());
     (void)gpu.finish(std::move(pending));
     const LedgerSnapshot s = own.snapshot();
     EXPECT_GT(s[Stage::device].bytes, 16 * kMiB);

@@ -51,11 +51,10 @@ TEST_P(CudaProverStreamed, ForcedStreamingEqualsCpuProofsAndVerifies) {
     const Blinding blinding = p == 0 ? Blinding::zero() : Blinding::random();
     groth16::PartitionWitness w_cpu = groth16::synthesize_witness(*circuit_, p);
     groth16::PartitionWitness w_gpu = groth16::synthesize_witness(*circuit_, p);
-    ASSERT_GT(w_gpu.aux.size(), chunk) << "the L query must take several chunks";
-    const Proof expected = groth16::prove(cpu, w_cpu, *key_, blinding);
-    auto pending = gpu.start(w_gpu, *key_, blinding);
+    ASSERT_GT(w_gpu.assignment.aux.size(), chunk) << "the L query must take several chunks";
+    const Proof expected = groth16::prove(cpu, std::move(w_cpu), *key_, blinding);
+    auto pending = gpu.start(std::move(w_gpu), *key_, blinding);
     EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
-    w_gpu.release_abc();
     const Proof proof = gpu.finish(std::move(pending));
     EXPECT_EQ(proof, expected) << "partition " << p;
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
@@ -73,7 +72,7 @@ TEST_F(CudaProverPlacement, SmallKeyStaysResident) {
   CudaProver by_limit(0, CudaProverOptions{.max_resident_base_bytes = std::numeric_limits<std::size_t>::max()});
   for (CudaProver* gpu : {&by_memory, &by_limit}) {
     groth16::PartitionWitness w = groth16::synthesize_witness(*circuit_, 0);
-    gpu->abort(gpu->start(w, *key_, Blinding::random()));
+    gpu->abort(gpu->start(std::move(w), *key_, Blinding::random()));
     EXPECT_EQ(gpu->base_placement(*key_), BasePlacement::kResident);
   }
 }
@@ -81,7 +80,7 @@ TEST_F(CudaProverPlacement, SmallKeyStaysResident) {
 TEST_F(CudaProverPlacement, ReleaseFreesTheKeysDevicePoints) {
   CudaProver gpu(0);
   groth16::PartitionWitness w = groth16::synthesize_witness(*circuit_, 0);
-  gpu.abort(gpu.start(w, *key_, Blinding::random()));
+  gpu.abort(gpu.start(std::move(w), *key_, Blinding::random()));
   ASSERT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
   const std::size_t with_key = gpu.device_bytes();
   gpu.release(*key_);
@@ -95,7 +94,7 @@ TEST_F(CudaProverPlacement, ReleaseFreesTheKeysDevicePoints) {
   groth16::PartitionWitness w_cpu = groth16::synthesize_witness(*circuit_, 1);
   groth16::PartitionWitness w_gpu = groth16::synthesize_witness(*circuit_, 1);
   const Blinding blinding = Blinding::random();
-  EXPECT_EQ(groth16::prove(gpu, w_gpu, *key_, blinding), groth16::prove(cpu, w_cpu, *key_, blinding));
+  EXPECT_EQ(groth16::prove(gpu, std::move(w_gpu), *key_, blinding), groth16::prove(cpu, std::move(w_cpu), *key_, blinding));
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
 }
 

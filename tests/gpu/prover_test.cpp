@@ -36,12 +36,13 @@ TEST_P(CudaProverG2, PorepPartitionsEqualCpuProofsAndVerify) {
     const Blinding blinding = p == 0 ? Blinding::zero() : Blinding::random();
     groth16::PartitionWitness w_cpu = groth16::synthesize_witness(circuit, p);
     groth16::PartitionWitness w_gpu = groth16::synthesize_witness(circuit, p);
-    const Proof expected = groth16::prove(cpu, w_cpu, key, blinding);
-    auto pending = gpu.start(w_gpu, key, blinding);
+    const Proof expected = groth16::prove(cpu, std::move(w_cpu), key, blinding);
+    auto pending = gpu.start(std::move(w_gpu), key, blinding);
     // start() timed a device G2 MSM exactly when the option asks for one.
     const bool g2_in_start = std::ranges::any_of(pending->timings, [](const auto& t) { return t.stage == "msm_b_g2"; });
     EXPECT_EQ(g2_in_start, GetParam()) << "partition " << p;
-    w_gpu.release_abc();
+    // finish() reads only what the pending proof owns: the witness went into start().
+    ASSERT_NE(pending->assignment, nullptr);
     const Proof proof = gpu.finish(std::move(pending));
     EXPECT_EQ(proof, expected) << "partition " << p;
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit.public_inputs(p))) << "partition " << p;
@@ -69,12 +70,12 @@ TEST(CudaProver, ConcurrentStartsGiveTheCpuProofs) {
   for (std::size_t p = 0; p < circuit.partitions(); ++p) {
     proofs.push_back(std::async(std::launch::async, [&, p] {
       groth16::PartitionWitness w = groth16::synthesize_witness(circuit, p, compiled);
-      return groth16::prove(gpu, w, key, Blinding::zero());
+      return groth16::prove(gpu, std::move(w), key, Blinding::zero());
     }));
   }
   for (std::size_t p = 0; p < circuit.partitions(); ++p) {
     groth16::PartitionWitness w = groth16::synthesize_witness(circuit, p);
-    EXPECT_EQ(proofs[p].get(), groth16::prove(cpu, w, key, Blinding::zero())) << "partition " << p;
+    EXPECT_EQ(proofs[p].get(), groth16::prove(cpu, std::move(w), key, Blinding::zero())) << "partition " << p;
   }
 }
 
@@ -87,7 +88,7 @@ TEST(CudaProver, UnsatisfiedWitnessIsRejected) {
   const std::size_t bad = broken.c.size() / 2;
   broken.c[bad] += ff::Fr::one();
   try {
-    (void)gpu.start(broken, key, Blinding::zero());
+    (void)gpu.start(std::move(broken), key, Blinding::zero());
     ADD_FAILURE() << "an unsatisfied witness was accepted";
   } catch (const groth16::UnsatisfiedConstraint& e) {
     EXPECT_EQ(e.index(), bad);
@@ -95,11 +96,11 @@ TEST(CudaProver, UnsatisfiedWitnessIsRejected) {
   // An extra A-density bit: the count no longer matches the key's.
   groth16::PartitionWitness other = groth16::synthesize_witness(circuit, 0);
   std::size_t unset = 0;
-  while (other.a_aux_density.test(unset)) ++unset;
-  other.a_aux_density.set(unset);
-  EXPECT_THROW((void)gpu.start(other, key, Blinding::zero()), std::invalid_argument);
+  while (other.assignment.a_aux_density.test(unset)) ++unset;
+  other.assignment.a_aux_density.set(unset);
+  EXPECT_THROW((void)gpu.start(std::move(other), key, Blinding::zero()), std::invalid_argument);
   groth16::PartitionWitness good = groth16::synthesize_witness(circuit, 0);
-  EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(key.vk), groth16::prove(gpu, good, key, Blinding::random()),
+  EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(key.vk), groth16::prove(gpu, std::move(good), key, Blinding::random()),
                               circuit.public_inputs(0)));
 }
 

@@ -287,13 +287,15 @@ TEST_P(CudaProverDeferred, ProofsEqualCpuProofsAndVerify) {
     groth16::PartitionWitness w_cpu = groth16::synthesize_witness(circuit, p);
     groth16::PartitionWitness w_gpu = groth16::synthesize_witness(circuit, p, compiled);
     ASSERT_TRUE(w_gpu.is_deferred());
-    const groth16::Proof expected = groth16::prove(cpu, w_cpu, key, groth16::Blinding::zero());
-    auto pending = gpu.start(w_gpu, key, groth16::Blinding::zero());
+    const groth16::Proof expected = groth16::prove(cpu, std::move(w_cpu), key, groth16::Blinding::zero());
+    auto pending = gpu.start(std::move(w_gpu), key, groth16::Blinding::zero());
     EXPECT_TRUE(timed(*pending, "abc_device")) << "partition " << p;
     EXPECT_FALSE(timed(*pending, "upload_abc")) << "partition " << p;
-    // The host never held a, b, c, nor the full aux unless finish() reads it.
-    EXPECT_TRUE(w_gpu.a.empty() && w_gpu.b.empty() && w_gpu.c.empty()) << "partition " << p;
-    EXPECT_EQ(w_gpu.aux.empty(), GetParam()) << "partition " << p;
+    // The host never held the full aux unless finish() reads it; the compact form
+    // stays with the assignment, freed where the caller lets go of it.
+    ASSERT_NE(pending->assignment, nullptr);
+    EXPECT_EQ(pending->assignment->aux.empty(), GetParam()) << "partition " << p;
+    EXPECT_FALSE(pending->assignment->compact_aux.empty()) << "partition " << p;
     const groth16::Proof proof = gpu.finish(std::move(pending));
     EXPECT_EQ(proof, expected) << "partition " << p;
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit.public_inputs(p))) << "partition " << p;
@@ -318,18 +320,19 @@ TEST(CudaProverDeferredCheck, UnsatisfiedWitnessIsRefused) {
 
   // The first 0/1 value from the middle on whose flip the host finds a constraint broken.
   groth16::PartitionWitness broken = groth16::synthesize_witness(circuit, 0, compiled);
-  const std::vector<Fr> aux = broken.compact_aux.expand();
+  const std::vector<Fr> aux = broken.assignment.compact_aux.expand();
   std::size_t bad = compiled->num_constraints;
   for (std::size_t flip = aux.size() / 2; flip < aux.size() && bad == compiled->num_constraints; ++flip) {
     if (!aux[flip].is_zero() && !aux[flip].is_one()) continue;
     std::vector<Fr> flipped = aux;
     flipped[flip] = aux[flip].is_zero() ? Fr::one() : Fr::zero();
-    broken.compact_aux = CompactValues::of(flipped);
-    bad = host_first_unsatisfied(r1cs::evaluate_abc(*compiled, broken.inputs, broken.compact_aux));
+    broken.assignment.compact_aux = CompactValues::of(flipped);
+    bad = host_first_unsatisfied(
+        r1cs::evaluate_abc(*compiled, broken.assignment.inputs, broken.assignment.compact_aux));
   }
   ASSERT_LT(bad, compiled->num_constraints) << "no single flip broke a constraint";
   try {
-    (void)gpu.start(broken, key, groth16::Blinding::zero());
+    (void)gpu.start(std::move(broken), key, groth16::Blinding::zero());
     ADD_FAILURE() << "an unsatisfied deferred witness was accepted";
   } catch (const groth16::UnsatisfiedConstraint& e) {
     EXPECT_EQ(e.index(), bad);
@@ -337,7 +340,7 @@ TEST(CudaProverDeferredCheck, UnsatisfiedWitnessIsRefused) {
 
   groth16::PartitionWitness good = groth16::synthesize_witness(circuit, 0, compiled);
   EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(key.vk),
-                              groth16::prove(gpu, good, key, groth16::Blinding::random()), circuit.public_inputs(0)));
+                              groth16::prove(gpu, std::move(good), key, groth16::Blinding::random()), circuit.public_inputs(0)));
 }
 
 }  // namespace

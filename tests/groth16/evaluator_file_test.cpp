@@ -426,7 +426,7 @@ TEST(EvaluatorKeyFingerprint, StableAcrossTheParameterFileAndDistinctPerSetup) {
   EXPECT_THROW(load_evaluator_file(dir / "tiny.zkev", {tiny.name(), key_fingerprint(other)}), EvaluatorFileError);
   PartitionWitness witness = synthesize_witness(tiny, 0, evaluator);
   CpuProver cpu;
-  const Proof proof = prove(cpu, witness, loaded_key, Blinding::random());
+  const Proof proof = prove(cpu, std::move(witness), loaded_key, Blinding::random());
   EXPECT_TRUE(verify(PreparedVerifyingKey(loaded_key.vk), proof, tiny.public_inputs(0)));
   fs::remove_all(dir);
 }

@@ -38,9 +38,8 @@ class Groth16Cubic : public ::testing::Test {
   }
 
   Proof prove_x(const Fr& x, const Blinding& blinding = Blinding::random()) {
-    PartitionWitness w = witness(x);
     CpuProver cpu;
-    return prove(cpu, w, *key_, blinding);
+    return prove(cpu, witness(x), *key_, blinding);
   }
 
 
@@ -115,25 +114,42 @@ TEST_F(Groth16Cubic, WrongKeyRejected) {
   EXPECT_FALSE(verify(PreparedVerifyingKey(other.vk), prove_x(x), cubic_public_inputs(x, kBits)));
 }
 
-TEST_F(Groth16Cubic, SplitApiFreesAbcBeforeFinish) {
-  Fr x = Fr::from_u64(21);
-  PartitionWitness w = witness(x);
+// start() takes the witness: the pending proof owns what finish() reads, so the
+// proof comes out right once the caller's witness is gone.
+TEST_F(Groth16Cubic, PendingProofFinishesAfterTheWitnessIsGone) {
+  const Fr x = Fr::from_u64(21);
   CpuProver cpu;
-  auto pending = cpu.start(w, *key_, Blinding::random());
-  w.release_abc();
-  EXPECT_EQ(w.a.capacity() + w.b.capacity() + w.c.capacity(), 0u);
+  std::unique_ptr<PendingProof> pending;
+  std::vector<Fr> aux;
+  {
+    PartitionWitness w = witness(x);
+    aux = w.assignment.aux;
+    pending = cpu.start(std::move(w), *key_, Blinding::random());
+  }
+  ASSERT_NE(pending->assignment, nullptr);
+  EXPECT_EQ(pending->assignment->aux, aux);
   EXPECT_FALSE(pending->timings.empty());
   EXPECT_TRUE(verify(*pvk_, cpu.finish(std::move(pending)), cubic_public_inputs(x, kBits)));
+}
+
+// A caller that holds on to the assignment (the engine, to free it on its dealloc
+// thread) is its last owner once finish() has consumed the pending proof.
+TEST_F(Groth16Cubic, AssignmentIsSharedWithThePendingProof) {
+  CpuProver cpu;
+  auto pending = cpu.start(witness(Fr::from_u64(22)), *key_, Blinding::random());
+  const std::shared_ptr<const Assignment> kept = pending->assignment;
+  EXPECT_EQ(kept.use_count(), 2);
+  cpu.finish(std::move(pending));
+  EXPECT_EQ(kept.use_count(), 1);
+  EXPECT_EQ(kept->inputs.size(), key_->num_inputs());
 }
 
 TEST_F(Groth16Cubic, OneShotProofEqualsStartThenFinish) {
   const Fr x = Fr::from_u64(23);
   const Blinding blinding{Fr::from_u64(5), Fr::from_u64(9)};
-  PartitionWitness split = witness(x);
   CpuProver cpu;
-  const Proof expected = cpu.finish(cpu.start(split, *key_, blinding));
-  PartitionWitness w = witness(x);
-  const OneShotProof one_shot = prove_on_cpu(w, *key_, blinding);
+  const Proof expected = cpu.finish(cpu.start(witness(x), *key_, blinding));
+  const OneShotProof one_shot = prove_on_cpu(witness(x), *key_, blinding);
   EXPECT_EQ(one_shot.proof, expected);
   EXPECT_EQ(one_shot.timings.back().stage, "msm_b_g2");
   EXPECT_TRUE(verify(*pvk_, one_shot.proof, cubic_public_inputs(x, kBits)));
@@ -142,13 +158,12 @@ TEST_F(Groth16Cubic, OneShotProofEqualsStartThenFinish) {
 TEST_F(Groth16Cubic, OneShotProofRefusesAnUnsatisfiedWitness) {
   PartitionWitness w = witness(Fr::from_u64(4));
   w.c[2] += Fr::one();
-  EXPECT_THROW(prove_on_cpu(w, *key_, Blinding::random()), UnsatisfiedConstraint);
+  EXPECT_THROW(prove_on_cpu(std::move(w), *key_, Blinding::random()), UnsatisfiedConstraint);
 }
 
 TEST_F(Groth16Cubic, AbortReleasesThePendingProof) {
-  PartitionWitness w = witness(Fr::from_u64(2));
   CpuProver cpu;
-  auto pending = cpu.start(w, *key_, Blinding::random());
+  auto pending = cpu.start(witness(Fr::from_u64(2)), *key_, Blinding::random());
   cpu.abort(std::move(pending));
   EXPECT_EQ(pending, nullptr);
 }
@@ -158,7 +173,7 @@ TEST_F(Groth16Cubic, UnsatisfiedWitnessIsRefusedNamingTheConstraint) {
   w.c[1] += Fr::one();
   CpuProver cpu;
   try {
-    cpu.start(w, *key_, Blinding::random());
+    cpu.start(std::move(w), *key_, Blinding::random());
     FAIL() << "prover accepted an unsatisfied witness";
   } catch (const UnsatisfiedConstraint& e) {
     EXPECT_EQ(e.index(), 1u);
@@ -169,7 +184,7 @@ TEST_F(Groth16Cubic, UnsatisfiedWitnessIsRefusedNamingTheConstraint) {
 TEST_F(Groth16Cubic, WitnessOfAnotherShapeIsRefused) {
   PartitionWitness w = testing::synthesize([](auto& cs) { cubic_with_bits(cs, Fr::from_u64(4), {1, 0}); });
   CpuProver cpu;
-  EXPECT_THROW(cpu.start(w, *key_, Blinding::random()), std::invalid_argument);
+  EXPECT_THROW(cpu.start(std::move(w), *key_, Blinding::random()), std::invalid_argument);
 }
 
 TEST_F(Groth16Cubic, BatchVerification) {

@@ -90,7 +90,7 @@ TEST_F(ParameterFile, RoundTripIsExactAndProves) {
   Fr x = Fr::from_u64(77);
   PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kBits); });
   CpuProver cpu;
-  Proof proof = prove(cpu, w, loaded, Blinding::random());
+  Proof proof = prove(cpu, std::move(w), loaded, Blinding::random());
   EXPECT_TRUE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kBits)));
 }
 

@@ -19,17 +19,18 @@ using r1cs::porep::PorepLikeCircuit;
 
 void expect_equal_witnesses(PartitionWitness x, const PartitionWitness& y) {
   ASSERT_TRUE(x.is_deferred());
-  ASSERT_TRUE(x.a.empty() && x.aux.empty());
+  ASSERT_TRUE(x.a.empty() && x.assignment.aux.empty());
   materialize(x);
   EXPECT_FALSE(x.is_deferred());
-  EXPECT_TRUE(x.inputs == y.inputs);
-  EXPECT_TRUE(x.aux == y.aux);
+  EXPECT_TRUE(x.assignment.compact_aux.empty());
+  EXPECT_TRUE(x.assignment.inputs == y.assignment.inputs);
+  EXPECT_TRUE(x.assignment.aux == y.assignment.aux);
   EXPECT_TRUE(x.a == y.a);
   EXPECT_TRUE(x.b == y.b);
   EXPECT_TRUE(x.c == y.c);
-  EXPECT_EQ(x.a_aux_density.words(), y.a_aux_density.words());
-  EXPECT_EQ(x.b_input_density.words(), y.b_input_density.words());
-  EXPECT_EQ(x.b_aux_density.words(), y.b_aux_density.words());
+  EXPECT_EQ(x.assignment.a_aux_density.words(), y.assignment.a_aux_density.words());
+  EXPECT_EQ(x.assignment.b_input_density.words(), y.assignment.b_input_density.words());
+  EXPECT_EQ(x.assignment.b_aux_density.words(), y.assignment.b_aux_density.words());
 }
 
 class PceSynthesis : public ::testing::TestWithParam<const char*> {};
@@ -66,10 +67,24 @@ TEST(PceSynthesis, SameProofForFixedBlinding) {
   CpuProver cpu;
   PartitionWitness pce = synthesize_witness(circuit, 0, compiled);
   PartitionWitness assignment = synthesize_witness(circuit, 0);
-  const Proof a = prove(cpu, pce, key, Blinding::zero());
-  const Proof b = prove(cpu, assignment, key, Blinding::zero());
+  const Proof a = prove(cpu, std::move(pce), key, Blinding::zero());
+  const Proof b = prove(cpu, std::move(assignment), key, Blinding::zero());
   EXPECT_EQ(a, b);
   EXPECT_TRUE(verify(PreparedVerifyingKey(key.vk), a, circuit.public_inputs(0)));
+}
+
+// The CPU backend materializes a deferred witness inside start(): the pending proof
+// holds the full aux (what its finish() reads), not the compact form.
+TEST(PceSynthesis, PendingProofHoldsTheMaterializedAssignment) {
+  const PorepLikeCircuit circuit(find_preset("tiny"), 3, 1);
+  const ProvingKey key = setup(record_matrices(circuit), ToxicWaste::from_seed(4));
+  const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(compile_circuit(circuit));
+  CpuProver cpu;
+  auto pending = cpu.start(synthesize_witness(circuit, 0, compiled), key, Blinding::zero());
+  ASSERT_NE(pending->assignment, nullptr);
+  EXPECT_TRUE(pending->assignment->aux == synthesize_witness(circuit, 0).assignment.aux);
+  EXPECT_TRUE(pending->assignment->compact_aux.empty());
+  EXPECT_TRUE(verify(PreparedVerifyingKey(key.vk), cpu.finish(std::move(pending)), circuit.public_inputs(0)));
 }
 
 // As on the assignment path, a witness that does not satisfy the circuit is refused
@@ -79,11 +94,11 @@ TEST(PceSynthesis, UnsatisfiedDeferredWitnessIsRefused) {
   const ProvingKey key = setup(record_matrices(circuit), ToxicWaste::from_seed(4));
   const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(compile_circuit(circuit));
   PartitionWitness w = synthesize_witness(circuit, 0, compiled);
-  std::vector<ff::Fr> aux = w.compact_aux.expand();
+  std::vector<ff::Fr> aux = w.assignment.compact_aux.expand();
   aux[100] = aux[100].is_zero() ? ff::Fr::one() : ff::Fr::zero();
-  w.compact_aux = r1cs::CompactValues::of(aux);
+  w.assignment.compact_aux = r1cs::CompactValues::of(aux);
   CpuProver cpu;
-  EXPECT_THROW(cpu.start(w, key, Blinding::zero()), UnsatisfiedConstraint);
+  EXPECT_THROW(cpu.start(std::move(w), key, Blinding::zero()), UnsatisfiedConstraint);
 }
 
 TEST(PceSynthesis, CompiledFormOfAnotherCircuitIsRefused) {

@@ -21,7 +21,7 @@ TEST(PorepGroth16, TinyThreePartitionsProveAndVerify) {
   std::vector<std::vector<ff::Fr>> inputs;
   for (std::size_t p = 0; p < 3; ++p) {
     PartitionWitness w = synthesize_witness(circuit, p);
-    proofs.push_back(prove(cpu, w, key, Blinding::random()));
+    proofs.push_back(prove(cpu, std::move(w), key, Blinding::random()));
     inputs.push_back(circuit.public_inputs(p));
     EXPECT_TRUE(verify(pvk, proofs.back(), inputs.back())) << "partition " << p;
   }
