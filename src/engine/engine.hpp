@@ -20,25 +20,48 @@
 // partition's witness upload and host-side checks run under another's kernels.
 // Device busy (device_busy_seconds) is the time at least one start() is in progress.
 //
+// Devices: one backend per device, each with gw workers; a device may be a GPU
+// shared with another engine device (two backends on one ordinal, each with its own
+// resident keys and pools). Every device worker takes from the one channel, which
+// partition by the rule of engine/device_assignment.hpp: the most urgent priority
+// first, and within it the partitions whose key the device already holds
+// (ProverBackend::holds_key) when another device holds the oldest's; otherwise the
+// oldest. A worker never idles while a partition is queued, so one proof's
+// partitions spread over every device that is free.
+//
 // Failure: a partition that throws fails its request with RequestFailed; the
 // request's waiting tasks leave the queue, its in-flight partitions are dropped at
 // the next stage boundary (abort() on a pending proof), every buffer is freed, and
 // other requests go on. cancel() does the same with RequestCancelled.
+//
+// A backend that throws groth16::DeviceFailure from start() or finish() fails its
+// device, not the request: the device is isolated for good (its workers take no more
+// partitions), and the partition is freed like any other and goes back to admission,
+// to be synthesized again and proved on another device (witnesses are not kept
+// across a failure: re-synthesis keeps the ledger and the budget exact). The
+// request fails only when no healthy device is left: then every request fails with
+// RequestFailed naming each device's failure. device_status() reports each device.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "engine/admission.hpp"
 #include "engine/bounded_channel.hpp"
 #include "engine/device_activity.hpp"
+#include "engine/device_health.hpp"
+#include "engine/device_status.hpp"
 #include "engine/request.hpp"
 #include "engine/work_queue.hpp"
 #include "groth16/prover.hpp"
@@ -162,6 +185,8 @@ class Engine {
   std::size_t devices() const { return backends_.size(); }
   // Per device, the seconds during which at least one start() was in progress.
   std::vector<double> device_busy_seconds() const;
+  // Per device: backend, health, busy time, partitions, device memory.
+  std::vector<DeviceStatus> device_status() const;
   // Seconds since the engine started (the time base of hooks and timelines).
   double now() const;
 
@@ -179,6 +204,14 @@ class Engine {
   void synthesize(Partition& p);
   void start_on_device(Partition& p, std::size_t device);
   void finish(Partition& p);
+  // Which queued partition device `device`'s worker takes (nullopt: none, it waits).
+  std::optional<std::size_t> choose_for(std::size_t device, const BoundedChannel<PartitionPtr>::View& queued) const;
+  bool any_device_healthy() const;
+  // The device failed under p in `step` (a DeviceFailure in flight): it is isolated,
+  // and p goes back to admission once freed, or its request fails if no device is left.
+  void device_failed(Partition& p, std::string_view step);
+  std::exception_ptr no_device_left(const Partition& p) const;
+  void requeue(PartitionPtr p);
   void retire(PartitionPtr p);
   void abort(const std::shared_ptr<Request>& request, std::exception_ptr error);
   void complete(const std::shared_ptr<Request>& request);
@@ -199,6 +232,7 @@ class Engine {
 
   std::vector<std::unique_ptr<std::mutex>> device_mutex_;
   std::vector<std::unique_ptr<DeviceActivity>> device_activity_;
+  std::vector<std::unique_ptr<DeviceHealth>> device_health_;
 
   mutable std::mutex requests_mutex_;
   std::condition_variable requests_done_;

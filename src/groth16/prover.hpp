@@ -8,6 +8,9 @@
 //   abort(pending)                             drops everything on the error path
 //
 // Between start and finish the witness's assignment and densities must stay alive.
+// start() and finish() throw DeviceFailure when the device itself failed (the
+// engine moves the partition to another device), anything else for a bad witness
+// or key (the request fails).
 #pragma once
 
 #include <memory>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "groth16/device_failure.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/witness.hpp"
@@ -75,6 +79,14 @@ class ProverBackend {
   // called from several threads at once (their uploads and host-side work then
   // overlap each other's kernels); false when the caller must serialize start().
   virtual bool locks_kernel_region() const { return false; }
+  // True when the key's points are already on this backend's device, so that
+  // start() with it uploads none: the engine's device assignment prefers such a
+  // device. Cheap, and never waits for a start() in progress (the engine asks it
+  // under its channel's lock). False for a backend without a device.
+  virtual bool holds_key(const ProvingKey& /*key*/) const { return false; }
+  // The ordinal of the device the backend drives (its share of the ledger's device
+  // memory); nullopt for a backend without a device.
+  virtual std::optional<int> device_ordinal() const { return std::nullopt; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
   // The ledger the backend's own buffers (device memory, staging, scratch it
