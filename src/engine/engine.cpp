@@ -118,6 +118,9 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   if (backends_.empty() || std::ranges::any_of(backends_, [](const auto& b) { return b == nullptr; })) {
     throw std::invalid_argument("the engine needs one prover backend per device");
   }
+  if (backends_.size() > kMaxDevices) {
+    throw std::invalid_argument(std::to_string(backends_.size()) + " devices: at most " + std::to_string(kMaxDevices));
+  }
   if (std::ranges::any_of(backends_, [this](const auto& b) { return b->ledger() != nullptr && b->ledger() != &ledger_; })) {
     throw std::invalid_argument("a prover backend charges another ledger than the engine's (EngineConfig::ledger)");
   }
@@ -367,7 +370,9 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
     {
       BufferLedger::Charge scratch = charge_scratch(p);
       try {
-        p.pending = backend.start(p.witness, p.request->spec.parameters->key(), groth16::Blinding::random());
+        const ProofRequest& spec = p.request->spec;
+        p.pending = backend.start(p.witness, spec.parameters->key(),
+                                  spec.blinding ? spec.blinding(p.index) : groth16::Blinding::random());
       } catch (const groth16::DeviceFailure&) {
         device_failed(p, "start");
       } catch (...) {

@@ -90,9 +90,12 @@ enum class ScratchAccounting : std::uint8_t {
 // refuses to create (a failed thread creation would end the process).
 inline constexpr std::size_t kMaxWorkers = 1024;
 inline constexpr std::size_t kMaxChannelCapacity = std::size_t{1} << 16;
+// Engine devices (backends): above any host's GPUs, each listed twice.
+inline constexpr std::size_t kMaxDevices = 64;
 
 // The constructor throws std::invalid_argument for a worker count of 0 or above
-// kMaxWorkers, or a channel capacity above kMaxChannelCapacity.
+// kMaxWorkers, a channel capacity above kMaxChannelCapacity, or more than
+// kMaxDevices devices.
 struct EngineConfig {
   std::size_t synthesis_workers = 2;   // pw
   std::size_t workers_per_device = 1;  // gw
