@@ -22,11 +22,11 @@
 //
 // Devices: one backend per device, each with gw workers; a device may be a GPU
 // shared with another engine device (two backends on one ordinal, each with its own
-// resident keys and pools). Every device worker takes from the one channel, which
-// partition by the rule of engine/device_assignment.hpp: the most urgent priority
-// first, and within it the partitions whose key the device already holds
-// (ProverBackend::holds_key) when another device holds the oldest's; otherwise the
-// oldest. A worker never idles while a partition is queued, so one proof's
+// resident keys and pools). Every device worker takes from the one channel the
+// partition the rule of engine/device_assignment.hpp gives it: the most urgent
+// priority first; within it the oldest, unless another device holds the oldest's
+// key (ProverBackend::holds_key) and this one holds a queued partition's, which it
+// then takes. A worker never idles while a partition is queued, so one proof's
 // partitions spread over every device that is free.
 //
 // Failure: a partition that throws fails its request with RequestFailed; the
