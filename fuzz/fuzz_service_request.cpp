@@ -62,7 +62,7 @@ class Daemon {
     config.param_idle_seconds = 0;
     config.drain_seconds = 0;
     service::BackendSetup backend;
-    backend.backend = std::make_shared<groth16::CpuProver>();
+    backend.backends = {std::make_shared<groth16::CpuProver>()};
     service_ = std::make_unique<service::ProvingService>(config, std::move(backend));
   }
   Daemon(const Daemon&) = delete;

@@ -1,6 +1,8 @@
 #include "backend.hpp"
 
+#include <charconv>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 #include "groth16/cpu_prover.hpp"
@@ -18,7 +20,38 @@ bool is_cuda(const BackendOptions& o) { return o.backend == "cuda"; }
 
 int ordinal(const BackendOptions& o) { return o.device.value_or(0); }
 
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return text;
+}
+
 }  // namespace
+
+std::vector<int> parse_device_list(std::string_view text) {
+  if (trimmed(text).empty()) throw std::invalid_argument("an empty device list: name at least one device, e.g. 0,1");
+  std::vector<int> devices;
+  for (std::size_t begin = 0; begin <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string_view entry = trimmed(text.substr(begin, comma - begin));
+    int device = 0;
+    const auto [end, ec] = std::from_chars(entry.data(), entry.data() + entry.size(), device);
+    if (entry.empty() || ec != std::errc() || end != entry.data() + entry.size()) {
+      throw std::invalid_argument("'" + std::string(entry) + "' in the device list is not a device ordinal");
+    }
+    if (device < 0) throw std::invalid_argument("device " + std::to_string(device) + ": ordinals are 0 or more");
+    devices.push_back(device);
+    if (devices.size() > engine::kMaxDevices) {
+      throw std::invalid_argument("more than " + std::to_string(engine::kMaxDevices) + " devices in the list");
+    }
+    begin = comma + 1;
+  }
+  return devices;
+}
+
+std::vector<int> engine_devices(const BackendOptions& o) {
+  return o.devices.empty() ? std::vector<int>{ordinal(o)} : o.devices;
+}
 
 void add_backend_options(CLI::App& cmd, BackendOptions& o) {
   cmd.add_option("--backend", o.backend, "Prover backend: cpu, or cuda (an NVIDIA GPU)")
@@ -27,6 +60,22 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
   cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda (default 0)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
 }
+
+CLI::Option* add_device_list_option(CLI::App& cmd, std::vector<int>& devices) {
+  return cmd.add_option_function<std::string>(
+      "--devices",
+      [&devices](const std::string& text) {
+        try {
+          devices = parse_device_list(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--devices", e.what());
+        }
+      },
+      "Engine devices, comma-separated ordinals (one backend each, --gw workers each; a GPU listed twice is two "
+      "engine devices on it; with --backend cpu, one CPU backend per entry)");
+}
+
+void add_devices_option(CLI::App& cmd, BackendOptions& o) { add_device_list_option(cmd, o.devices)->excludes("--device"); }
 
 std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o,
                                                      [[maybe_unused]] memory::BufferLedger& ledger) {
@@ -43,11 +92,36 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o,
 #endif
 }
 
+std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const BackendOptions& o,
+                                                                   memory::BufferLedger& ledger) {
+  if (o.devices.empty()) return {make_backend(o, ledger)};
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
+  for (const int device : o.devices) {
+    BackendOptions one = o;
+    one.devices.clear();
+    if (is_cuda(o)) one.device = device;
+    backends.push_back(make_backend(one, ledger));
+  }
+  return backends;
+}
+
 std::string describe_backend(const BackendOptions& o) {
-  if (!is_cuda(o)) return "cpu backend";
-  std::string text = "cuda backend (device " + std::to_string(ordinal(o));
+  if (o.devices.size() > 1) {
+    if (!is_cuda(o)) return "cpu backend on " + std::to_string(o.devices.size()) + " engine devices";
+    std::string text = "cuda backend on " + std::to_string(o.devices.size()) + " devices (";
+    for (std::size_t i = 0; i < o.devices.size(); ++i) {
+      text += (i == 0 ? "" : "; ") + std::to_string(o.devices[i]);
 #ifdef ZKPIPE_WITH_CUDA
-  text += ": " + gpu::device_name(ordinal(o));
+      text += ": " + gpu::device_name(o.devices[i]);
+#endif
+    }
+    return text + ")";
+  }
+  if (!is_cuda(o)) return "cpu backend";
+  const int device = engine_devices(o).front();
+  std::string text = "cuda backend (device " + std::to_string(device);
+#ifdef ZKPIPE_WITH_CUDA
+  text += ": " + gpu::device_name(device);
 #endif
   return text + ")";
 }
@@ -60,11 +134,12 @@ std::string describe_key_residence(const BackendOptions& o, [[maybe_unused]] gro
   if (!is_cuda(o)) return "in host memory";
 #ifdef ZKPIPE_WITH_CUDA
   if (auto* cuda = dynamic_cast<gpu::CudaProver*>(&backend)) {
+    const std::string device = std::to_string(cuda->device_ordinal().value_or(0));
     switch (cuda->base_placement(key)) {
       case gpu::BasePlacement::kResident:
-        return "in host memory, a copy resident on device " + std::to_string(ordinal(o));
+        return "in host memory, a copy resident on device " + device;
       case gpu::BasePlacement::kStreamed:
-        return "in host memory, streamed to device " + std::to_string(ordinal(o)) + " at every MSM";
+        return "in host memory, streamed to device " + device + " at every MSM";
       case gpu::BasePlacement::kNotLoaded:
         break;
     }

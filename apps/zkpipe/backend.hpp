@@ -1,7 +1,11 @@
-// The prover backend a command runs on: --backend cpu|cuda [--device N]. The CUDA
-// backend exists only in a build configured with nvcc (ZKPIPE_WITH_CUDA); elsewhere
-// asking for it is an error that says so, as is a build with it on a machine
-// without the device.
+// The prover backends a command runs on: --backend cpu|cuda [--device N] or, for the
+// commands that run an engine, [--devices N,M,…]: one backend per listed device, each
+// an engine device with its own resident keys, pools and --gw workers. A GPU listed
+// twice gives two engine devices on it (how one GPU tests the several-device path);
+// with the cpu backend every entry is one more CPU backend (tests). The CUDA backend
+// exists only in a build configured with nvcc (ZKPIPE_WITH_CUDA); elsewhere asking
+// for it is an error that says so, as is a build with it on a machine without the
+// device.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,6 +13,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
@@ -18,15 +24,32 @@ namespace zkpipe::cli {
 struct BackendOptions {
   std::string backend = "cpu";
   std::optional<int> device;  // CUDA device ordinal; 0 when not given
+  std::vector<int> devices;   // --devices; empty: the one device of --device
 };
 
+// --backend and --device.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
+// --devices, exclusive with --device (call after add_backend_options).
+void add_devices_option(CLI::App& cmd, BackendOptions& options);
+// --devices into a list of its own (parse_device_list; a bad list is a usage error).
+CLI::Option* add_device_list_option(CLI::App& cmd, std::vector<int>& devices);
+
+// A --devices list: comma-separated non-negative ordinals, repeats allowed, at most
+// engine::kMaxDevices. Throws std::invalid_argument naming what is wrong.
+std::vector<int> parse_device_list(std::string_view text);
+
+// The engine's devices: --devices, or the one --device names (0 when not given).
+std::vector<int> engine_devices(const BackendOptions& options);
 
 // Throws std::runtime_error naming the problem when the backend cannot run here.
 // The backend's own buffers charge `ledger`: the one its engine is given.
 std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options, memory::BufferLedger& ledger);
+// One backend per engine device (engine_devices), each checked as make_backend's.
+std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const BackendOptions& options,
+                                                                   memory::BufferLedger& ledger);
 
-// "cpu backend", or "cuda backend (device 0: NVIDIA H200)".
+// "cpu backend", "cuda backend (device 0: NVIDIA H200)", "cuda backend on 2 devices
+// (0: NVIDIA H200; 1: NVIDIA H200)", "cpu backend on 2 engine devices".
 std::string describe_backend(const BackendOptions& options);
 
 // Where the key's query points live for this backend: on the device only (set up

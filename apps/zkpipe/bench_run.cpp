@@ -11,9 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 #include <stdexcept>
 
 #include "bench_plot.hpp"
+#include "device_summary.hpp"
 #include "engine/buffer_log.hpp"
 #include "engine/work_queue.hpp"
 #include "formats/file_io.hpp"
@@ -37,7 +39,10 @@ std::filesystem::path default_key_path(const BenchOptions& o) {
 SetupRequest setup_request(const BenchOptions& o) {
   SetupRequest r;
   r.workload = o.workload;
+  // Setup runs on one device: the first engine device's (a key kept there is proved there only).
   r.backend = o.backend;
+  r.backend.devices.clear();
+  if (o.backend.backend == "cuda") r.backend.device = engine_devices(o.backend).front();
   r.keep_on_device = o.setup_on_device;
   r.quiet = o.quiet;
   return r;
@@ -114,7 +119,7 @@ std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
 PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
   // The backend first: a missing device fails before the parameters are set up.
-  w.backend = make_backend(o.backend, memory::BufferLedger::process());
+  w.backends = make_backends(o.backend, memory::BufferLedger::process());
   w.baseline = memory::MemoryBaseline::now();
   if (o.setup_on_device) {
     if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
@@ -135,8 +140,9 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
     w.evaluator = evaluator_for(o.workload, o.synthesis, *w.key, w.key_path, o.quiet);
   }
   w.shape = groth16::CircuitShape::of(*w.key);
-  w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backend)
-                                      : groth16::PartitionFootprint::of(w.shape, *w.backend);
+  // Engine devices are alike (one backend kind): the first one's accounting holds for all.
+  w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backends.front())
+                                      : groth16::PartitionFootprint::of(w.shape, *w.backends.front());
   w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
   return w;
 }
@@ -148,7 +154,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   config.ledger = &ledger;
 
   memory::reset_peak_resident();
-  engine::Engine eng(config, {w.backend});
+  engine::Engine eng(config, w.backends);
   auto recorder = std::make_shared<engine::RunRecorder>();
   eng.add_listener(recorder);
   const auto threshold = engine::parse_log_level(o.log_level);
@@ -156,7 +162,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   if (!threshold || !line_level) throw std::invalid_argument("log levels are error, warn, info, debug, trace");
   eng.add_listener(std::make_shared<engine::BufferLogger>(
       std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline},
-      w.backend));
+      w.backends));
   auto parameters = eng.make_resident(w.key, w.evaluator);
   ledger.reset_peaks();
 
@@ -193,7 +199,17 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.budget = eng.budget_bytes();
   report.baseline = w.baseline;
   const bool show_bar = !o.quiet && isatty(STDERR_FILENO);
-  const std::optional<double> device_busy_before = w.backend->device_busy_seconds();
+  // What the devices measure is counted over the backends' lives: this run's is the difference.
+  auto measured_busy = [&w]() -> std::optional<double> {
+    double sum = 0;
+    for (const auto& backend : w.backends) {
+      const std::optional<double> busy = backend->device_busy_seconds();
+      if (!busy) return std::nullopt;
+      sum += *busy;
+    }
+    return sum;
+  };
+  const std::optional<double> device_busy_before = measured_busy();
   std::vector<double> latencies;
   std::size_t failed = 0;
   const auto t0 = Clock::now();
@@ -223,12 +239,15 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   report.proofs = o.count;
   report.seconds_per_proof = report.wall_seconds / static_cast<double>(o.count);
-  report.device_busy = eng.device_busy_seconds()[0] / report.wall_seconds;
-  if (const auto after = w.backend->device_busy_seconds(); after && device_busy_before) {
-    report.device_busy_measured = (*after - *device_busy_before) / report.wall_seconds;
+  const std::vector<double> busy = eng.device_busy_seconds();
+  const double devices = static_cast<double>(busy.size());
+  report.device_busy = std::accumulate(busy.begin(), busy.end(), 0.0) / devices / report.wall_seconds;
+  if (const auto after = measured_busy(); after && device_busy_before) {
+    report.device_busy_measured = (*after - *device_busy_before) / devices / report.wall_seconds;
   }
+  report.devices = eng.device_status();
   report.ledger = ledger.snapshot();
-  report.device_used = w.backend->device_memory_used();
+  report.device_used = groth16::device_memory_used(w.backends);
   eng.shutdown(engine::ShutdownMode::drain);
   parameters.reset();
   report.peak_rss = memory::peak_resident_bytes();
@@ -293,8 +312,13 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     std::snprintf(buf, sizeof buf, "device busy %.1f %%\n", 100 * r.device_busy);
   }
   out << buf;
-  out << "key: " << format_bytes(static_cast<double>(key_point_bytes(*w.key))) << " of query points, "
-      << describe_key_residence(o.backend, *w.backend, *w.key) << "\n";
+  if (r.devices.size() > 1 || !r.devices.front().healthy) print_device_summary(out, r.devices, r.wall_seconds);
+  out << "key: " << format_bytes(static_cast<double>(key_point_bytes(*w.key))) << " of query points";
+  for (std::size_t d = 0; d < w.backends.size(); ++d) {
+    out << (w.backends.size() > 1 ? "; device " + std::to_string(d) + ": " : ", ")
+        << describe_key_residence(o.backend, *w.backends[d], *w.key);
+  }
+  out << "\n";
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline.rss)) << ")\n";
   out << "runtime (code pages + malloc heap): " << format_bytes(static_cast<double>(r.baseline.runtime.total()))

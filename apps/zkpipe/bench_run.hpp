@@ -54,9 +54,9 @@ struct PreparedWorkload {
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;  // null for --synthesis assignment
   std::string key_path;
   memory::MemoryBaseline baseline;  // before the parameters were loaded
-  // One backend for every run of a command, so that a CUDA backend's resident bases
-  // are uploaded once, not by the first proof of each run.
-  std::shared_ptr<groth16::ProverBackend> backend;
+  // One backend per engine device for every run of a command, so that a CUDA
+  // backend's resident bases are uploaded once, not by the first proof of each run.
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
 };
 
 struct BenchReport {
@@ -69,8 +69,10 @@ struct BenchReport {
   double wall_seconds = 0;
   double seconds_per_proof = 0;
   std::vector<std::pair<std::string, engine::StageStats>> stages;  // per-partition stages, then proof latency
-  double device_busy = 0;  // fraction of the wall time a start() was in progress
-  std::optional<double> device_busy_measured;  // the same as the device measures it (CUDA backend)
+  // Fraction of the wall time a start() was in progress, the mean over the devices.
+  double device_busy = 0;
+  std::optional<double> device_busy_measured;  // the same as the devices measure it (CUDA backend)
+  std::vector<engine::DeviceStatus> devices;   // at the end of the batch
   std::size_t peak_rss = 0;
   memory::MemoryBaseline baseline;
   memory::LedgerSnapshot ledger;  // peaks of this run

@@ -48,6 +48,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_option("-c,--count", o.count, "Proofs to run")->capture_default_str()->check(CLI::Range(1, 1000000));
   cmd.add_option("-j,--concurrency", o.concurrency, "Proofs in flight")->capture_default_str()->check(CLI::Range(1, 4096));
   add_backend_options(cmd, o.backend);
+  add_devices_option(cmd, o.backend);
   cmd.add_option("--gw", o.engine.workers_per_device, "Device workers per device")
       ->capture_default_str()
       ->check(worker_count());

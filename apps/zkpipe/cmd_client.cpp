@@ -322,7 +322,12 @@ void run_status(Client& client) {
   }
   std::cout << "\ndevices:\n";
   for (const auto& d : s.devices()) {
-    std::cout << "  " << d.index() << "  " << d.backend() << "  busy " << format_seconds(d.busy_seconds()) << "\n";
+    std::cout << "  " << d.index() << "  " << d.backend() << (d.has_ordinal() ? " on GPU " + std::to_string(d.ordinal()) : "")
+              << "  " << (d.healthy() ? "healthy" : "FAILED: " + d.failure()) << "  busy "
+              << format_seconds(d.busy_seconds()) << "  proved " << d.partitions_proved();
+    if (d.partitions_reassigned() > 0) std::cout << "  moved to another device " << d.partitions_reassigned();
+    if (d.has_ordinal()) std::cout << "  GPU memory " << bytes_text(d.memory_bytes());
+    std::cout << "\n";
   }
   if (s.has_cluster()) {
     const auto& c = s.cluster();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "device_summary.hpp"
 #include "commands.hpp"
 #include "engine/engine.hpp"
 #include "engine/run_recorder.hpp"
@@ -38,6 +39,7 @@ struct ProveOptions {
   BackendOptions backend;
   std::string synthesis = "pce";
   std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
+  std::size_t workers_per_device = 1;
   bool self_verify = true;
   bool quiet = false;
 };
@@ -46,13 +48,15 @@ struct ProveOptions {
 // steps inside start(), the process's peak RSS and, for a device, its memory.
 class PartitionLines final : public engine::EngineListener {
  public:
-  explicit PartitionLines(std::shared_ptr<const groth16::ProverBackend> backend) : backend_(std::move(backend)) {}
+  PartitionLines(std::vector<std::shared_ptr<groth16::ProverBackend>> backends, bool name_device)
+      : backends_(std::move(backends)), name_device_(name_device) {}
 
   void on_partition_retired(const engine::PartitionTimeline& t) override {
     using memory::Stage;
     std::string steps;
     for (const auto& step : t.start_steps) steps += " " + step.stage + "=" + format_seconds(step.seconds);
-    std::cerr << "partition " << t.partition + 1 << "/" << t.partitions << ": synthesis "
+    std::cerr << "partition " << t.partition + 1 << "/" << t.partitions
+              << (name_device_ ? " on device " + std::to_string(t.device) : std::string()) << ": synthesis "
               << format_seconds(t.seconds_in(Stage::synthesizing)) << ", queued "
               << format_seconds(t.seconds_in(Stage::queued)) << ", start "
               << format_seconds(t.seconds_in(Stage::on_device)) << (steps.empty() ? "" : " (" + steps.substr(1) + ")")
@@ -65,7 +69,7 @@ class PartitionLines final : public engine::EngineListener {
   // context and small allocations.
   std::string device_note() const {
     const memory::StageTotals dev = memory::BufferLedger::process().snapshot()[memory::Stage::device];
-    const std::optional<std::size_t> used = backend_->device_memory_used();
+    const std::optional<std::size_t> used = groth16::device_memory_used(backends_);
     if (!used && dev.peak_bytes == 0) return "";
     std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
                        std::to_string(dev.count) + " ledger buffers";
@@ -73,27 +77,30 @@ class PartitionLines final : public engine::EngineListener {
     return note;
   }
 
-  std::shared_ptr<const groth16::ProverBackend> backend_;
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends_;
+  bool name_device_;
 };
 
 void run_prove(const ProveOptions& o) {
   refuse_overwriting_inputs({o.key}, {o.out, o.trace_path});
   // The backend first: a missing device fails before any work is done.
   memory::BufferLedger& ledger = memory::BufferLedger::process();
-  const std::shared_ptr<groth16::ProverBackend> backend = make_backend(o.backend, ledger);
+  const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   const std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(o.workload);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(o.key));
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
   groth16::PartitionFootprint footprint =
-      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backend) : groth16::PartitionFootprint::of(shape, *backend);
+      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backends.front())
+                : groth16::PartitionFootprint::of(shape, *backends.front());
 
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
+  config.workers_per_device = o.workers_per_device;
   config.ledger = &ledger;
-  engine::Engine eng(config, {backend});
-  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backend));
+  engine::Engine eng(config, backends);
+  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backends, backends.size() > 1));
   auto recorder = std::make_shared<engine::RunRecorder>();
   if (!o.trace_path.empty()) eng.add_listener(recorder);
 
@@ -129,6 +136,7 @@ void run_prove(const ProveOptions& o) {
     }
     throw;
   }
+  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, eng.device_status(), result.seconds);
   eng.shutdown(engine::ShutdownMode::drain);
 
   auto bytes = groth16::encode_proofs(result.proofs);
@@ -168,7 +176,11 @@ void register_prove(CLI::App& app) {
   cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
+  cmd->add_option("--gw", opts->workers_per_device, "Device workers per device")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
   add_backend_options(*cmd, opts->backend);
+  add_devices_option(*cmd, opts->backend);
   add_synthesis_option(*cmd, opts->synthesis);
   cmd->add_flag("--verify,!--no-verify", opts->self_verify,
                 "Verify each partition's proof before writing (the default)");

@@ -38,6 +38,7 @@ struct ServeOptions {
   std::optional<std::string> token_file;
   std::optional<std::string> backend;
   std::optional<int> device;
+  std::vector<int> devices;
   std::optional<std::size_t> pw;
   std::optional<std::size_t> gw;
   std::optional<std::string> budget;
@@ -58,7 +59,11 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   if (!o.parameter_roots.empty()) c.parameter_roots.assign(o.parameter_roots.begin(), o.parameter_roots.end());
   if (o.token_file) c.token_file = *o.token_file;
   if (o.backend) c.backend = *o.backend;
-  if (o.device) c.device = *o.device;
+  if (o.device) {
+    c.device = *o.device;
+    c.devices.clear();
+  }
+  if (!o.devices.empty()) c.devices = o.devices;
   if (o.pw) c.synthesis_workers = *o.pw;
   if (o.gw) c.workers_per_device = *o.gw;
   if (o.budget) {
@@ -101,22 +106,36 @@ class DataDirLock {
 service::BackendSetup backend_setup(const service::ServiceConfig& c) {
   BackendOptions options;
   options.backend = c.backend;
-  if (c.backend == "cuda") options.device = c.device;
+  options.devices = c.engine_devices();
   service::BackendSetup setup;
   // The service's engine counts in the process ledger (EngineConfig::ledger unset);
-  // the backend's own buffers must charge the same one.
-  setup.backend = make_backend(options, memory::BufferLedger::process());
+  // the backends' own buffers must charge the same one.
+  setup.backends = make_backends(options, memory::BufferLedger::process());
 #ifdef ZKPIPE_WITH_CUDA
-  if (auto cuda = std::dynamic_pointer_cast<gpu::CudaProver>(setup.backend)) {
+  std::vector<std::shared_ptr<gpu::CudaProver>> cuda;
+  for (const auto& backend : setup.backends) {
+    if (auto device = std::dynamic_pointer_cast<gpu::CudaProver>(backend)) cuda.push_back(std::move(device));
+  }
+  if (!cuda.empty()) {
+    // Each engine device places the key at its first proof with it.
     setup.tiers.tier_of = [cuda](const groth16::ProvingKey& key) -> std::string {
-      switch (cuda->base_placement(key)) {
-        case gpu::BasePlacement::kResident: return "device";
-        case gpu::BasePlacement::kStreamed: return "host (streamed to the device)";
-        case gpu::BasePlacement::kNotLoaded: break;
+      std::size_t resident = 0;
+      std::size_t streamed = 0;
+      for (const auto& device : cuda) {
+        switch (device->base_placement(key)) {
+          case gpu::BasePlacement::kResident: ++resident; break;
+          case gpu::BasePlacement::kStreamed: ++streamed; break;
+          case gpu::BasePlacement::kNotLoaded: break;
+        }
       }
+      if (resident == cuda.size()) return "device";
+      if (resident > 0) return "device (" + std::to_string(resident) + " of " + std::to_string(cuda.size()) + ")";
+      if (streamed > 0) return "host (streamed to the device)";
       return "host";
     };
-    setup.tiers.release = [cuda](const groth16::ProvingKey& key) { cuda->release(key); };
+    setup.tiers.release = [cuda](const groth16::ProvingKey& key) {
+      for (const auto& device : cuda) device->release(key);
+    };
   }
 #endif
   return setup;
@@ -177,7 +196,9 @@ void register_serve(CLI::App& app) {
                   "Directory requests may name parameter files under (repeatable; default: the data dir)");
   cmd->add_option("--token-file", o->token_file, "Require this bearer token (first line of the file)");
   cmd->add_option("--backend", o->backend, "Prover backend: cpu | cuda (default cpu)");
-  cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)");
+  CLI::Option* device = cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)");
+  add_device_list_option(*cmd, o->devices)
+      ->excludes(device);
   cmd->add_option("--pw", o->pw, "Partitions in synthesis at once (default: the core count)");
   cmd->add_option("--gw", o->gw, "Device workers per device (default 1)");
   cmd->add_option("--budget", o->budget, "Memory budget for parameters and working sets, e.g. 8GiB (default: MemAvailable)");

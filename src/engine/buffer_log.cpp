@@ -58,8 +58,7 @@ void BufferLogger::on_hook(const HookEvent& event) {
     return;
   }
   last_line_ = event.time;
-  out_ << format_buffer_line(event, options_.baseline,
-                             device_ != nullptr ? device_->device_memory_used() : std::nullopt);
+  out_ << format_buffer_line(event, options_.baseline, groth16::device_memory_used(devices_));
   if (suppressed_ != 0) out_ << " (+" << suppressed_ << " events not logged)";
   out_ << '\n';
   suppressed_ = 0;

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "engine/engine.hpp"
 #include "memory/process_memory.hpp"
@@ -43,17 +44,18 @@ struct BufferLogOptions {
 
 class BufferLogger final : public EngineListener {
  public:
-  // The lines carry dev_used= when `device` (if given) reports its device's memory.
+  // The lines carry dev_used= when the engine's devices (if given) report their
+  // GPUs' memory (groth16::device_memory_used).
   BufferLogger(std::ostream& out, const BufferLogOptions& options,
-               std::shared_ptr<const groth16::ProverBackend> device = nullptr)
-      : out_(out), options_(options), device_(std::move(device)) {}
+               std::vector<std::shared_ptr<groth16::ProverBackend>> devices = {})
+      : out_(out), options_(options), devices_(std::move(devices)) {}
 
   void on_hook(const HookEvent& event) override;
 
  private:
   std::ostream& out_;
   BufferLogOptions options_;
-  std::shared_ptr<const groth16::ProverBackend> device_;
+  std::vector<std::shared_ptr<groth16::ProverBackend>> devices_;
   std::optional<double> last_line_;
   std::size_t suppressed_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/device_assignment.hpp"
 #include "memory/process_memory.hpp"
 
 namespace zkpipe::engine {
@@ -39,6 +40,8 @@ struct Engine::Partition {
   std::shared_ptr<const groth16::Assignment> assignment;
   std::optional<groth16::Proof> proof;
   PartitionTimeline timeline;
+  // Its device failed under it: once freed it goes back to admission, not to retirement.
+  bool requeue = false;
 
   Partition(std::shared_ptr<Request> r, std::size_t i, Admission::Reservation res)
       : request(std::move(r)), index(i), reservation(std::move(res)) {
@@ -51,20 +54,23 @@ struct Engine::Partition {
 
 namespace {
 
-// The exception in flight, as a RequestFailed that names the partition and step.
-std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::size_t partitions,
-                           std::string_view step) {
-  std::string what;
+// The message of the exception in flight.
+std::string in_flight_message() {
   try {
     throw;
   } catch (const std::exception& e) {
-    what = e.what();
+    return e.what();
   } catch (...) {
-    what = "unknown exception";
+    return "unknown exception";
   }
+}
+
+// The exception in flight, as a RequestFailed that names the partition and step.
+std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::size_t partitions,
+                           std::string_view step) {
   return std::make_exception_ptr(RequestFailed("request " + std::to_string(request) + ": partition " +
                                                std::to_string(partition + 1) + "/" + std::to_string(partitions) +
-                                               " failed in " + std::string(step) + ": " + what));
+                                               " failed in " + std::string(step) + ": " + in_flight_message()));
 }
 
 std::size_t default_budget() {
@@ -102,6 +108,9 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   if (backends_.empty() || std::ranges::any_of(backends_, [](const auto& b) { return b == nullptr; })) {
     throw std::invalid_argument("the engine needs one prover backend per device");
   }
+  if (backends_.size() > kMaxDevices) {
+    throw std::invalid_argument(std::to_string(backends_.size()) + " devices: at most " + std::to_string(kMaxDevices));
+  }
   if (std::ranges::any_of(backends_, [this](const auto& b) { return b->ledger() != nullptr && b->ledger() != &ledger_; })) {
     throw std::invalid_argument("a prover backend charges another ledger than the engine's (EngineConfig::ledger)");
   }
@@ -123,6 +132,7 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   for (std::size_t d = 0; d < backends_.size(); ++d) {
     device_mutex_.push_back(std::make_unique<std::mutex>());
     device_activity_.push_back(std::make_unique<DeviceActivity>());
+    device_health_.push_back(std::make_unique<DeviceHealth>());
   }
   for (std::size_t i = 0; i < config.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
   for (std::size_t d = 0; d < backends_.size(); ++d) {
@@ -145,6 +155,27 @@ std::vector<double> Engine::device_busy_seconds() const {
   std::vector<double> busy;
   for (const auto& activity : device_activity_) busy.push_back(activity->busy_seconds());
   return busy;
+}
+
+std::vector<DeviceStatus> Engine::device_status() const {
+  const LedgerSnapshot ledger = ledger_.snapshot();
+  std::vector<DeviceStatus> out;
+  for (std::size_t d = 0; d < backends_.size(); ++d) {
+    const groth16::ProverBackend& backend = *backends_[d];
+    const DeviceHealth& health = *device_health_[d];
+    DeviceStatus status;
+    status.backend = backend.name();
+    status.ordinal = backend.device_ordinal();
+    status.healthy = health.healthy();
+    status.failure = health.failure();
+    status.busy_seconds = device_activity_[d]->busy_seconds();
+    status.measured_busy_seconds = backend.device_busy_seconds();
+    status.partitions_proved = health.proved();
+    status.partitions_reassigned = health.reassigned();
+    if (status.ordinal) status.memory = ledger.device(static_cast<std::size_t>(*status.ordinal));
+    out.push_back(std::move(status));
+  }
+  return out;
 }
 
 void Engine::add_listener(std::shared_ptr<EngineListener> listener) {
@@ -284,6 +315,7 @@ void Engine::synthesis_loop() {
   while (auto admitted = admission_->take()) {
     std::shared_ptr<Request> request = find(admitted->task.request);
     auto p = std::make_unique<Partition>(request, admitted->task.partition, std::move(admitted->reservation));
+    if (!request->aborted && !any_device_healthy()) abort(request, no_device_left(*p));
     if (request->aborted) {
       retire(std::move(p));
       continue;
@@ -315,11 +347,22 @@ void Engine::synthesize(Partition& p) {
 }
 
 void Engine::device_loop(std::size_t device) {
-  while (auto item = channel_.receive()) {
+  auto choose = [this, device](const BoundedChannel<PartitionPtr>::View& queued) { return choose_for(device, queued); };
+  while (auto item = channel_.receive(choose)) {
     PartitionPtr p = std::move(*item);
     p->device = device;
     p->timeline.device = device;
-    if (!p->request->aborted) start_on_device(*p, device);
+    if (!p->request->aborted && device_health_[device]->healthy()) {
+      start_on_device(*p, device);
+    } else if (!p->request->aborted) {
+      // Chosen just before another worker of this device saw it fail, or taken to be
+      // failed: no device is left.
+      if (any_device_healthy()) {
+        p->requeue = true;
+      } else {
+        abort(p->request, no_device_left(*p));
+      }
+    }
     if (p->pending != nullptr && !p->request->aborted) {
       finalize_queue_.push(std::move(p));
     } else {
@@ -351,8 +394,11 @@ void Engine::start_on_device(Partition& p, std::size_t device) {
     {
       BufferLedger::Charge scratch = charge_scratch(p);
       try {
-        p.pending =
-            backend.start(std::move(p.witness), p.request->spec.parameters->key(), groth16::Blinding::random());
+        const ProofRequest& spec = p.request->spec;
+        p.pending = backend.start(std::move(p.witness), spec.parameters->key(),
+                                  spec.blinding ? spec.blinding(p.index) : groth16::Blinding::random());
+      } catch (const groth16::DeviceFailure&) {
+        device_failed(p, "start");
       } catch (...) {
         abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "start"));
       }
@@ -380,13 +426,67 @@ void Engine::finish(Partition& p) {
   BufferLedger::Charge scratch = charge_scratch(p);
   try {
     p.proof = backends_[p.device]->finish(std::move(p.pending));
+  } catch (const groth16::DeviceFailure&) {
+    device_failed(p, "finish");
+    return;
   } catch (...) {
     abort(p.request, failure(p.request->id, p.index, p.request->spec.partitions, "finish"));
     return;
   }
   scratch.release();
+  device_health_[p.device]->count_proved();
   p.charge.move_to(Stage::awaiting_dealloc);
   hook(Hook::finalize_done, p);
+}
+
+std::optional<std::size_t> Engine::choose_for(std::size_t device, const BoundedChannel<PartitionPtr>::View& queued) const {
+  if (!device_health_[device]->healthy()) {
+    // Isolated: it takes partitions only to fail them, once no device is left.
+    return any_device_healthy() ? std::nullopt : std::optional<std::size_t>(0);
+  }
+  struct Queue {
+    const Engine& engine;
+    std::size_t device;
+    const BoundedChannel<PartitionPtr>::View& queued;
+
+    const groth16::ProvingKey& key(std::size_t i) const { return queued[i]->request->spec.parameters->key(); }
+    std::size_t size() const { return queued.size(); }
+    Priority priority(std::size_t i) const { return queued[i]->request->spec.priority; }
+    bool held_here(std::size_t i) const { return engine.backends_[device]->holds_key(key(i)); }
+    bool held_elsewhere(std::size_t i) const {
+      for (std::size_t d = 0; d < engine.backends_.size(); ++d) {
+        if (d != device && engine.device_health_[d]->healthy() && engine.backends_[d]->holds_key(key(i))) return true;
+      }
+      return false;
+    }
+  };
+  return choose_partition(Queue{*this, device, queued});
+}
+
+bool Engine::any_device_healthy() const {
+  return std::ranges::any_of(device_health_, [](const auto& health) { return health->healthy(); });
+}
+
+void Engine::device_failed(Partition& p, std::string_view step) {
+  device_health_[p.device]->fail("device " + std::to_string(p.device) + " (" + backends_[p.device]->name() +
+                                 ") failed in " + std::string(step) + ": " + in_flight_message());
+  if (any_device_healthy()) {
+    p.requeue = true;
+    device_health_[p.device]->count_reassigned();
+  } else {
+    abort(p.request, no_device_left(p));
+  }
+  // Its idle workers stop choosing; with no device left, they take what is queued to fail it.
+  channel_.wake();
+}
+
+std::exception_ptr Engine::no_device_left(const Partition& p) const {
+  std::string reasons;
+  for (const auto& health : device_health_) reasons += (reasons.empty() ? "" : "; ") + health->failure();
+  return std::make_exception_ptr(RequestFailed("request " + std::to_string(p.request->id) + ": partition " +
+                                               std::to_string(p.index + 1) + "/" +
+                                               std::to_string(p.request->spec.partitions) +
+                                               ": every device has failed (" + reasons + ")"));
 }
 
 void Engine::dealloc_loop() {
@@ -398,8 +498,17 @@ void Engine::dealloc_loop() {
     p->charge.release();
     p->reservation.release_all();
     hook(Hook::dealloc_done, *p);
-    retire(std::move(p));
+    if (p->requeue && !p->request->aborted) {
+      requeue(std::move(p));
+    } else {
+      retire(std::move(p));
+    }
   }
+}
+
+void Engine::requeue(PartitionPtr p) {
+  const Request& r = *p->request;
+  admission_->push({r.spec.priority, r.id, p->index, config_.policy == PermitPolicy::budget ? r.spec.footprint.total() : 0});
 }
 
 void Engine::retire(PartitionPtr p) {

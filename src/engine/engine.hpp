@@ -27,10 +27,27 @@
 // partition's witness upload and host-side checks run under another's kernels.
 // Device busy (device_busy_seconds) is the time at least one start() is in progress.
 //
+// Devices: one backend per device, each with gw workers; a device may be a GPU
+// shared with another engine device (two backends on one ordinal, each with its own
+// resident keys and pools). Every device worker takes from the one channel the
+// partition the rule of engine/device_assignment.hpp gives it: the most urgent
+// priority first; within it the oldest, unless another device holds the oldest's
+// key (ProverBackend::holds_key) and this one holds a queued partition's, which it
+// then takes. A worker never idles while a partition is queued, so one proof's
+// partitions spread over every device that is free.
+//
 // Failure: a partition that throws fails its request with RequestFailed; the
 // request's waiting tasks leave the queue, its in-flight partitions are dropped at
 // the next stage boundary (abort() on a pending proof), every buffer is freed, and
 // other requests go on. cancel() does the same with RequestCancelled.
+//
+// A backend that throws groth16::DeviceFailure from start() or finish() fails its
+// device, not the request: the device is isolated for good (its workers take no more
+// partitions), and the partition is freed like any other and goes back to admission,
+// to be synthesized again and proved on another device (witnesses are not kept
+// across a failure: re-synthesis keeps the ledger and the budget exact). The
+// request fails only when no healthy device is left: then every request fails with
+// RequestFailed naming each device's failure. device_status() reports each device.
 #pragma once
 
 #include <atomic>
@@ -38,15 +55,21 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "engine/admission.hpp"
 #include "engine/bounded_channel.hpp"
 #include "engine/device_activity.hpp"
+#include "engine/device_health.hpp"
+#include "engine/device_status.hpp"
 #include "engine/request.hpp"
 #include "engine/work_queue.hpp"
 #include "groth16/prover.hpp"
@@ -69,9 +92,12 @@ enum class ShutdownMode : std::uint8_t { drain, cancel };
 // refuses to create (a failed thread creation would end the process).
 inline constexpr std::size_t kMaxWorkers = 1024;
 inline constexpr std::size_t kMaxChannelCapacity = std::size_t{1} << 16;
+// Engine devices (backends): above any host's GPUs, each listed twice.
+inline constexpr std::size_t kMaxDevices = 64;
 
 // The constructor throws std::invalid_argument for a worker count of 0 or above
-// kMaxWorkers, or a channel capacity above kMaxChannelCapacity.
+// kMaxWorkers, a channel capacity above kMaxChannelCapacity, or more than
+// kMaxDevices devices.
 struct EngineConfig {
   std::size_t synthesis_workers = 2;   // pw
   std::size_t workers_per_device = 1;  // gw
@@ -163,6 +189,8 @@ class Engine {
   std::size_t devices() const { return backends_.size(); }
   // Per device, the seconds during which at least one start() was in progress.
   std::vector<double> device_busy_seconds() const;
+  // Per device: backend, health, busy time, partitions, device memory.
+  std::vector<DeviceStatus> device_status() const;
   // Seconds since the engine started (the time base of hooks and timelines).
   double now() const;
   // Resizes the charges of resident parameters that view mapped files to their pages
@@ -184,6 +212,14 @@ class Engine {
   void synthesize(Partition& p);
   void start_on_device(Partition& p, std::size_t device);
   void finish(Partition& p);
+  // Which queued partition device `device`'s worker takes (nullopt: none, it waits).
+  std::optional<std::size_t> choose_for(std::size_t device, const BoundedChannel<PartitionPtr>::View& queued) const;
+  bool any_device_healthy() const;
+  // The device failed under p in `step` (a DeviceFailure in flight): it is isolated,
+  // and p goes back to admission once freed, or its request fails if no device is left.
+  void device_failed(Partition& p, std::string_view step);
+  std::exception_ptr no_device_left(const Partition& p) const;
+  void requeue(PartitionPtr p);
   void retire(PartitionPtr p);
   void abort(const std::shared_ptr<Request>& request, std::exception_ptr error);
   void complete(const std::shared_ptr<Request>& request);
@@ -206,6 +242,7 @@ class Engine {
 
   std::vector<std::unique_ptr<std::mutex>> device_mutex_;
   std::vector<std::unique_ptr<DeviceActivity>> device_activity_;
+  std::vector<std::unique_ptr<DeviceHealth>> device_health_;
 
   mutable std::mutex requests_mutex_;
   std::condition_variable requests_done_;

@@ -98,6 +98,10 @@ struct ProofRequest {
   Synthesizer synthesize;
   ProofCheck verify;  // optional
   Priority priority = Priority::normal;
+  // Optional: each partition's r and s; empty: fresh from the system CSPRNG (as a
+  // proof must be). Tests fix them to compare the proofs of backends or devices bit
+  // for bit.
+  std::function<groth16::Blinding(std::size_t partition)> blinding;
   // Optional; called on the completion thread once the result (or error) is set.
   // It may submit or cancel requests but must not shut the engine down.
   std::function<void(const std::shared_future<ProofResult>&)> on_complete;

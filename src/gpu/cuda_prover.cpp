@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -142,6 +143,10 @@ struct CudaProver::State {
   DeviceBuffer<Fr> scalars{ledger};
   DeviceSelect select{ledger};
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
+  // The keys of `bases` whose points are on the device, under their own lock so that
+  // the engine's assignment asks without waiting for a kernel region.
+  mutable std::mutex on_device_mutex;
+  std::set<KeyId> on_device;
   // Deferred witnesses' inputs and compact aux, filled outside the kernel region
   // (used without the mutex), and the device copy of the last evaluator seen. The
   // evaluator is recognised by its host object, held weakly: a different one later
@@ -219,6 +224,10 @@ struct CudaProver::State {
         slot->uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream, ledger);
         slot->b_g2 = slot->uploaded_g2;
       }
+    }
+    if (!slot->streamed) {
+      std::lock_guard lock(on_device_mutex);
+      on_device.insert(key_id(key));
     }
     return *slot;
   }
@@ -355,6 +364,15 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
 }
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
+  try {
+    return start_on_device(std::move(w), key, blinding);
+  } catch (const CudaError& e) {
+    throw groth16::DeviceFailure("CUDA device " + std::to_string(state_->device) + ": " + e.what());
+  }
+}
+
+std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness w, const ProvingKey& key,
+                                                          const Blinding& blinding) {
   groth16::Stopwatch clock;
   // A deferred witness (the pce path) is evaluated on the device: its a, b, c and
   // full aux are never made on the host.
@@ -519,9 +537,21 @@ BasePlacement CudaProver::base_placement(const ProvingKey& key) const {
   return it->second->streamed ? BasePlacement::kStreamed : BasePlacement::kResident;
 }
 
+bool CudaProver::holds_key(const ProvingKey& key) const {
+  const State& s = *state_;
+  std::lock_guard lock(s.on_device_mutex);
+  return s.on_device.contains(key_id(key));
+}
+
+std::optional<int> CudaProver::device_ordinal() const { return state_->device; }
+
 void CudaProver::release(const ProvingKey& key) {
   State& s = *state_;
   std::lock_guard lock(s.mutex);
+  {
+    std::lock_guard on_device_lock(s.on_device_mutex);
+    s.on_device.erase(key_id(key));
+  }
   s.bases.erase(key_id(key));
   s.release_evaluator();
 }

@@ -19,7 +19,9 @@
 // and are reused, so steady-state partitions allocate no device memory. One
 // CudaProver drives one device (chosen by ordinal); start() may be called from
 // several threads: their kernel regions are serialized, their witness uploads
-// (two slots) and host-side ends are not.
+// (two slots) and host-side ends are not. A CUDA runtime error in start() is the
+// device's failure (groth16::DeviceFailure, naming the device): the engine moves
+// the partition to another device; finish() runs on the host only.
 #pragma once
 
 #include <cstddef>
@@ -64,6 +66,8 @@ class CudaProver final : public groth16::ProverBackend {
   // a, b, c and the full aux of a deferred witness exist only on the device, but for
   // the full aux that finish() reads when the G2 MSM runs on the host.
   MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const override;
+  // Throws groth16::DeviceFailure for a CUDA runtime error, as start_on_device()'s
+  // other exceptions otherwise.
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness witness, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override;
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;
@@ -88,6 +92,10 @@ class CudaProver final : public groth16::ProverBackend {
   std::optional<std::size_t> device_memory_used() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
+  // The key's points are on the device (resident, or set up there): without the
+  // kernel region's lock, so it answers at once while a start() runs.
+  bool holds_key(const groth16::ProvingKey& key) const override;
+  std::optional<int> device_ordinal() const override;
 
   // Frees the device memory a key's points hold (after its last proof, or before
   // the key itself is destroyed), and the resident evaluator's; a later start()
@@ -96,6 +104,8 @@ class CudaProver final : public groth16::ProverBackend {
 
  private:
   struct State;
+  std::unique_ptr<groth16::PendingProof> start_on_device(groth16::PartitionWitness witness, const groth16::ProvingKey& key,
+                                                 const groth16::Blinding& blinding);
   std::unique_ptr<State> state_;
 };
 

@@ -4,8 +4,9 @@
 //
 // Each allocation of at least kLedgerMinBytes carries a charge in the buffer's
 // ledger for as long as it exists (resized when the buffer grows): device memory
-// under Stage::device, which the ledger keeps out of its host totals (it is not in
-// RSS), page-locked host memory under Stage::scratch (it is). The ledger is the one
+// under Stage::device, in the share of the device it was allocated on (the current
+// one), which the ledger keeps out of its host totals (it is not in RSS),
+// page-locked host memory under Stage::scratch (it is). The ledger is the one
 // given at construction — a CudaProver passes its own (CudaProverOptions::ledger, the
 // engine's) to every buffer it holds — or the process-wide one for stand-alone
 // buffers (tests, benchmarks).
@@ -28,7 +29,12 @@ inline constexpr std::size_t kLedgerMinBytes = std::size_t{1} << 20;
 namespace detail {
 
 struct DeviceAllocator {
-  static constexpr memory::Stage kStage = memory::Stage::device;
+  // cudaMalloc allocates on the calling thread's current device.
+  static memory::BufferLedger::Charge charge(memory::BufferLedger& ledger, std::size_t bytes) {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    return ledger.charge_device(device, bytes);
+  }
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMalloc(&p, bytes), "cudaMalloc");
@@ -38,7 +44,9 @@ struct DeviceAllocator {
 };
 
 struct PinnedAllocator {
-  static constexpr memory::Stage kStage = memory::Stage::scratch;
+  static memory::BufferLedger::Charge charge(memory::BufferLedger& ledger, std::size_t bytes) {
+    return ledger.charge(memory::Stage::scratch, bytes);
+  }
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
     check(cudaMallocHost(&p, bytes), "cudaMallocHost");
@@ -99,7 +107,7 @@ class Buffer {
     if (charge_.active()) {
       charge_.resize(bytes);
     } else if (bytes >= kLedgerMinBytes) {
-      charge_ = ledger_->charge(Allocator::kStage, bytes);
+      charge_ = Allocator::charge(*ledger_, bytes);
     }
   }
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -106,6 +107,17 @@ void check_satisfied(const PartitionWitness& w) {
 
 Proof prove(ProverBackend& backend, PartitionWitness witness, const ProvingKey& key, const Blinding& blinding) {
   return backend.finish(backend.start(std::move(witness), key, blinding));
+}
+
+std::optional<std::size_t> device_memory_used(std::span<const std::shared_ptr<ProverBackend>> backends) {
+  std::optional<std::size_t> total;
+  std::set<int> counted;
+  for (const auto& backend : backends) {
+    const std::optional<int> ordinal = backend->device_ordinal();
+    if (ordinal && !counted.insert(*ordinal).second) continue;
+    if (const std::optional<std::size_t> used = backend->device_memory_used()) total = total.value_or(0) + *used;
+  }
+  return total;
 }
 
 }  // namespace zkpipe::groth16

@@ -12,16 +12,21 @@
 // The pending proof owns what finish() reads, so the caller keeps nothing alive for
 // it. The assignment is shared: a caller that wants to choose the thread its memory
 // is freed on (the engine's dealloc thread) holds on to PendingProof::assignment.
+// start() and finish() throw DeviceFailure when the device itself failed (the
+// engine moves the partition to another device), anything else for a bad witness
+// or key (the request fails).
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "groth16/device_failure.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/witness.hpp"
@@ -84,6 +89,14 @@ class ProverBackend {
   // called from several threads at once (their uploads and host-side work then
   // overlap each other's kernels); false when the caller must serialize start().
   virtual bool locks_kernel_region() const { return false; }
+  // True when the key's points are already on this backend's device, so that
+  // start() with it uploads none: the engine's device assignment prefers such a
+  // device. Cheap, and never waits for a start() in progress (the engine asks it
+  // under its channel's lock). False for a backend without a device.
+  virtual bool holds_key(const ProvingKey& /*key*/) const { return false; }
+  // The ordinal of the device the backend drives (its share of the ledger's device
+  // memory); nullopt for a backend without a device.
+  virtual std::optional<int> device_ordinal() const { return std::nullopt; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
   // The ledger the backend's own buffers (device memory, staging, scratch it
@@ -102,6 +115,11 @@ class ProverBackend {
   // which must not fail the proof it describes.
   virtual std::optional<std::size_t> device_memory_used() const { return std::nullopt; }
 };
+
+// The device memory in use on the GPUs the backends drive, as their drivers report
+// it, each GPU once (several engine devices may share one); nullopt when none can
+// tell.
+std::optional<std::size_t> device_memory_used(std::span<const std::shared_ptr<ProverBackend>> backends);
 
 // Checks that a witness has the shape the key was made for; throws
 // std::invalid_argument naming the first mismatch. Both halves below.

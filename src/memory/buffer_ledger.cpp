@@ -1,6 +1,8 @@
 #include "memory/buffer_ledger.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace zkpipe::memory {
 
@@ -10,8 +12,15 @@ BufferLedger& BufferLedger::process() {
 }
 
 BufferLedger::Charge BufferLedger::charge(Stage stage, std::size_t bytes) {
-  add(stage, bytes);
-  return Charge(this, stage, bytes);
+  add(stage, 0, bytes);
+  return Charge(this, stage, 0, bytes);
+}
+
+BufferLedger::Charge BufferLedger::charge_device(int ordinal, std::size_t bytes) {
+  if (ordinal < 0) throw std::invalid_argument("device ordinal " + std::to_string(ordinal) + " is negative");
+  const auto device = static_cast<std::size_t>(ordinal);
+  add(Stage::device, device, bytes);
+  return Charge(this, Stage::device, device, bytes);
 }
 
 LedgerSnapshot BufferLedger::snapshot() const {
@@ -21,12 +30,14 @@ LedgerSnapshot BufferLedger::snapshot() const {
 
 void BufferLedger::reset_peaks() {
   std::lock_guard lock(mutex_);
-  for (StageTotals& s : state_.stages) {
+  auto restart = [](StageTotals& s) {
     s.peak_count = s.count;
     s.peak_bytes = s.bytes;
     s.seconds = 0;
     s.exits = 0;
-  }
+  };
+  for (StageTotals& s : state_.stages) restart(s);
+  for (StageTotals& s : state_.devices) restart(s);
   state_.peak_tracked = state_.tracked;
 }
 
@@ -41,10 +52,18 @@ void BufferLedger::remove_observer(std::size_t id) {
   std::erase_if(observers_, [id](const auto& entry) { return entry.first == id; });
 }
 
-void BufferLedger::raise_peaks(Stage stage) {
-  StageTotals& s = state_[stage];
-  s.peak_count = std::max(s.peak_count, s.count);
-  s.peak_bytes = std::max(s.peak_bytes, s.bytes);
+StageTotals& BufferLedger::device_share(std::size_t device) {
+  if (device >= state_.devices.size()) state_.devices.resize(device + 1);
+  return state_.devices[device];
+}
+
+void BufferLedger::raise_peaks(Stage stage, std::size_t device) {
+  auto raise = [](StageTotals& s) {
+    s.peak_count = std::max(s.peak_count, s.count);
+    s.peak_bytes = std::max(s.peak_bytes, s.bytes);
+  };
+  raise(state_[stage]);
+  if (stage == Stage::device) raise(device_share(device));
   state_.peak_tracked = std::max(state_.peak_tracked, state_.tracked);
 }
 
@@ -53,61 +72,67 @@ void BufferLedger::notify(LedgerChange change, Stage stage, std::size_t bytes) {
   for (const auto& [id, observer] : observers_) observer(event);
 }
 
-void BufferLedger::enter_host_totals(Stage stage, std::size_t bytes) {
-  if (!is_host(stage)) return;
-  ++state_.count;
-  state_.tracked += bytes;
-}
-
-void BufferLedger::leave_host_totals(Stage stage, std::size_t bytes) {
-  if (!is_host(stage)) return;
-  --state_.count;
-  state_.tracked -= bytes;
-}
-
-void BufferLedger::add(Stage stage, std::size_t bytes) {
-  std::lock_guard lock(mutex_);
+void BufferLedger::enter_totals(Stage stage, std::size_t device, std::size_t bytes) {
   StageTotals& s = state_[stage];
   ++s.count;
   s.bytes += bytes;
-  enter_host_totals(stage, bytes);
-  raise_peaks(stage);
+  if (stage == Stage::device) {
+    StageTotals& share = device_share(device);
+    ++share.count;
+    share.bytes += bytes;
+  }
+  if (is_host(stage)) {
+    ++state_.count;
+    state_.tracked += bytes;
+  }
+}
+
+void BufferLedger::leave_totals(Stage stage, std::size_t device, std::size_t bytes, double seconds_in_stage) {
+  auto leave = [&](StageTotals& s) {
+    --s.count;
+    s.bytes -= bytes;
+    s.seconds += seconds_in_stage;
+    ++s.exits;
+  };
+  leave(state_[stage]);
+  if (stage == Stage::device) leave(device_share(device));
+  if (is_host(stage)) {
+    --state_.count;
+    state_.tracked -= bytes;
+  }
+}
+
+void BufferLedger::add(Stage stage, std::size_t device, std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  enter_totals(stage, device, bytes);
+  raise_peaks(stage, device);
   notify(LedgerChange::add, stage, bytes);
 }
 
-void BufferLedger::move(Stage from, Stage to, std::size_t bytes, double seconds_in_from) {
+void BufferLedger::move(Stage from, Stage to, std::size_t device, std::size_t bytes, double seconds_in_from) {
   std::lock_guard lock(mutex_);
-  StageTotals& f = state_[from];
-  --f.count;
-  f.bytes -= bytes;
-  f.seconds += seconds_in_from;
-  ++f.exits;
-  leave_host_totals(from, bytes);
-  StageTotals& t = state_[to];
-  ++t.count;
-  t.bytes += bytes;
-  enter_host_totals(to, bytes);
-  raise_peaks(to);
+  leave_totals(from, device, bytes, seconds_in_from);
+  enter_totals(to, device, bytes);
+  raise_peaks(to, device);
   notify(LedgerChange::move, to, bytes);
 }
 
-void BufferLedger::resize(Stage stage, std::size_t old_bytes, std::size_t new_bytes) {
+void BufferLedger::resize(Stage stage, std::size_t device, std::size_t old_bytes, std::size_t new_bytes) {
   std::lock_guard lock(mutex_);
   StageTotals& s = state_[stage];
   s.bytes = s.bytes - old_bytes + new_bytes;
+  if (stage == Stage::device) {
+    StageTotals& share = device_share(device);
+    share.bytes = share.bytes - old_bytes + new_bytes;
+  }
   if (is_host(stage)) state_.tracked = state_.tracked - old_bytes + new_bytes;
-  raise_peaks(stage);
+  raise_peaks(stage, device);
   notify(LedgerChange::resize, stage, new_bytes);
 }
 
-void BufferLedger::remove(Stage stage, std::size_t bytes, double seconds_in_stage) {
+void BufferLedger::remove(Stage stage, std::size_t device, std::size_t bytes, double seconds_in_stage) {
   std::lock_guard lock(mutex_);
-  StageTotals& s = state_[stage];
-  --s.count;
-  s.bytes -= bytes;
-  s.seconds += seconds_in_stage;
-  ++s.exits;
-  leave_host_totals(stage, bytes);
+  leave_totals(stage, device, bytes, seconds_in_stage);
   notify(LedgerChange::remove, stage, bytes);
 }
 
@@ -116,6 +141,7 @@ BufferLedger::Charge& BufferLedger::Charge::operator=(Charge&& other) noexcept {
     release();
     ledger_ = std::exchange(other.ledger_, nullptr);
     stage_ = other.stage_;
+    device_ = other.device_;
     bytes_ = std::exchange(other.bytes_, 0);
     since_ = other.since_;
   }
@@ -131,19 +157,19 @@ double BufferLedger::Charge::lap() {
 
 void BufferLedger::Charge::move_to(Stage stage) {
   if (ledger_ == nullptr || stage == stage_) return;
-  ledger_->move(stage_, stage, bytes_, lap());
+  ledger_->move(stage_, stage, device_, bytes_, lap());
   stage_ = stage;
 }
 
 void BufferLedger::Charge::resize(std::size_t bytes) {
   if (ledger_ == nullptr || bytes == bytes_) return;
-  ledger_->resize(stage_, bytes_, bytes);
+  ledger_->resize(stage_, device_, bytes_, bytes);
   bytes_ = bytes;
 }
 
 void BufferLedger::Charge::release() {
   if (ledger_ == nullptr) return;
-  std::exchange(ledger_, nullptr)->remove(stage_, bytes_, lap());
+  std::exchange(ledger_, nullptr)->remove(stage_, device_, bytes_, lap());
   bytes_ = 0;
 }
 

@@ -12,7 +12,11 @@
 //
 // Device memory (Stage::device) is in the ledger too, with its own count, bytes and
 // peaks, but not in the host totals (tracked, count, peak_tracked): those are what
-// RSS and the memory budget are compared against.
+// RSS and the memory budget are compared against. It is also broken down by device
+// ordinal (LedgerSnapshot::devices): a charge names its device (charge_device; 0
+// for one made with charge()), so that a host with several GPUs sees each one's
+// memory, and the breakdown always sums to the device stage's totals (peaks aside:
+// each device's peak is its own).
 #pragma once
 
 #include <array>
@@ -45,9 +49,14 @@ struct LedgerSnapshot {
   std::size_t tracked = 0;       // bytes over the host stages (all but Stage::device)
   std::size_t peak_tracked = 0;
   std::size_t count = 0;         // buffers over the host stages
+  // Stage::device by device ordinal: devices[d] is device d's share (empty until a
+  // charge names a device; a device that held memory once keeps its entry).
+  std::vector<StageTotals> devices;
 
   const StageTotals& operator[](Stage s) const { return stages[index_of(s)]; }
   StageTotals& operator[](Stage s) { return stages[index_of(s)]; }
+  // Device d's share of Stage::device; zeros for a device that never held memory.
+  StageTotals device(std::size_t ordinal) const { return ordinal < devices.size() ? devices[ordinal] : StageTotals{}; }
 };
 
 enum class LedgerChange : std::uint8_t { add, move, resize, remove };
@@ -76,6 +85,9 @@ class BufferLedger {
   static BufferLedger& process();
 
   Charge charge(Stage stage, std::size_t bytes);
+  // Device memory on the device of that ordinal (Stage::device, counted in its
+  // share). Throws std::invalid_argument for a negative ordinal.
+  Charge charge_device(int ordinal, std::size_t bytes);
 
   LedgerSnapshot snapshot() const;
   // Peaks restart from the current values (a benchmark does this per run).
@@ -85,14 +97,15 @@ class BufferLedger {
   void remove_observer(std::size_t id);
 
  private:
-  void add(Stage stage, std::size_t bytes);
-  void move(Stage from, Stage to, std::size_t bytes, double seconds_in_from);
-  void resize(Stage stage, std::size_t old_bytes, std::size_t new_bytes);
-  void remove(Stage stage, std::size_t bytes, double seconds_in_stage);
-  // tracked and count follow the host stages only.
-  void enter_host_totals(Stage stage, std::size_t bytes);
-  void leave_host_totals(Stage stage, std::size_t bytes);
-  void raise_peaks(Stage stage);
+  void add(Stage stage, std::size_t device, std::size_t bytes);
+  void move(Stage from, Stage to, std::size_t device, std::size_t bytes, double seconds_in_from);
+  void resize(Stage stage, std::size_t device, std::size_t old_bytes, std::size_t new_bytes);
+  void remove(Stage stage, std::size_t device, std::size_t bytes, double seconds_in_stage);
+  // tracked and count follow the host stages only; a device's share, Stage::device.
+  void enter_totals(Stage stage, std::size_t device, std::size_t bytes);
+  void leave_totals(Stage stage, std::size_t device, std::size_t bytes, double seconds_in_stage);
+  StageTotals& device_share(std::size_t device);
+  void raise_peaks(Stage stage, std::size_t device);
   void notify(LedgerChange change, Stage stage, std::size_t bytes);
 
   mutable std::mutex mutex_;
@@ -118,15 +131,18 @@ class BufferLedger::Charge {
   bool active() const { return ledger_ != nullptr; }
   Stage stage() const { return stage_; }
   std::size_t bytes() const { return bytes_; }
+  // The device whose share the bytes count in while the charge is in Stage::device.
+  std::size_t device() const { return device_; }
 
  private:
   friend class BufferLedger;
-  Charge(BufferLedger* ledger, Stage stage, std::size_t bytes)
-      : ledger_(ledger), stage_(stage), bytes_(bytes), since_(Clock::now()) {}
+  Charge(BufferLedger* ledger, Stage stage, std::size_t device, std::size_t bytes)
+      : ledger_(ledger), stage_(stage), device_(device), bytes_(bytes), since_(Clock::now()) {}
   double lap();
 
   BufferLedger* ledger_ = nullptr;
   Stage stage_ = Stage::scratch;
+  std::size_t device_ = 0;
   std::size_t bytes_ = 0;
   Clock::time_point since_{};
 };

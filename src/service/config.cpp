@@ -2,11 +2,15 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <toml++/toml.h>
+
+#include "engine/engine.hpp"
 
 namespace zkpipe::service {
 
@@ -65,6 +69,8 @@ std::vector<std::filesystem::path> ServiceConfig::effective_parameter_roots() co
   return {data_dir};
 }
 
+std::vector<int> ServiceConfig::engine_devices() const { return devices.empty() ? std::vector<int>{device} : devices; }
+
 void ServiceConfig::validate() const {
   const ListenAddress addr = parse_listen_address(listen);
   if (!addr.loopback() && !allow_remote) {
@@ -79,6 +85,13 @@ void ServiceConfig::validate() const {
     }
   }
   if (backend != "cpu" && backend != "cuda") throw ConfigError("backend must be cpu or cuda, not " + backend);
+  if (devices.size() > engine::kMaxDevices) {
+    throw ConfigError("devices: " + std::to_string(devices.size()) + " devices, at most " +
+                      std::to_string(engine::kMaxDevices));
+  }
+  if (device < 0 || std::ranges::any_of(devices, [](int d) { return d < 0; })) {
+    throw ConfigError("device ordinals must not be negative");
+  }
   if (synthesis_workers > 1024 || workers_per_device == 0 || workers_per_device > 1024 || finalizers == 0 ||
       finalizers > 1024) {
     throw ConfigError("synthesis_workers, workers_per_device and finalizers must be in 1..1024 (synthesis_workers 0: the core count)");
@@ -118,7 +131,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   }
   static const std::set<std::string, std::less<>> known = {
       "listen",           "metrics_listen",  "allow_remote",       "data_dir",       "parameter_roots",
-      "token_file",       "max_request_bytes", "max_jobs",         "backend",        "device",
+      "token_file",       "max_request_bytes", "max_jobs",         "backend",        "device",         "devices",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
       "heartbeat_seconds", "poll_seconds",     "reconnect_seconds"};
@@ -147,6 +160,19 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   read(t, path, "max_jobs", c.max_jobs);
   read(t, path, "backend", c.backend);
   read(t, path, "device", c.device);
+  if (const toml::node* devices = t.get("devices")) {
+    const toml::array* array = devices->as_array();
+    if (array == nullptr) throw ConfigError(key_error(path, "devices", "expected an array of device ordinals"));
+    if (array->empty()) throw ConfigError(key_error(path, "devices", "an empty list: name at least one device"));
+    if (t.contains("device")) throw ConfigError(key_error(path, "devices", "set device or devices, not both"));
+    for (const toml::node& device : *array) {
+      const std::optional<std::int64_t> ordinal = device.value_exact<std::int64_t>();
+      if (!ordinal || *ordinal < 0 || *ordinal > std::numeric_limits<int>::max()) {
+        throw ConfigError(key_error(path, "devices", "expected device ordinals (integers, 0 or more)"));
+      }
+      c.devices.push_back(static_cast<int>(*ordinal));
+    }
+  }
   read(t, path, "synthesis_workers", c.synthesis_workers);
   read(t, path, "workers_per_device", c.workers_per_device);
   read(t, path, "finalizers", c.finalizers);

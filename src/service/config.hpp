@@ -39,6 +39,11 @@ struct ServiceConfig {
   // Engine.
   std::string backend = "cpu";   // cpu | cuda
   int device = 0;                // CUDA device ordinal
+  // Engine devices, one backend each with its own resident keys, pools and
+  // workers_per_device workers: CUDA ordinals (one listed twice is two engine
+  // devices on that GPU), or with the cpu backend one CPU backend per entry. Empty:
+  // the one `device` names. A config file sets device or devices, not both.
+  std::vector<int> devices;
   std::size_t synthesis_workers = 0;  // pw; 0: the core count
   std::size_t workers_per_device = 1; // gw
   std::size_t finalizers = 1;
@@ -74,6 +79,8 @@ struct ServiceConfig {
   std::vector<std::filesystem::path> effective_parameter_roots() const;
   // Throws ConfigError naming the first bad value.
   void validate() const;
+  // devices, or [device].
+  std::vector<int> engine_devices() const;
 };
 
 // Reads a TOML file over the defaults; throws ConfigError naming the file, the key

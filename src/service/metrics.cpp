@@ -93,10 +93,34 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
     out << "zkpipe_resident_parameter_bytes{file=\"" << label(r.parameter_file()) << "\",tier=\"" << label(r.tier())
         << "\"} " << r.bytes() << "\n";
   }
+  // Every engine device by its index and backend; the GPU's memory by its ordinal too
+  // (engine devices on one GPU report the same memory).
+  auto device_labels = [&](const v1::Device& d) {
+    return "device=\"" + std::to_string(d.index()) + "\",backend=\"" + label(d.backend()) + "\"";
+  };
   header(out, "zkpipe_device_busy_seconds_total", "counter", "Time each device spent proving.");
   for (const auto& d : status.devices()) {
-    out << "zkpipe_device_busy_seconds_total{device=\"" << d.index() << "\",backend=\"" << label(d.backend())
-        << "\"} " << number(d.busy_seconds()) << "\n";
+    out << "zkpipe_device_busy_seconds_total{" << device_labels(d) << "} " << number(d.busy_seconds()) << "\n";
+  }
+  header(out, "zkpipe_device_healthy", "gauge", "1 while the device is given work, 0 once it failed.");
+  for (const auto& d : status.devices()) {
+    out << "zkpipe_device_healthy{" << device_labels(d) << "} " << (d.healthy() ? 1 : 0) << "\n";
+  }
+  header(out, "zkpipe_device_partitions_proved_total", "counter", "Partitions each device proved.");
+  for (const auto& d : status.devices()) {
+    out << "zkpipe_device_partitions_proved_total{" << device_labels(d) << "} " << d.partitions_proved() << "\n";
+  }
+  header(out, "zkpipe_device_partitions_reassigned_total", "counter",
+         "Partitions a device failed under, proved by another device.");
+  for (const auto& d : status.devices()) {
+    out << "zkpipe_device_partitions_reassigned_total{" << device_labels(d) << "} " << d.partitions_reassigned()
+        << "\n";
+  }
+  header(out, "zkpipe_device_memory_bytes", "gauge", "Device memory the ledger holds on each device's GPU.");
+  for (const auto& d : status.devices()) {
+    if (!d.has_ordinal()) continue;
+    out << "zkpipe_device_memory_bytes{" << device_labels(d) << ",ordinal=\"" << d.ordinal() << "\"} "
+        << d.memory_bytes() << "\n";
   }
   header(out, "zkpipe_job_seconds", "histogram", "Job latency, submission to completion.");
   out << latency.render("zkpipe_job_seconds");

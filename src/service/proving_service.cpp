@@ -183,12 +183,12 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   ec.workers_per_device = config.workers_per_device;
   ec.finalizers = config.finalizers;
   ec.budget_bytes = config.budget_bytes;
-  engine_ = std::make_unique<engine::Engine>(ec, std::vector{backend_.backend});
+  engine_ = std::make_unique<engine::Engine>(ec, backend_.backends);
   engine_->add_listener(progress_);
   residency_ = std::make_unique<ParameterResidency>(*engine_, backend_.tiers, config.param_idle_seconds);
-  // A pipeline's worth: every synthesis worker and device worker busy, one more
+  // A pipeline's worth: every synthesis worker and every device's workers busy, one more
   // waiting; the engine admits them within the budget.
-  claim_capacity_ = ec.synthesis_workers + ec.workers_per_device + 1;
+  claim_capacity_ = ec.synthesis_workers + ec.workers_per_device * backend_.backends.size() + 1;
 
   if (!config.queue.empty()) {
     ClusterOptions options;
@@ -411,9 +411,9 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
   Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
-  const groth16::PartitionFootprint footprint = parameters->evaluator()
-                                              ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backend)
-                                              : groth16::PartitionFootprint::of(shape, *backend_.backend);
+  const groth16::PartitionFootprint footprint =
+      parameters->evaluator() ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backends.front())
+                              : groth16::PartitionFootprint::of(shape, *backend_.backends.front());
 
   engine::ProofRequest& request = out.request;
   request.parameters = parameters;
@@ -437,7 +437,7 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::PartitionFootprint footprint =
-      groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()), *backend_.backend);
+      groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()), *backend_.backends.front());
 
   engine::ProofRequest& request = out.request;
   request.parameters = parameters;
@@ -727,12 +727,20 @@ v1::GetStatusResponse ProvingService::status() const {
     row->set_in_use(static_cast<std::uint32_t>(r.in_use));
     row->set_idle_seconds(r.idle_seconds);
   }
-  const std::vector<double> busy = engine_->device_busy_seconds();
-  for (std::size_t d = 0; d < busy.size(); ++d) {
+  const std::vector<engine::DeviceStatus> devices = engine_->device_status();
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    const engine::DeviceStatus& device = devices[d];
     auto* row = out.add_devices();
     row->set_index(static_cast<std::uint32_t>(d));
-    row->set_backend(backend_.backend->name());
-    row->set_busy_seconds(backend_.backend->device_busy_seconds().value_or(busy[d]));
+    row->set_backend(device.backend);
+    row->set_busy_seconds(device.measured_busy_seconds.value_or(device.busy_seconds));
+    if (device.ordinal) row->set_ordinal(*device.ordinal);
+    row->set_healthy(device.healthy);
+    row->set_failure(device.failure);
+    row->set_partitions_proved(device.partitions_proved);
+    row->set_partitions_reassigned(device.partitions_reassigned);
+    row->set_memory_bytes(device.memory.bytes);
+    row->set_peak_memory_bytes(device.memory.peak_bytes);
   }
   out.set_budget_bytes(engine_->budget_bytes());
   out.set_uptime_seconds(seconds(Clock::now() - started_));

@@ -53,7 +53,8 @@
 namespace zkpipe::service {
 
 struct BackendSetup {
-  std::shared_ptr<groth16::ProverBackend> backend;
+  // One per engine device (ServiceConfig::engine_devices), all of one kind.
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
   ParameterTiers tiers;
 };
 

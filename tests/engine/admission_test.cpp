@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "engine/admission.hpp"
@@ -124,6 +125,63 @@ TEST(BoundedChannel, SendWaitsForRoomAndDetachedSendsDoNot) {
   EXPECT_EQ(channel.receive(), 4);
   channel.close();
   EXPECT_FALSE(channel.receive().has_value());
+}
+
+// A receiver's chooser takes an item out of order; the others keep theirs, and a
+// sender whose item was taken early returns, while one still behind a full channel
+// waits.
+TEST(BoundedChannel, ChooserTakesOutOfOrderAndSendersFollowTheirItems) {
+  BoundedChannel<int> channel(1);
+  channel.send(1);
+  std::atomic<bool> sent_2{false};
+  std::atomic<bool> sent_3{false};
+  std::thread sender_2([&] {
+    channel.send(2);
+    sent_2 = true;
+  });
+  while (channel.size() < 2) std::this_thread::yield();
+  std::thread sender_3([&] {
+    channel.send(3);
+    sent_3 = true;
+  });
+  while (channel.size() < 3) std::this_thread::yield();
+  auto pick = [](int wanted) {
+    return [wanted](const BoundedChannel<int>::View& v) -> std::optional<std::size_t> {
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (v[i] == wanted) return i;
+      }
+      return std::nullopt;
+    };
+  };
+  EXPECT_EQ(channel.receive(pick(3)), 3);
+  sender_3.join();
+  EXPECT_TRUE(sent_3) << "its item was taken";
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(sent_2) << "1 still fills the channel";
+  EXPECT_EQ(channel.receive(), 1);
+  sender_2.join();
+  EXPECT_EQ(channel.receive(), 2);
+}
+
+// A chooser that declines every item waits; wake() asks it again.
+TEST(BoundedChannel, DecliningChooserWaitsUntilWoken) {
+  BoundedChannel<int> channel(4);
+  channel.send(7);
+  std::atomic<bool> accept{false};
+  std::atomic<bool> received{false};
+  std::thread receiver([&] {
+    auto got = channel.receive([&](const BoundedChannel<int>::View&) {
+      return accept ? std::optional<std::size_t>(0) : std::nullopt;
+    });
+    EXPECT_EQ(got, 7);
+    received = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(received);
+  accept = true;
+  channel.wake();
+  receiver.join();
+  EXPECT_TRUE(received);
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ TEST(BufferLog, DeviceBytesAreShownButNotInUntracked) {
   EXPECT_NE(with_used.find(" dev=3/12.0GiB dev_used=12.5GiB rss=1.6GiB "), std::string::npos) << with_used;
 
   std::ostringstream out;
-  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, gib_baseline()}, std::make_shared<DeviceReporting>());
+  BufferLogger logger(out, {LogLevel::info, LogLevel::info, 0, gib_baseline()}, std::vector<std::shared_ptr<groth16::ProverBackend>>{std::make_shared<DeviceReporting>()});
   logger.on_hook(e);
   EXPECT_NE(out.str().find(" dev_used=13.0GiB "), std::string::npos) << out.str();
 }

@@ -4,7 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <set>
 #include <sstream>
+#include <thread>
 
 #include "engine/engine.hpp"
 #include "engine/run_recorder.hpp"
@@ -27,20 +29,29 @@ void expect_ledger_empty(const BufferLedger& ledger) {
   EXPECT_EQ(s.tracked, 0u);
 }
 
-// One engine over a fake backend, with its own ledger.
+// One engine over fake backends (one per device), with its own ledger.
 struct Harness {
   BufferLedger ledger;
   FakeShape shape;
-  std::shared_ptr<FakeBackend> backend;
+  std::vector<std::shared_ptr<FakeBackend>> backends;
+  std::shared_ptr<FakeBackend> backend;  // device 0's
   std::unique_ptr<Engine> engine;
   std::shared_ptr<RunRecorder> recorder = std::make_shared<RunRecorder>();
   std::shared_ptr<const ResidentParameters> parameters;
 
-  Harness(EngineConfig config, FakeBackend::Options options, FakeShape s = {}) : shape(s) {
-    options.scratch = shape.scratch;
-    backend = std::make_shared<FakeBackend>(ledger, options);
+  Harness(EngineConfig config, FakeBackend::Options options, FakeShape s = {})
+      : Harness(config, std::vector{std::move(options)}, s) {}
+
+  Harness(EngineConfig config, std::vector<FakeBackend::Options> devices, FakeShape s = {}) : shape(s) {
+    std::vector<std::shared_ptr<groth16::ProverBackend>> engine_devices;
+    for (FakeBackend::Options& options : devices) {
+      options.scratch = shape.scratch;
+      backends.push_back(std::make_shared<FakeBackend>(ledger, options));
+      engine_devices.push_back(backends.back());
+    }
+    backend = backends.front();
     config.ledger = &ledger;
-    engine = std::make_unique<Engine>(config, std::vector<std::shared_ptr<groth16::ProverBackend>>{backend});
+    engine = std::make_unique<Engine>(config, std::move(engine_devices));
     engine->add_listener(recorder);
     parameters = engine->make_resident(std::make_shared<groth16::ProvingKey>());
   }
@@ -55,6 +66,31 @@ struct Harness {
     r.synthesize = fake_synthesizer(shape, synth, tag);
     r.priority = priority;
     return r;
+  }
+
+  // A request whose proofs must be its own partitions' (by their tags), in order.
+  ProofRequest checked_request(std::size_t partitions, std::uint64_t tag,
+                               std::shared_ptr<const ResidentParameters> on = nullptr) {
+    ProofRequest r = request(partitions, milliseconds(1), tag);
+    if (on) r.parameters = std::move(on);
+    r.verify = [tag](std::span<const groth16::Proof> proofs) {
+      for (std::size_t i = 0; i < proofs.size(); ++i) {
+        if (testing::proof_tag(proofs[i]) != testing::tag_of(tag, i)) return false;
+      }
+      return true;
+    };
+    return r;
+  }
+
+  // Waits until the ledger counts that many partitions queued and on a device.
+  void wait_for(std::size_t queued, std::size_t on_device) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const LedgerSnapshot s = ledger.snapshot();
+      if (s[Stage::queued].count == queued && s[Stage::on_device].count == on_device) return;
+      std::this_thread::sleep_for(milliseconds(1));
+    }
+    FAIL() << "never " << queued << " queued and " << on_device << " on a device";
   }
 
   void finish() {
@@ -330,7 +366,7 @@ TEST(Engine, ShutdownCancelStopsEverything) {
 
 TEST(Engine, RequestLargerThanTheBudgetIsRefused) {
   FakeShape shape;
-  Harness h({.budget_bytes = shape.footprint().total() - 1}, {}, shape);
+  Harness h({.budget_bytes = shape.footprint().total() - 1}, FakeBackend::Options{}, shape);
   EXPECT_THROW(h.engine->submit(h.request(1, milliseconds(1))), std::invalid_argument);
   h.finish();
 }
@@ -414,6 +450,180 @@ TEST(Engine, TraceHasASpanPerPartitionPerStageAndCounterTracks) {
   EXPECT_EQ(text.front(), '{');
   EXPECT_EQ(count("{"), count("}"));
   EXPECT_EQ(h.recorder->stage_stats(Stage::on_device).samples, 3u);
+  h.finish();
+}
+
+// --- Several devices -------------------------------------------------------------
+
+// A gate the fake devices' start() calls wait at until the test opens it.
+struct Gate {
+  std::promise<void> promise;
+  std::shared_future<void> future = promise.get_future().share();
+  void open() { promise.set_value(); }
+};
+
+// The keys of the partitions a device started after its first (taken before the gate
+// opened, whatever was there), in order.
+std::vector<const groth16::ProvingKey*> keys_after_first(const FakeBackend& device) {
+  std::vector<const groth16::ProvingKey*> keys;
+  const auto log = device.started_log();
+  for (std::size_t i = 1; i < log.size(); ++i) keys.push_back(log[i].key);
+  return keys;
+}
+
+TEST(EngineDevices, OneProofsPartitionsSpreadOverEveryDevice) {
+  Harness h({.synthesis_workers = 3, .channel_capacity = 3},
+            std::vector<FakeBackend::Options>(3, {.start = milliseconds(20), .finish = milliseconds(1)}));
+  const ProofResult result = h.engine->submit(h.checked_request(12, 4)).get();
+  EXPECT_TRUE(result.verified);
+  std::set<std::size_t> devices_used;
+  for (const PartitionTimeline& t : result.timelines) devices_used.insert(t.device);
+  EXPECT_EQ(devices_used.size(), 3u);
+  const std::vector<DeviceStatus> status = h.engine->device_status();
+  ASSERT_EQ(status.size(), 3u);
+  std::size_t proved = 0;
+  for (const DeviceStatus& d : status) {
+    EXPECT_TRUE(d.healthy);
+    EXPECT_EQ(d.backend, "fake");
+    EXPECT_FALSE(d.ordinal.has_value());
+    EXPECT_GT(d.partitions_proved, 0u);
+    EXPECT_GT(d.busy_seconds, 0.0);
+    proved += d.partitions_proved;
+  }
+  EXPECT_EQ(proved, 12u);
+  h.finish();
+}
+
+// Device 0 holds key A, device 1 key B. With every partition queued before either
+// device chooses, each takes the partitions of the key it holds first, and another
+// key's only when none of its own is left.
+TEST(EngineDevices, ADevicePrefersThePartitionsWhoseKeyItHolds) {
+  auto key_a = std::make_shared<groth16::ProvingKey>();
+  auto key_b = std::make_shared<groth16::ProvingKey>();
+  Gate gate;
+  FakeBackend::Options a{.start = milliseconds(3), .finish = milliseconds(1), .holds = {key_a.get()}, .gate = gate.future};
+  FakeBackend::Options b = a;
+  b.holds = {key_b.get()};
+  Harness h({.synthesis_workers = 4, .channel_capacity = 16}, {a, b});
+  auto on_a = h.engine->make_resident(key_a);
+  auto on_b = h.engine->make_resident(key_b);
+  ProofTicket ta = h.engine->submit(h.checked_request(6, 1, on_a));
+  ProofTicket tb = h.engine->submit(h.checked_request(6, 2, on_b));
+  h.wait_for(10, 2);  // one partition at each device's gate, the rest queued
+  gate.open();
+  EXPECT_TRUE(ta.get().verified);
+  EXPECT_TRUE(tb.get().verified);
+  for (std::size_t d = 0; d < 2; ++d) {
+    const groth16::ProvingKey* own = d == 0 ? key_a.get() : key_b.get();
+    const auto keys = keys_after_first(*h.backends[d]);
+    ASSERT_FALSE(keys.empty()) << "device " << d;
+    EXPECT_EQ(keys.front(), own) << "device " << d << " took another key's partition first";
+    const auto first_other = std::ranges::find_if(keys, [&](auto k) { return k != own; });
+    EXPECT_EQ(std::count(first_other, keys.end(), own), 0)
+        << "device " << d << " took another key's partition while one of its own was queued";
+  }
+  on_a.reset();
+  on_b.reset();
+  h.finish();
+}
+
+// A critical partition queued behind normal ones that the device holds the key of is
+// still taken first.
+TEST(EngineDevices, AMoreUrgentPartitionGoesFirstWhateverTheAffinity) {
+  auto key_a = std::make_shared<groth16::ProvingKey>();
+  Gate gate;
+  Harness h({.synthesis_workers = 2, .channel_capacity = 8},
+            FakeBackend::Options{.start = milliseconds(2), .finish = milliseconds(1), .holds = {key_a.get()},
+                                 .gate = gate.future});
+  auto on_a = h.engine->make_resident(key_a);
+  ProofTicket normal = h.engine->submit(h.checked_request(5, 1, on_a));
+  h.wait_for(4, 1);
+  ProofRequest urgent = h.checked_request(1, 2);
+  urgent.priority = Priority::critical;
+  ProofTicket critical = h.engine->submit(std::move(urgent));
+  h.wait_for(5, 1);
+  gate.open();
+  EXPECT_TRUE(critical.get().verified);
+  EXPECT_TRUE(normal.get().verified);
+  const auto log = h.backend->started_log();
+  ASSERT_GE(log.size(), 2u);
+  EXPECT_EQ(log[1].tag, testing::tag_of(2, 0));
+  on_a.reset();
+  h.finish();
+}
+
+struct DeviceFailureCase {
+  const char* step;
+  bool at_start;
+};
+
+class EngineDeviceFailure : public ::testing::TestWithParam<DeviceFailureCase> {};
+
+// Device 1 fails under every partition it gets; device 0 waits at a gate until it
+// has failed once. The failed device is isolated, its partitions are proved on
+// device 0, every request completes with its own proofs, and every buffer is freed.
+TEST_P(EngineDeviceFailure, FailedDeviceIsIsolatedAndItsPartitionsProvedOnAnother) {
+  const DeviceFailureCase c = GetParam();
+  Gate gate;
+  auto always = [](std::uint64_t) { return true; };
+  FakeBackend::Options healthy{.start = milliseconds(2), .finish = milliseconds(1), .gate = gate.future};
+  FakeBackend::Options failing{.start = milliseconds(2), .finish = milliseconds(1)};
+  (c.at_start ? failing.device_fails_at_start : failing.device_fails_at_finish) = always;
+  Harness h({.synthesis_workers = 2, .channel_capacity = 2}, {healthy, failing});
+  std::vector<ProofTicket> tickets;
+  for (std::uint64_t tag = 1; tag <= 3; ++tag) tickets.push_back(h.engine->submit(h.checked_request(4, tag)));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (h.engine->device_status()[1].healthy && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(1));
+  }
+  gate.open();
+  for (const ProofTicket& t : tickets) {
+    const ProofResult r = t.get();
+    EXPECT_TRUE(r.verified);
+    for (const PartitionTimeline& tl : r.timelines) EXPECT_EQ(tl.device, 0u);
+  }
+  const std::vector<DeviceStatus> status = h.engine->device_status();
+  EXPECT_TRUE(status[0].healthy);
+  EXPECT_EQ(status[0].partitions_proved, 12u);
+  EXPECT_FALSE(status[1].healthy);
+  EXPECT_NE(status[1].failure.find("device 1"), std::string::npos) << status[1].failure;
+  EXPECT_NE(status[1].failure.find(c.step), std::string::npos) << status[1].failure;
+  EXPECT_EQ(status[1].partitions_proved, 0u);
+  EXPECT_GE(status[1].partitions_reassigned, 1u);
+  // Failed in start(), it took nothing more; failed in finish(), it may have started
+  // the next partitions before it failed, which were proved on device 0 all the same.
+  if (c.at_start) {
+    EXPECT_EQ(h.backends[1]->started_log().size(), 1u);
+  }
+  h.finish();
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, EngineDeviceFailure,
+                         ::testing::Values(DeviceFailureCase{"start", true}, DeviceFailureCase{"finish", false}),
+                         [](const auto& info) { return std::string(info.param.step); });
+
+// With every device failed, the requests in flight fail naming each device's
+// failure, later ones fail too, and every buffer is freed.
+TEST(EngineDevices, EveryDeviceFailingFailsTheRequestsCleanly) {
+  auto always = [](std::uint64_t) { return true; };
+  FakeBackend::Options failing{.start = milliseconds(2), .finish = milliseconds(1), .device_fails_at_start = always};
+  Harness h({.synthesis_workers = 2, .channel_capacity = 2}, {failing, failing});
+  std::vector<ProofTicket> tickets;
+  for (std::uint64_t tag = 1; tag <= 2; ++tag) tickets.push_back(h.engine->submit(h.checked_request(3, tag)));
+  for (const ProofTicket& t : tickets) {
+    try {
+      t.get();
+      ADD_FAILURE() << "the request should have failed";
+    } catch (const RequestFailed& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("every device has failed"), std::string::npos) << what;
+      EXPECT_NE(what.find("device 0"), std::string::npos) << what;
+      EXPECT_NE(what.find("device 1"), std::string::npos) << what;
+    }
+  }
+  for (const DeviceStatus& d : h.engine->device_status()) EXPECT_FALSE(d.healthy);
+  EXPECT_THROW(h.engine->submit(h.checked_request(2, 3)).get(), RequestFailed);
+  for (const auto& device : h.backends) EXPECT_EQ(device->finished(), 0);
   h.finish();
 }
 

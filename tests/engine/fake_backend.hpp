@@ -2,17 +2,24 @@
 // engine's timing and memory properties can be tested deterministically: start()
 // and finish() take fixed durations, their scratch is a TrackedBuffer of the
 // footprint's scratch size (it allocates its own scratch, as the CUDA backend does),
-// and any partition can be made to fail in synthesis, start or finish.
+// and any partition can be made to fail in synthesis, start or finish — as a bad
+// witness (the request fails) or as a failing device (groth16::DeviceFailure). Its
+// proof carries the partition's tag (proof_tag), so that tests can tell which proof
+// is whose; it can claim to hold keys on its device (holds_key), hold every start()
+// at a gate, and logs the partitions it started.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "groth16/footprint.hpp"
 #include "groth16/prover.hpp"
@@ -68,14 +75,29 @@ inline std::function<groth16::PartitionWitness(std::size_t)> fake_synthesizer(
   };
 }
 
+// The tag a FakeBackend's proof carries.
+inline std::uint64_t proof_tag(const groth16::Proof& proof) { return proof.a.x.to_canonical()[0]; }
+
 class FakeBackend final : public groth16::ProverBackend {
  public:
+  struct Started {
+    std::uint64_t tag;
+    const groth16::ProvingKey* key;
+  };
+
   struct Options {
     milliseconds start{10};
     milliseconds finish{2};
     std::size_t scratch = 1 << 16;
     std::function<bool(std::uint64_t tag)> fail_start = {};
     std::function<bool(std::uint64_t tag)> fail_finish = {};
+    // The device fails (DeviceFailure) in start() / finish() of these partitions.
+    std::function<bool(std::uint64_t tag)> device_fails_at_start = {};
+    std::function<bool(std::uint64_t tag)> device_fails_at_finish = {};
+    // Keys it claims to hold on its device.
+    std::set<const groth16::ProvingKey*> holds = {};
+    // When valid, every start() waits for it (after logging the partition).
+    std::shared_future<void> gate = {};
     // Whether start() may run on several threads at once (the engine then holds no
     // device lock around it), like the CUDA backend.
     bool locks_kernel_region = false;
@@ -87,10 +109,16 @@ class FakeBackend final : public groth16::ProverBackend {
   const memory::BufferLedger* ledger() const override { return &ledger_; }
   bool locks_kernel_region() const override { return options_.locks_kernel_region; }
   bool allocates_own_scratch() const override { return true; }
+  bool holds_key(const groth16::ProvingKey& key) const override { return options_.holds.contains(&key); }
 
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey&,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
                                                const groth16::Blinding&) override {
     const std::uint64_t tag = w.assignment.aux.at(0).to_canonical()[0];
+    {
+      std::lock_guard lock(log_mutex_);
+      log_.push_back({tag, &key});
+    }
+    if (options_.gate.valid()) options_.gate.wait();
     memory::TrackedBuffer scratch(ledger_, Stage::scratch, options_.scratch);
     scratch.touch();
     const int running = ++running_starts_;
@@ -99,6 +127,9 @@ class FakeBackend final : public groth16::ProverBackend {
     std::this_thread::sleep_for(options_.start);
     --running_starts_;
     if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");
+    if (options_.device_fails_at_start && options_.device_fails_at_start(tag)) {
+      throw groth16::DeviceFailure("injected device failure in start");
+    }
     ++started_;
     auto pending = std::make_unique<Pending>();
     pending->tag = tag;
@@ -118,8 +149,13 @@ class FakeBackend final : public groth16::ProverBackend {
     if (options_.fail_finish && options_.fail_finish(pending.tag)) {
       throw std::runtime_error("injected finish failure");
     }
+    if (options_.device_fails_at_finish && options_.device_fails_at_finish(pending.tag)) {
+      throw groth16::DeviceFailure("injected device failure in finish");
+    }
     ++finished_;
-    return groth16::Proof{};
+    groth16::Proof proof;
+    proof.a = groth16::G1Affine::from_xy(ff::Fp::from_u64(pending.tag), ff::Fp::zero());
+    return proof;
   }
 
   void abort(std::unique_ptr<groth16::PendingProof> pending) override {
@@ -137,6 +173,11 @@ class FakeBackend final : public groth16::ProverBackend {
     std::lock_guard lock(finished_mutex_);
     return last_finished_assignment_;
   }
+  // The partitions start() was called with, in order.
+  std::vector<Started> started_log() const {
+    std::lock_guard lock(log_mutex_);
+    return log_;
+  }
 
  private:
   std::atomic<int> running_starts_ = 0;
@@ -148,6 +189,8 @@ class FakeBackend final : public groth16::ProverBackend {
 
   BufferLedger& ledger_;
   Options options_;
+  mutable std::mutex log_mutex_;
+  std::vector<Started> log_;
   std::atomic<int> started_{0};
   std::atomic<int> finished_{0};
   std::atomic<int> aborted_{0};

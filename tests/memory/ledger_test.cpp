@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -85,6 +86,59 @@ TEST(BufferLedger, DeviceMemoryStaysOutOfTheHostTotals) {
   EXPECT_EQ(s.peak_tracked, 50u);  // the device's gigabytes never count as host memory
   ledger.reset_peaks();
   EXPECT_EQ(ledger.snapshot()[Stage::device].peak_bytes, 0u);
+}
+
+// Each device's memory is its own share of the device stage: the shares sum to the
+// stage's totals at every moment, each has its own peak, and a host buffer moved
+// onto a device counts in the share its charge names.
+TEST(BufferLedger, DeviceMemoryIsBrokenDownByDevice) {
+  BufferLedger ledger;
+  EXPECT_THROW(ledger.charge_device(-1, 10), std::invalid_argument);
+  auto sum_of_shares = [](const LedgerSnapshot& s) {
+    StageTotals sum;
+    for (const StageTotals& d : s.devices) {
+      sum.count += d.count;
+      sum.bytes += d.bytes;
+    }
+    return sum;
+  };
+  auto host = ledger.charge(Stage::scratch, 50);
+  {
+    auto on_0 = ledger.charge_device(0, 100);
+    auto on_2 = ledger.charge_device(2, 1000);
+    auto also_2 = ledger.charge_device(2, 10);
+    LedgerSnapshot s = ledger.snapshot();
+    ASSERT_EQ(s.devices.size(), 3u);
+    EXPECT_EQ(s.device(0).bytes, 100u);
+    EXPECT_EQ(s.device(1).bytes, 0u);
+    EXPECT_EQ(s.device(2).count, 2u);
+    EXPECT_EQ(s.device(2).bytes, 1010u);
+    EXPECT_EQ(s.device(7).bytes, 0u) << "a device never seen";
+    EXPECT_EQ(sum_of_shares(s).bytes, s[Stage::device].bytes);
+    EXPECT_EQ(s.tracked, 50u);
+
+    on_2.resize(3000);
+    host.move_to(Stage::device);  // named no device: device 0's share
+    s = ledger.snapshot();
+    EXPECT_EQ(s.device(2).bytes, 3010u);
+    EXPECT_EQ(s.device(0).bytes, 150u);
+    EXPECT_EQ(s.device(0).count, 2u);
+    EXPECT_EQ(sum_of_shares(s).bytes, s[Stage::device].bytes);
+    EXPECT_EQ(sum_of_shares(s).count, s[Stage::device].count);
+    EXPECT_EQ(s.tracked, 0u);
+    host.move_to(Stage::scratch);
+  }
+  LedgerSnapshot s = ledger.snapshot();
+  EXPECT_EQ(s.device(0).bytes, 0u);
+  EXPECT_EQ(s.device(2).bytes, 0u);
+  EXPECT_EQ(s.device(2).count, 0u);
+  EXPECT_EQ(s.device(0).peak_bytes, 150u);
+  EXPECT_EQ(s.device(2).peak_bytes, 3010u);
+  EXPECT_EQ(s.device(2).exits, 2u);
+  EXPECT_EQ(s[Stage::device].bytes, 0u);
+  EXPECT_EQ(s.tracked, 50u);
+  ledger.reset_peaks();
+  EXPECT_EQ(ledger.snapshot().device(2).peak_bytes, 0u);
 }
 
 TEST(BufferLedger, TimeInStageAccumulates) {

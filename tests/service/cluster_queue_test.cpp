@@ -223,7 +223,7 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
     c.lease_seconds = 5;
     c.heartbeat_seconds = 0.5;
     BackendSetup backend;
-    backend.backend = std::make_shared<groth16::CpuProver>();
+    backend.backends = {std::make_shared<groth16::CpuProver>()};
     return std::make_unique<ProvingService>(c, std::move(backend));
   };
   constexpr std::uint32_t kPartitions = 24;

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <mutex>
 #include <filesystem>
 #include <fstream>
@@ -73,7 +74,7 @@ class Service : public ::testing::Test {
 
   std::unique_ptr<ProvingService> start(const ServiceConfig& config) {
     BackendSetup backend;
-    backend.backend = std::make_shared<groth16::CpuProver>();
+    backend.backends = {std::make_shared<groth16::CpuProver>()};
     return std::make_unique<ProvingService>(config, std::move(backend));
   }
   std::unique_ptr<ProvingService> start() { return start(config_); }
@@ -605,6 +606,81 @@ TEST_F(CircomService, ALongParameterLoadHoldsUpNoResidentJob) {
   EXPECT_EQ(finish(*s, slow_id).state(), v1::JOB_STATE_FAILED);
 }
 
+// Two engine devices: a CPU backend that waits until the other device has failed,
+// and one whose device fails at its first start() (DeviceFailure, as the CUDA
+// backend's on a CUDA error). The job completes on the first, and status and
+// /metrics report each device: the failed one isolated, with its reason.
+struct DeviceLoss {
+  std::promise<void> happened;
+  std::shared_future<void> seen = happened.get_future().share();
+  std::once_flag once;
+};
+
+class LosesItsDevice final : public groth16::ProverBackend {
+ public:
+  explicit LosesItsDevice(std::shared_ptr<DeviceLoss> loss) : loss_(std::move(loss)) {}
+  std::string name() const override { return "lost"; }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness&, const groth16::ProvingKey&,
+                                               const groth16::Blinding&) override {
+    std::call_once(loss_->once, [&] { loss_->happened.set_value(); });
+    throw groth16::DeviceFailure("lost the device");
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof>) override {
+    throw std::logic_error("finish on a device that never started a proof");
+  }
+  void abort(std::unique_ptr<groth16::PendingProof>) override {}
+
+ private:
+  std::shared_ptr<DeviceLoss> loss_;
+};
+
+class ProvesAfterTheLoss final : public groth16::ProverBackend {
+ public:
+  explicit ProvesAfterTheLoss(std::shared_ptr<DeviceLoss> loss) : loss_(std::move(loss)) {}
+  std::string name() const override { return cpu_.name(); }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    loss_->seen.wait();
+    return cpu_.start(w, key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+ private:
+  std::shared_ptr<DeviceLoss> loss_;
+  groth16::CpuProver cpu_;
+};
+
+TEST_F(Service, AFailedDeviceIsIsolatedAndReportedWhileTheJobCompletesOnAnother) {
+  auto loss = std::make_shared<DeviceLoss>();
+  BackendSetup backend;
+  backend.backends = {std::make_shared<ProvesAfterTheLoss>(loss), std::make_shared<LosesItsDevice>(loss)};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  const auto r = finish(*s, s->submit(request(3, 7)));
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(verifies(r, 7));
+  const v1::GetStatusResponse status = s->status();
+  ASSERT_EQ(status.devices_size(), 2);
+  EXPECT_TRUE(status.devices(0).healthy());
+  EXPECT_EQ(status.devices(0).partitions_proved(), 3u);
+  EXPECT_FALSE(status.devices(0).has_ordinal()) << "a CPU backend drives no GPU";
+  EXPECT_FALSE(status.devices(1).healthy());
+  EXPECT_NE(status.devices(1).failure().find("lost the device"), std::string::npos) << status.devices(1).failure();
+  EXPECT_EQ(status.devices(1).partitions_proved(), 0u);
+  EXPECT_EQ(status.devices(1).partitions_reassigned(), 1u);
+  const std::string metrics = s->metrics();
+  EXPECT_NE(metrics.find("zkpipe_device_healthy{device=\"0\",backend=\"cpu\"} 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_device_healthy{device=\"1\",backend=\"lost\"} 0"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("zkpipe_device_partitions_proved_total{device=\"0\",backend=\"cpu\"} 3"),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("zkpipe_device_partitions_reassigned_total{device=\"1\",backend=\"lost\"} 1"),
+            std::string::npos)
+      << metrics;
+}
+
 TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   TempDir dir;
   const fs::path file = dir.path() / "zkpipe.toml";
@@ -637,8 +713,20 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("queue = \"mysql://db/zkpipe\"\n", "queue must be a postgresql://");
   refused("lease_seconds = 2\nheartbeat_seconds = 2\n", "must be below lease_seconds");
   refused("poll_seconds = 0\n", "must be in (0, 86400]");
+  refused("devices = []\n", "devices: an empty list");
+  refused("devices = [0, -1]\n", "devices: expected device ordinals");
+  refused("devices = \"0,1\"\n", "devices: expected an array");
+  refused("devices = [0, 1.5]\n", "devices: expected device ordinals");
+  refused("device = 1\ndevices = [0]\n", "set device or devices, not both");
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
   EXPECT_NO_THROW(load_config(file).validate());
+  // Several engine devices, a GPU listed twice being two of them; without the key, the one `device` names.
+  std::ofstream(file) << "backend = \"cuda\"\ndevices = [0, 1, 1]\nworkers_per_device = 2\n";
+  const ServiceConfig several = load_config(file);
+  EXPECT_NO_THROW(several.validate());
+  EXPECT_EQ(several.engine_devices(), (std::vector<int>{0, 1, 1}));
+  std::ofstream(file) << "device = 3\n";
+  EXPECT_EQ(load_config(file).engine_devices(), std::vector<int>{3});
   // The documented example is every default, and parses.
   const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
   const ServiceConfig defaults;
@@ -649,6 +737,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.data_dir, defaults.data_dir);
   EXPECT_EQ(example.queue, defaults.queue);
   EXPECT_EQ(example.lease_seconds, defaults.lease_seconds);
+  EXPECT_EQ(example.engine_devices(), defaults.engine_devices());
   EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
   EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
