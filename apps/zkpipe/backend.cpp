@@ -2,9 +2,9 @@
 
 #include <charconv>
 #include <limits>
-#include <set>
 #include <stdexcept>
 
+#include "engine/engine.hpp"
 #include "groth16/cpu_prover.hpp"
 
 #ifdef ZKPIPE_WITH_CUDA

@@ -620,7 +620,7 @@ class LosesItsDevice final : public groth16::ProverBackend {
  public:
   explicit LosesItsDevice(std::shared_ptr<DeviceLoss> loss) : loss_(std::move(loss)) {}
   std::string name() const override { return "lost"; }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness&, const groth16::ProvingKey&,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness, const groth16::ProvingKey&,
                                                const groth16::Blinding&) override {
     std::call_once(loss_->once, [&] { loss_->happened.set_value(); });
     throw groth16::DeviceFailure("lost the device");
@@ -638,10 +638,10 @@ class ProvesAfterTheLoss final : public groth16::ProverBackend {
  public:
   explicit ProvesAfterTheLoss(std::shared_ptr<DeviceLoss> loss) : loss_(std::move(loss)) {}
   std::string name() const override { return cpu_.name(); }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness& w, const groth16::ProvingKey& key,
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override {
     loss_->seen.wait();
-    return cpu_.start(w, key, blinding);
+    return cpu_.start(std::move(w), key, blinding);
   }
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
     return cpu_.finish(std::move(pending));
