@@ -321,7 +321,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   out << "\n";
   out << "peak RSS " << format_bytes(static_cast<double>(r.peak_rss)) << " (baseline "
       << format_bytes(static_cast<double>(r.baseline.rss)) << ")\n";
-  out << "runtime (code pages + malloc heap): " << format_bytes(static_cast<double>(r.baseline.runtime.total()))
+  out << "runtime (code pages + malloc heap + engine thread stacks): " << format_bytes(static_cast<double>(r.baseline.runtime.total()))
       << " at the baseline (code " << format_bytes(static_cast<double>(r.baseline.runtime.code)) << ", heap "
       << format_bytes(static_cast<double>(r.baseline.runtime.heap)) << "), at most "
       << format_bytes(static_cast<double>(r.runtime_max)) << " during the run (growth at most "

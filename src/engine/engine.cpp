@@ -143,6 +143,11 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
   for (std::size_t i = 0; i < config.finalizers; ++i) threads_.emplace_back([this] { finalize_loop(); });
   threads_.emplace_back([this] { dealloc_loop(); });
   threads_.emplace_back([this] { completion_loop(); });
+  // Under the lock hook() reads them with (no hook can fire yet: nothing is submitted).
+  std::lock_guard lock(listeners_mutex_);
+  for (std::thread& t : threads_) {
+    if (const auto stack = memory::thread_stack(t.native_handle())) thread_stacks_.push_back(*stack);
+  }
 }
 
 Engine::~Engine() { shutdown(ShutdownMode::cancel); }
@@ -206,6 +211,10 @@ std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<
   BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes - mapped_bytes);
   return std::shared_ptr<const ResidentParameters>(new ResidentParameters(
       std::move(key), std::move(evaluator), std::move(reservation), std::move(charge), std::move(mapped_charge)));
+}
+
+std::size_t Engine::thread_stack_bytes() const {
+  return memory::present_bytes(thread_stacks_).value_or(0);
 }
 
 std::chrono::steady_clock::time_point Engine::mapped_refreshed() const {
@@ -300,7 +309,7 @@ void Engine::hook(Hook h, Partition& p) {
   if (listeners_.empty()) return;
   if (std::chrono::steady_clock::now() - mapped_refreshed() >= kMappedRefreshInterval) refresh_mapped_charges();
   const LedgerSnapshot snapshot = ledger_.snapshot();
-  const std::size_t runtime = memory::RuntimeMemory::now().total();
+  const std::size_t runtime = memory::RuntimeMemory::now().total() + thread_stack_bytes();
   const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), runtime,
                         snapshot};
   for (const auto& listener : listeners_) listener->on_hook(event);

@@ -119,7 +119,8 @@ struct HookEvent {
   double time;  // seconds since the engine started
   std::size_t rss;
   // The process's runtime memory (code pages, malloc's small-block heap):
-  // memory::RuntimeMemory::now().total(), measured at the hook.
+  // memory::RuntimeMemory::now().total(), measured at the hook, and the pages of the
+  // engine's own threads' stacks present then (thread_stack_bytes).
   std::size_t runtime;
   const LedgerSnapshot& ledger;
 };
@@ -226,6 +227,8 @@ class Engine {
   std::shared_ptr<Request> find(std::uint64_t id) const;
   void hook(Hook h, Partition& p);
   std::chrono::steady_clock::time_point mapped_refreshed() const;
+  // The pages of the engine's threads' stacks present in the process now.
+  std::size_t thread_stack_bytes() const;
 
   BufferLedger::Charge charge_scratch(const Partition& p);
 
@@ -259,6 +262,8 @@ class Engine {
   std::vector<std::shared_ptr<EngineListener>> listeners_;
 
   std::vector<std::thread> threads_;
+  // Their stacks (set once, after the threads start; read under listeners_mutex_).
+  std::vector<memory::AddressRange> thread_stacks_;
 };
 
 }  // namespace zkpipe::engine

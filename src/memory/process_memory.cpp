@@ -96,6 +96,17 @@ std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges) {
   return present_pages * page;
 }
 
+std::optional<AddressRange> thread_stack(pthread_t thread) {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(thread, &attr) != 0) return std::nullopt;
+  void* base = nullptr;
+  std::size_t size = 0;
+  const bool known = pthread_attr_getstack(&attr, &base, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!known) return std::nullopt;
+  return AddressRange{base, size};
+}
+
 std::size_t code_resident_bytes() {
   std::ifstream in("/proc/self/smaps");
   if (!in) return 0;

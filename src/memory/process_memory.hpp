@@ -10,6 +10,8 @@
 // CUDA reports instead: gpu/device_memory.hpp.)
 #pragma once
 
+#include <pthread.h>
+
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -46,6 +48,10 @@ std::size_t code_resident_bytes();
 // last pages count in full. Reads /proc/self/pagemap (8 bytes per page of the
 // ranges); nullopt if it cannot.
 std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges);
+
+// The stack of a running thread of this process (pthread_getattr_np); nullopt if the
+// library cannot tell.
+std::optional<AddressRange> thread_stack(pthread_t thread);
 
 struct RuntimeMemory {
   std::size_t code = 0;  // code_resident_bytes()

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "memory/allocator.hpp"
@@ -96,6 +98,35 @@ TEST(ProcessMemory, RuntimeIsCodePlusHeap) {
   EXPECT_EQ(r.total(), r.code + r.heap);
   const MemoryBaseline b = MemoryBaseline::now();
   EXPECT_GE(b.rss, b.runtime.code);
+}
+
+// A thread's stack as the engine measures it: the range holds the thread's locals, and
+// the pages it has used are present while the rest of its megabytes are not.
+TEST(ProcessMemory, ThreadStackHoldsTheThreadsLocalsAndItsUsedPagesArePresent) {
+  std::optional<AddressRange> stack;
+  std::optional<std::size_t> present;
+  const char* local = nullptr;
+  std::thread t([&] {
+    volatile char frame[64 * 1024];
+    for (std::size_t i = 0; i < sizeof frame; i += 4096) frame[i] = 1;
+    local = const_cast<const char*>(&frame[0]);
+    stack = thread_stack(pthread_self());
+    if (stack) {
+      const AddressRange ranges[] = {*stack};
+      present = present_bytes(ranges);  // while the thread lives: glibc gives the pages back at its exit
+    }
+  });
+  const auto handle_stack = thread_stack(t.native_handle());
+  t.join();
+  ASSERT_TRUE(stack.has_value());
+  ASSERT_TRUE(handle_stack.has_value());
+  EXPECT_EQ(handle_stack->base, stack->base) << "from the handle as from the thread itself";
+  const auto* base = static_cast<const char*>(stack->base);
+  EXPECT_GE(local, base);
+  EXPECT_LT(local, base + stack->bytes);
+  ASSERT_TRUE(present.has_value());
+  EXPECT_GE(*present, std::size_t{64} << 10);
+  EXPECT_LT(*present, stack->bytes);
 }
 
 }  // namespace
