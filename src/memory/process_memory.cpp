@@ -31,7 +31,8 @@ std::size_t proc_kib_field(const char* path, const std::string& key) {
   return 0;
 }
 
-// A read-only descriptor, closed with its scope.
+// A read-only descriptor, closed with its scope (formats::FileDescriptor sits in a
+// layer above this one, which depends on nothing).
 class ReadOnlyFd {
  public:
   explicit ReadOnlyFd(const char* path) : fd_(::open(path, O_RDONLY | O_CLOEXEC)) {}

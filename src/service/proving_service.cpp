@@ -597,6 +597,12 @@ void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timin
   changed_.notify_all();
 }
 
+JobRecord ProvingService::journaled(std::uint64_t id) const {
+  auto record = store_->get(id);
+  if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+  return std::move(*record);
+}
+
 v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait,
                                              const std::function<bool()>& stop) {
   if (cluster_) return await_cluster(id, wait, stop);
@@ -606,9 +612,7 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
     lock.unlock();
-    const auto record = store_->get(id);
-    if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
-    fill_from_record(out, *record, 0);
+    fill_from_record(out, journaled(id), 0);
     return out;
   }
   const std::shared_ptr<Job> job = it->second;
@@ -661,9 +665,7 @@ v1::JobState ProvingService::cancel(std::uint64_t id) {
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
     lock.unlock();
-    const auto record = store_->get(id);
-    if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
-    return state_of(record->status);
+    return state_of(journaled(id).status);
   }
   const std::shared_ptr<Job> job = it->second;
   if (to_start_.contains({static_cast<int>(job->priority), id})) {

@@ -118,6 +118,9 @@ class ProvingService {
   // Assembles a job whose partitions are all recorded (any daemon's); logs failures.
   void try_assemble(std::uint64_t job);
   JobOutcome assemble(const JobRecord& job, const std::vector<ProvedPartition>& partitions);
+  // A finished job no longer held in memory, from the journal; ServiceError
+  // not_found when the journal has none.
+  JobRecord journaled(std::uint64_t id) const;
   v1::AwaitProofResponse await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
                                        const std::function<bool()>& stop);
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
