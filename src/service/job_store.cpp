@@ -86,7 +86,10 @@ bool is_final(JobStatus status) {
   return status == JobStatus::done || status == JobStatus::failed || status == JobStatus::cancelled;
 }
 
-JobStore::JobStore(const std::filesystem::path& path) : path_(path) {
+JobStore::JobStore(const std::filesystem::path& path) : path_(path), id_floor_(JobIdFloor::beside(path)) {
+  // Its write-ahead log alone is a journal too: SQLite would replay it into a new file.
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec) || std::filesystem::exists(path.string() + "-wal", ec);
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                       nullptr) != SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
@@ -96,6 +99,7 @@ JobStore::JobStore(const std::filesystem::path& path) : path_(path) {
   try {
     // Another daemon on the same data dir would run the same jobs twice.
     sqlite3_busy_timeout(db_, 5000);
+    if (existed) check_integrity();
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     exec(
@@ -119,6 +123,7 @@ JobStore::JobStore(const std::filesystem::path& path) : path_(path) {
       exec("PRAGMA user_version = 2");
       exec("COMMIT");
     }
+    reconcile_ids(existed);
   } catch (...) {
     sqlite3_close(db_);
     throw;
@@ -141,12 +146,81 @@ int JobStore::user_version() {
   return s.step() ? static_cast<int>(s.int_at(0)) : 0;
 }
 
+void JobStore::check_integrity() {
+  std::string verdict;
+  auto first_row = [](void* out, int, char** values, char**) {
+    *static_cast<std::string*>(out) = values[0] != nullptr ? values[0] : "";
+    return 0;
+  };
+  const int rc = sqlite3_exec(db_, "PRAGMA integrity_check(1)", first_row, &verdict, nullptr);
+  if (rc != SQLITE_OK) {
+    const int primary = sqlite3_errcode(db_) & 0xff;
+    if (primary != SQLITE_CORRUPT && primary != SQLITE_NOTADB) {
+      throw StoreError(path_.string() + ": cannot check the job journal: " + sqlite3_errmsg(db_));
+    }
+    verdict = sqlite3_errmsg(db_);
+  }
+  if (verdict == "ok") return;
+  // Its first line may only say which schema ("*** in database main ***").
+  verdict.erase(0, verdict.find_last_of('\n') + 1);
+  throw StoreError(path_.string() + ": the job journal is damaged (" + verdict + "); no job was read from it. " +
+                   recovery_advice());
+}
+
+std::string JobStore::recovery_advice() const {
+  std::string advice = "Restore it from a backup, or move it aside to start an empty journal (its jobs are then lost";
+  if (id_floor_.value() != 0) advice += "; new ids continue after " + std::to_string(id_floor_.value());
+  return advice + ")";
+}
+
+std::uint64_t JobStore::highest_id() {
+  Statement s(db_,
+              "SELECT MAX(IFNULL((SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'jobs'), 0),"
+              " IFNULL((SELECT MAX(id) FROM jobs), 0))",
+              path_);
+  s.step();
+  return static_cast<std::uint64_t>(s.int_at(0));
+}
+
+void JobStore::reconcile_ids(bool journal_existed) {
+  const std::uint64_t highest = highest_id();
+  const std::uint64_t floor = id_floor_.value();
+  if (highest >= floor) {
+    // Also repairs a record one crash behind: it is raised after the insert commits.
+    id_floor_.raise(highest);
+    return;
+  }
+  if (journal_existed) {
+    throw StoreError(path_.string() + ": the job journal ends at job " + std::to_string(highest) +
+                     ", but clients were given ids up to " + std::to_string(floor) + " (" +
+                     id_floor_.path().string() +
+                     "): it has lost jobs (an older copy, a truncated file, or its -wal file removed). " +
+                     recovery_advice());
+  }
+  // A journal started afresh: AUTOINCREMENT continues from its counter.
+  exec("BEGIN IMMEDIATE");
+  {
+    Statement update(db_, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'jobs'", path_);
+    update.bind(1, static_cast<std::int64_t>(floor));
+    update.step();
+  }
+  if (sqlite3_changes(db_) == 0) {
+    Statement insert(db_, "INSERT INTO sqlite_sequence (name, seq) VALUES ('jobs', ?)", path_);
+    insert.bind(1, static_cast<std::int64_t>(floor));
+    insert.step();
+  }
+  exec("COMMIT");
+}
+
 std::uint64_t JobStore::insert(int priority, const std::string& request, double now) {
   std::lock_guard lock(mutex_);
   Statement s(db_, "INSERT INTO jobs (priority, request, state, submitted_at) VALUES (?, ?, 1, ?)", path_);
   s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now);
   s.step();
-  return static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
+  const auto id = static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
+  // Before the client hears of the id: from now on no journal may give it out again.
+  id_floor_.raise(id);
+  return id;
 }
 
 void JobStore::mark_running(std::uint64_t id) {

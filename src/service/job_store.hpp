@@ -6,6 +6,11 @@
 // Durability: WAL with synchronous=NORMAL — a commit survives the process's death
 // (kill -9, a crash), which is what the queue promises; an OS crash or power loss may
 // lose the last commits (synchronous=FULL would cost an fsync per job).
+//
+// A damaged journal is refused, never half read: the open runs SQLite's integrity
+// check, and the journal must reach the last id given out (job_id_floor.hpp). Ids are
+// never reused: AUTOINCREMENT keeps them above every row ever inserted, and a journal
+// started afresh (the old one moved aside) continues after the recorded last id.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +21,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "service/job_id_floor.hpp"
 
 struct sqlite3;
 
@@ -59,7 +66,8 @@ struct JobOutcome {
 class JobStore {
  public:
   // Opens (creating if needed) the journal, bringing an older schema up to date
-  // (PRAGMA user_version); throws StoreError naming the file.
+  // (PRAGMA user_version); throws StoreError naming the file, also when the journal
+  // is damaged or has lost jobs that clients hold ids of.
   explicit JobStore(const std::filesystem::path& path);
   ~JobStore();
   JobStore(const JobStore&) = delete;
@@ -82,10 +90,19 @@ class JobStore {
  private:
   void exec(const char* sql);
   int user_version();
+  // Throws StoreError when SQLite finds the file damaged.
+  void check_integrity();
+  // What an operator can do about a journal refused at open.
+  std::string recovery_advice() const;
+  // The highest id the journal has given out (its rows, or AUTOINCREMENT's counter).
+  std::uint64_t highest_id();
+  // Checks the journal against the recorded last id; a new journal continues after it.
+  void reconcile_ids(bool journal_existed);
 
   mutable std::mutex mutex_;
-  sqlite3* db_ = nullptr;  // owned; closed by the destructor
   std::filesystem::path path_;
+  JobIdFloor id_floor_;
+  sqlite3* db_ = nullptr;  // owned; closed by the destructor
 };
 
 }  // namespace zkpipe::service
