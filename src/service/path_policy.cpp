@@ -32,31 +32,32 @@ PathPolicy::PathPolicy(const std::vector<std::filesystem::path>& roots) {
   }
 }
 
-std::filesystem::path PathPolicy::confine(const std::string& requested) const {
+std::filesystem::path PathPolicy::confine(const std::string& requested, std::string_view what) const {
   const std::string shown = formats::excerpt(requested, 200);
-  if (requested.empty()) throw ServiceError(ErrorKind::invalid_argument, "no parameter file given");
+  const std::string name(what);
+  if (requested.empty()) throw ServiceError(ErrorKind::invalid_argument, "no " + name + " given");
   if (requested.find('\0') != std::string::npos) {
-    throw ServiceError(ErrorKind::invalid_argument, "parameter file path contains a NUL byte");
+    throw ServiceError(ErrorKind::invalid_argument, name + " path contains a NUL byte");
   }
   const std::filesystem::path path(requested);
   if (!path.is_absolute()) {
-    throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "' must be an absolute path");
+    throw ServiceError(ErrorKind::invalid_argument, name + " '" + shown + "' must be an absolute path");
   }
   // Checked lexically first, so that a path outside the roots is refused without
   // telling the client whether it exists.
   const auto lexical = path.lexically_normal();
   if (std::none_of(roots_.begin(), roots_.end(), [&](const auto& r) { return is_under(lexical, r); })) {
-    throw ServiceError(ErrorKind::permission_denied, "parameter file '" + shown + "' is outside the allowed roots");
+    throw ServiceError(ErrorKind::permission_denied, name + " '" + shown + "' is outside the allowed roots");
   }
   std::error_code ec;
   const auto canonical = std::filesystem::canonical(path, ec);
-  if (ec) throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "': " + ec.message());
+  if (ec) throw ServiceError(ErrorKind::invalid_argument, name + " '" + shown + "': " + ec.message());
   // After links are followed, again: a link under a root may point outside it.
   if (std::none_of(roots_.begin(), roots_.end(), [&](const auto& r) { return is_under(canonical, r); })) {
-    throw ServiceError(ErrorKind::permission_denied, "parameter file '" + shown + "' is outside the allowed roots");
+    throw ServiceError(ErrorKind::permission_denied, name + " '" + shown + "' is outside the allowed roots");
   }
   if (!std::filesystem::is_regular_file(canonical, ec)) {
-    throw ServiceError(ErrorKind::invalid_argument, "parameter file '" + shown + "' is not a regular file");
+    throw ServiceError(ErrorKind::invalid_argument, name + " '" + shown + "' is not a regular file");
   }
   return canonical;
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zkpipe::service {
@@ -16,8 +17,8 @@ class PathPolicy {
 
   // The canonical path of `requested`. Throws ServiceError: invalid_argument for a
   // relative, empty or missing path or a non-regular file; permission_denied for
-  // one outside the roots.
-  std::filesystem::path confine(const std::string& requested) const;
+  // one outside the roots. `what` names the file in the messages.
+  std::filesystem::path confine(const std::string& requested, std::string_view what = "parameter file") const;
   const std::vector<std::filesystem::path>& roots() const { return roots_; }
 
  private:

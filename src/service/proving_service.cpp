@@ -198,9 +198,7 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
     options.lease_seconds = config.lease_seconds;
     options.reconnect_seconds = config.reconnect_seconds;
     cluster_ = std::make_unique<ClusterQueue>(options);
-    starter_ = std::thread([this] { claim_loop(); });
-    heartbeat_ = std::thread([this] { heartbeat_loop(); });
-    janitor_ = std::thread([this] { janitor_loop(); });
+    start_threads();
     return;
   }
   for (const JobRecord& record : store_->unfinished()) {
@@ -217,13 +215,31 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
                     unix_now());
       continue;
     }
-    enqueue(record.id, request);
+    enqueue(record.id, request, record.submitted_at);
   }
-  starter_ = std::thread([this] { starter_loop(); });
-  janitor_ = std::thread([this] { janitor_loop(); });
+  start_threads();
 }
 
-ProvingService::~ProvingService() {
+void ProvingService::start_threads() {
+  // A thread the system refuses throws std::system_error: those already started are
+  // stopped first, for a joinable std::thread destroyed by the unwinding aborts the process.
+  try {
+    if (cluster_) {
+      starter_ = std::thread([this] { claim_loop(); });
+      heartbeat_ = std::thread([this] { heartbeat_loop(); });
+    } else {
+      starter_ = std::thread([this] { starter_loop(); });
+    }
+    janitor_ = std::thread([this] { janitor_loop(); });
+  } catch (...) {
+    stop();
+    throw;
+  }
+}
+
+ProvingService::~ProvingService() { stop(); }
+
+void ProvingService::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -232,9 +248,9 @@ ProvingService::~ProvingService() {
     for (auto& [id, job] : jobs_) job->interrupted = true;
   }
   changed_.notify_all();
-  starter_.join();
-  janitor_.join();
-  if (heartbeat_.joinable()) heartbeat_.join();
+  for (std::thread* thread : {&starter_, &janitor_, &heartbeat_}) {
+    if (thread->joinable()) thread->join();
+  }
   {
     // A loader finishes the load it is in, then leaves its parked jobs queued.
     std::unique_lock lock(mutex_);
@@ -244,9 +260,13 @@ ProvingService::~ProvingService() {
   engine_->shutdown(engine::ShutdownMode::cancel);
 }
 
-std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request) {
+std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request,
+                                                             double submitted_at) {
   auto job = std::make_shared<Job>();
   job->id = id;
+  // A job recovered after a restart was submitted before this process began.
+  job->submitted -= std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(std::max(0.0, unix_now() - submitted_at)));
   job->request = request;
   job->priority = engine_priority(request.priority());
   {
@@ -270,7 +290,7 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     if (c.zkey().empty()) throw bad("circom job without a zkey");
     if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
     paths_.confine(c.zkey());
-    paths_.confine(c.witness());
+    paths_.confine(c.witness(), "witness file");
     return;
   }
   if (!request.has_porep()) throw bad("no instance given (porep or circom)");
@@ -328,8 +348,9 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
       throw unavailable(e);
     }
   }
-  const std::uint64_t id = store_->insert(request.priority(), bytes, unix_now());
-  enqueue(id, request);
+  const double now = unix_now();
+  const std::uint64_t id = store_->insert(request.priority(), bytes, now);
+  enqueue(id, request, now);
   return id;
 }
 
@@ -433,7 +454,7 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
 ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Job>& job) {
   const v1::CircomJob& circom = job->request.circom();
   const std::filesystem::path zkey_file = paths_.confine(circom.zkey());
-  const std::filesystem::path witness_file = paths_.confine(circom.witness());
+  const std::filesystem::path witness_file = paths_.confine(circom.witness(), "witness file");
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::PartitionFootprint footprint =

@@ -104,6 +104,10 @@ class ProvingService {
   // Starts the jobs parked behind the load of `key` until none is left.
   void loader_loop(const std::string& key);
   void join_finished_loaders();
+  // Starts the service's own threads (the claimer and heartbeat in cluster mode).
+  void start_threads();
+  // Stops and joins every thread, leaving unfinished jobs queued; the destructor's work.
+  void stop();
   void start(const std::shared_ptr<Job>& job);
   Prepared prepare_porep(const std::shared_ptr<Job>& job);
   Prepared prepare_circom(const std::shared_ptr<Job>& job);
@@ -126,7 +130,8 @@ class ProvingService {
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
   // Under mutex_: the job's final state, journaled.
   void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
-  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request);
+  // submitted_at: the journaled submission time (Unix seconds), which a job's total time counts from.
+  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, double submitted_at);
   void validate(const v1::SubmitProofRequest& request) const;
 
   const ServiceConfig config_;
