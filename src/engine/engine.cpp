@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "engine/device_assignment.hpp"
 #include "memory/process_memory.hpp"
@@ -134,15 +135,31 @@ Engine::Engine(const EngineConfig& config, std::vector<std::shared_ptr<groth16::
     device_activity_.push_back(std::make_unique<DeviceActivity>());
     device_health_.push_back(std::make_unique<DeviceHealth>());
   }
-  for (std::size_t i = 0; i < config.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
-  for (std::size_t d = 0; d < backends_.size(); ++d) {
-    for (std::size_t i = 0; i < config.workers_per_device; ++i) {
-      threads_.emplace_back([this, d] { device_loop(d); });
+  const std::size_t thread_count =
+      config.synthesis_workers + backends_.size() * config.workers_per_device + config.finalizers + 2;
+  threads_.reserve(thread_count);
+  // A thread the system refuses (its thread or memory limit) throws std::system_error.
+  // Those already started are stopped and joined first: a joinable std::thread destroyed
+  // by the unwinding would abort the process.
+  try {
+    for (std::size_t i = 0; i < config.synthesis_workers; ++i) threads_.emplace_back([this] { synthesis_loop(); });
+    for (std::size_t d = 0; d < backends_.size(); ++d) {
+      for (std::size_t i = 0; i < config.workers_per_device; ++i) {
+        threads_.emplace_back([this, d] { device_loop(d); });
+      }
     }
+    for (std::size_t i = 0; i < config.finalizers; ++i) threads_.emplace_back([this] { finalize_loop(); });
+    threads_.emplace_back([this] { dealloc_loop(); });
+    threads_.emplace_back([this] { completion_loop(); });
+  } catch (const std::system_error& e) {
+    const std::size_t started = threads_.size();
+    shutdown(ShutdownMode::cancel);
+    throw std::system_error(e.code(), "the engine could start only " + std::to_string(started) + " of its " +
+                                          std::to_string(thread_count) + " threads (a thread or memory limit?)");
+  } catch (...) {
+    shutdown(ShutdownMode::cancel);
+    throw;
   }
-  for (std::size_t i = 0; i < config.finalizers; ++i) threads_.emplace_back([this] { finalize_loop(); });
-  threads_.emplace_back([this] { dealloc_loop(); });
-  threads_.emplace_back([this] { completion_loop(); });
   // Under the lock hook() reads them with (no hook can fire yet: nothing is submitted).
   std::lock_guard lock(listeners_mutex_);
   for (std::thread& t : threads_) {
