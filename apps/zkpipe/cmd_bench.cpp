@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -41,6 +42,17 @@ CLI::Validator budget_validator() {
       "BUDGET");
 }
 
+// A duration option: CLI::Range lets NaN through (every comparison with it is false).
+CLI::Validator seconds_at_least_zero() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        double value = 0;
+        if (CLI::detail::lexical_cast(text, value) && std::isfinite(value) && value >= 0) return {};
+        return "expected a number of seconds, 0 or more, not '" + text + "'";
+      },
+      "SECONDS");
+}
+
 void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   BenchOptions& o = c.options;
   add_circuit_options(cmd, o.workload);
@@ -72,7 +84,8 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_option("--buffers-log-level", o.buffers_log_level, "Level of the per-hook log_buffers lines")
       ->capture_default_str();
   cmd.add_option("--buffers-log-interval", o.buffers_log_interval, "At most one log_buffers line per this many seconds")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(seconds_at_least_zero());
 }
 
 void add_policy_option(CLI::App& cmd, BenchCommand& c) {
@@ -82,8 +95,10 @@ void add_policy_option(CLI::App& cmd, BenchCommand& c) {
 }
 
 void add_output_options(CLI::App& cmd, BenchCommand& c) {
-  cmd.add_option("--trace", c.options.trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)");
-  cmd.add_option("--plot", c.options.plot_path, "Write an SVG plot of buffers in flight and RSS over time");
+  cmd.add_option("--trace", c.options.trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
+      ->check(output_file());
+  cmd.add_option("--plot", c.options.plot_path, "Write an SVG plot of buffers in flight and RSS over time")
+      ->check(output_file());
 }
 
 void refuse_overwriting_key(const BenchOptions& o) {
@@ -232,7 +247,7 @@ void register_bench(CLI::App& app) {
       ->delimiter(',')
       ->check(budget_validator());
   add_policy_option(*s, *sweep);
-  s->add_option("--csv", sweep->csv_path, "Also write the CSV to this file");
+  s->add_option("--csv", sweep->csv_path, "Also write the CSV to this file")->check(output_file());
   s->callback([sweep] { run_bench_sweep(*sweep); });
 
   auto pileup = std::make_shared<BenchCommand>();

@@ -414,6 +414,21 @@ void run_watch(Client& client, std::uint32_t count, std::uint32_t interval_ms) {
   check(reader->Finish(), client.options().server);
 }
 
+// Job ids are decimal. CLI11 converts with strtoull in base 0, which takes "-1" for
+// 2^64 - 1, "0x11" for 17 and "017" for 15: a client would await another job's proof.
+CLI::Validator job_id() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || !std::ranges::all_of(text, [](char c) { return c >= '0' && c <= '9'; })) {
+          return "expected a job id (decimal digits), not '" + formats::excerpt(text, 40) + "'";
+        }
+        // Leading zeros would make it octal.
+        text.erase(0, std::min(text.find_first_not_of('0'), text.size() - 1));
+        return {};
+      },
+      "JOB_ID");
+}
+
 void add_job_options(CLI::App& cmd, JobOptions& o) {
   add_circuit_options(cmd, o.workload);
   add_instance_options(cmd, o.workload);
@@ -442,22 +457,24 @@ void register_client(CLI::App& app) {
   submit->callback(with_client([jo](Client& c) { run_submit(c, *jo); }));
 
   CLI::App* await = client->add_subcommand("await", "Wait for a job, showing its progress; write its proof");
-  await->add_option("id", jo->id, "Job id")->required();
-  await->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)");
-  await->add_option("--public", jo->public_out, "A circom job's public.json to write");
+  await->add_option("id", jo->id, "Job id")->required()->transform(job_id());
+  await->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)")
+      ->check(output_file());
+  await->add_option("--public", jo->public_out, "A circom job's public.json to write")->check(output_file());
   await->add_option("--timeout", jo->timeout, "Give up after this many seconds (default: wait)");
   await->callback(with_client([jo](Client& c) { run_await(c, *jo); }));
 
   CLI::App* prove = client->add_subcommand("prove", "Submit and await in one call; write the proof");
   add_job_options(*prove, *jo);
-  prove->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)");
-  prove->add_option("--public", jo->public_out, "A circom job's public.json to write");
+  prove->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)")
+      ->check(output_file());
+  prove->add_option("--public", jo->public_out, "A circom job's public.json to write")->check(output_file());
   prove->add_option("--repeat", jo->repeat, "Prove this many times in a row; print latency p50 / p99")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   prove->callback(with_client([jo](Client& c) { run_prove(c, *jo); }));
 
   CLI::App* cancel = client->add_subcommand("cancel", "Cancel a job and free what it holds");
-  cancel->add_option("id", jo->id, "Job id")->required();
+  cancel->add_option("id", jo->id, "Job id")->required()->transform(job_id());
   cancel->callback(with_client([jo](Client& c) { run_cancel(c, *jo); }));
 
   client->add_subcommand("status", "Queue, ledger, resident parameters, devices")

@@ -160,8 +160,8 @@ void register_groth16(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   p->add_option("witness", prove->witness, "circom witness (.wtns)")->required()->check(CLI::ExistingFile);
-  p->add_option("proof", prove->proof, "proof.json to write")->required();
-  p->add_option("public", prove->public_signals, "public.json to write")->required();
+  p->add_option("proof", prove->proof, "proof.json to write")->required()->check(output_file());
+  p->add_option("public", prove->public_signals, "public.json to write")->required()->check(output_file());
   p->add_option("--r1cs", prove->r1cs, "the circuit's .r1cs: check the files match and the witness satisfies it")
       ->check(CLI::ExistingFile);
   p->add_flag("--check-subgroup", prove->check_subgroup,

@@ -169,10 +169,11 @@ void register_prove(CLI::App& app) {
   add_circuit_options(*cmd, opts->workload);
   add_instance_options(*cmd, opts->workload);
   cmd->add_option("--key", opts->key, "Parameter file from `zkpipe setup`")->required();
-  cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required();
+  cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required()->check(output_file());
   cmd->add_option("--json-dir", opts->json_dir,
                   "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
-  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)");
+  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
+      ->check(output_file());
   cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));

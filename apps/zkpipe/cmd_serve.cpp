@@ -187,7 +187,7 @@ void run_serve(const ServeOptions& o) {
 void register_serve(CLI::App& app) {
   auto o = std::make_shared<ServeOptions>();
   CLI::App* cmd = app.add_subcommand("serve", "Run the proving daemon (gRPC; see README, \"The proving service\")");
-  cmd->add_option("--config", o->config_file, "TOML configuration file (docs/zkpipe.example.toml lists every key)")
+  cmd->add_option("--config", o->config_file, "TOML configuration file (docs/deploy/zkpipe.example.toml lists every key)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--listen", o->listen, "gRPC address: unix:PATH or HOST:PORT (default 127.0.0.1:50051)");
   cmd->add_option("--metrics-listen", o->metrics_listen, "Serve HTTP GET /metrics on HOST:PORT (default: off)");

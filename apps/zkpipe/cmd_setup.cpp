@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "file_args.hpp"
 #include "progress.hpp"
 #include "setup_run.hpp"
 
@@ -31,7 +32,9 @@ void register_setup(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("setup", "Groth16 setup for a circuit preset (test-only toxic waste)");
   add_circuit_options(*cmd, opts->request.workload);
   add_backend_options(*cmd, opts->request.backend);
-  cmd->add_option("--out", opts->out, "Parameter file to write (its evaluator is cached beside it)")->required();
+  cmd->add_option("--out", opts->out, "Parameter file to write (its evaluator is cached beside it)")
+      ->required()
+      ->check(output_file());
   cmd->add_option("--setup-seed", opts->request.setup_seed, "Seed the toxic waste derives from (NOT secure)");
   cmd->add_flag("--quiet", opts->request.quiet, "No progress bar");
   cmd->callback([opts] { run_setup(*opts); });

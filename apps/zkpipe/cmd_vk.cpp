@@ -38,7 +38,7 @@ void register_vk(CLI::App& app) {
   auto opts = std::make_shared<VkExportOptions>();
   CLI::App* e = group->add_subcommand("export", "Write the verifying key in snarkjs JSON or bellperson binary layout");
   e->add_option("--key", opts->key, "Parameter file (.zkp)")->required()->check(CLI::ExistingFile);
-  e->add_option("--out", opts->out, "File to write")->required();
+  e->add_option("--out", opts->out, "File to write")->required()->check(output_file());
   e->add_option("--format", opts->format, "json (snarkjs verification_key.json) or bellperson (binary)")
       ->capture_default_str()
       ->check(CLI::IsMember({"json", "bellperson"}));

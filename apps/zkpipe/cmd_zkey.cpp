@@ -57,13 +57,13 @@ void register_zkey(CLI::App& app) {
   auto import = std::make_shared<ZkeyImportOptions>();
   CLI::App* i = group->add_subcommand("import", "Convert a Groth16 .zkey to zkpipe's memory-mappable parameter file");
   i->add_option("zkey", import->zkey, "snarkjs .zkey (BLS12-381)")->required()->check(CLI::ExistingFile);
-  i->add_option("out", import->out, "parameter file to write")->required();
+  i->add_option("out", import->out, "parameter file to write")->required()->check(output_file());
   i->callback([import] { run_import(*import); });
 
   auto vk = std::make_shared<ZkeyExportVkOptions>();
   CLI::App* e = group->add_subcommand("export-vk", "Write the verifying key of a .zkey");
   e->add_option("zkey", vk->zkey, "snarkjs .zkey (BLS12-381)")->required()->check(CLI::ExistingFile);
-  e->add_option("out", vk->out, "file to write")->required();
+  e->add_option("out", vk->out, "file to write")->required()->check(output_file());
   e->add_option("--format", vk->format, "json (snarkjs verification_key.json) or bellperson (binary)")
       ->check(CLI::IsMember({"json", "bellperson"}));
   e->callback([vk] { run_export_vk(*vk); });

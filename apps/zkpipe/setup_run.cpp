@@ -82,10 +82,7 @@ SetUpParameters set_up_parameters(const SetupRequest& r) {
 
 void write_parameters(const std::filesystem::path& path, const SetUpParameters& p) {
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
-  std::filesystem::path tmp = path;
-  tmp += ".partial";
-  groth16::write_parameter_file(tmp, *p.key);
-  std::filesystem::rename(tmp, path);
+  groth16::write_parameter_file(path, *p.key);
   try {
     groth16::write_evaluator_file(evaluator_path(path.string()), *p.evaluator, p.circuit_name,
                                   groth16::key_fingerprint(*p.key));

@@ -43,13 +43,20 @@ std::string read_bounded_file(const std::filesystem::path& path, std::size_t max
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   const std::filesystem::path tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw FormatError(tmp.string(), "cannot create");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) throw FormatError(tmp.string(), "write failed (disk full?)");
+  try {
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      if (!out) throw FormatError(tmp.string(), "cannot create");
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!out.flush()) throw FormatError(tmp.string(), "write failed (disk full?)");
+    }
+    std::filesystem::rename(tmp, path);
+  } catch (...) {
+    // A failed write leaves nothing behind.
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
   }
-  std::filesystem::rename(tmp, path);
 }
 
 std::string excerpt(std::string_view text, std::size_t max_chars) {

@@ -250,7 +250,7 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
   }
 
   const std::filesystem::path tmp = path.string() + ".partial";
-  {
+  try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw ParameterFileError(tmp.string() + ": cannot create");
     std::vector<char> head(kDataStart, 0);
@@ -265,9 +265,15 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
       out.write(padding.data(), static_cast<std::streamsize>(align_up(end) - end));
     }
     if (!out.flush()) throw ParameterFileError(tmp.string() + ": write failed (disk full?)");
+    out.close();
+    // Readers never see a half-written file under the final name.
+    std::filesystem::rename(tmp, path);
+  } catch (...) {
+    // A failed write leaves nothing behind.
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
   }
-  // Readers never see a half-written file under the final name.
-  std::filesystem::rename(tmp, path);
 }
 
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options) {

@@ -1,5 +1,5 @@
 // The daemon's configuration: a TOML file (every key optional, defaults below and in
-// docs/zkpipe.example.toml), then the command line's flags over it.
+// docs/deploy/zkpipe.example.toml), then the command line's flags over it.
 #pragma once
 
 #include <cstddef>
