@@ -63,6 +63,23 @@ expect 2 "same file" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "
 cp "$fixtures/witness.wtns" "$dir/w.wtns"
 expect 2 "refusing to write" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$dir/w.wtns" \
   "$dir/w.wtns" "$dir/public.json"
+# Two spellings of one new file are one file.
+expect 2 "same file" -- env -C "$dir" "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" \
+  "$fixtures/witness.wtns" spelled.json ./spelled.json
+# An output that names a directory, or nothing, is refused before any work: no
+# `.partial` file is left beside it.
+mkdir "$dir/outdir"
+expect 2 "names a directory" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "$dir/outdir" --quiet
+expect 2 "names a directory" -- "$zkpipe" setup --preset tiny --out "$dir/outdir" --quiet
+expect 2 "names a directory" -- "$zkpipe" vk export --key "$dir/key.zkp" --out "$dir/outdir/"
+expect 2 "empty name" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "" --quiet
+expect 2 "empty name" -- "$zkpipe" groth16 prove "$fixtures/circuit_final.zkey" "$fixtures/witness.wtns" "" "$dir/x.json"
+[ -z "$(find "$dir" -name '*.partial')" ] || fail "a .partial file was left: $(find "$dir" -name '*.partial')"
+
+# Durations are finite and not negative.
+for v in -1 nan inf; do
+  expect 2 "buffers-log-interval" -- "$zkpipe" bench batch --preset tiny --buffers-log-interval "$v"
+done
 
 # A verifying key with γ or δ at infinity would accept A = α, B = β, C = ∞ for any
 # public inputs: the key is refused and the forged proof is not reported valid.
@@ -136,4 +153,31 @@ open(path + ".bad", "wb").write(b)
 PY
 expect 2 "vk_points" -- "$zkpipe" vk export --key "$dir/key.zkp.bad" --out "$dir/vk.json"
 [ ! -e "$dir/vk.json" ] || fail "vk export wrote a key from a corrupt file"
+
+# A thread the system refuses (here: an address-space limit that leaves room for a few
+# engine threads' stacks, not for 1000) ends the command with exit 2 and the reason,
+# not an abort with threads left joinable.
+expect 2 "threads" -- bash -c 'ulimit -v 2000000 && exec "$0" bench batch --preset tiny --key "$1" -c 1 --pw 1000 --quiet' \
+  "$zkpipe" "$dir/key.zkp"
+
+if "$zkpipe" serve --help > "$dir/serve-help.txt" 2>&1; then
+  # The example configuration --help names is in the repository.
+  example=$(grep -o 'docs/[A-Za-z0-9_./-]*\.toml' "$dir/serve-help.txt" | head -1)
+  [ -n "$example" ] && [ -f "$(dirname "$0")/../../$example" ] || fail "serve --help names '$example', not a file"
+  # Job ids are decimal: -1 is not 2^64 - 1, 017 not octal.
+  for id in -1 abc 0x11 1.5 ""; do
+    expect 2 "expected a job id" -- "$zkpipe" client --server "unix:$dir/none.sock" await -- "$id"
+  done
+  expect 2 "expected a job id" -- "$zkpipe" client --server "unix:$dir/none.sock" cancel -- -1
+  # A journal that lost jobs (here: emptied, while ids up to 17 were given out) is
+  # refused, naming it, before the daemon serves anything.
+  mkdir -p "$dir/data"
+  : > "$dir/data/jobs.sqlite"
+  echo 17 > "$dir/data/jobs.last-id"
+  expect 2 "jobs.sqlite" -- "$zkpipe" serve --listen "unix:$dir/serve.sock" --data-dir "$dir/data" --pw 1
+  grep -q "ids up to 17" "$dir/err.txt" || fail "the refusal does not say which ids were lost: $(cat "$dir/err.txt")"
+  printf 'not a journal' > "$dir/data/jobs.sqlite"
+  expect 2 "jobs.sqlite: the job journal is damaged" -- \
+    "$zkpipe" serve --listen "unix:$dir/serve.sock" --data-dir "$dir/data" --pw 1
+fi
 echo "cli hostile input: OK"

@@ -236,6 +236,106 @@ TEST_F(Service, AJobTheDaemonDiedOnThreeTimesIsFailed) {
   EXPECT_NE(r.error().find("3 times"), std::string::npos) << r.error();
 }
 
+TEST_F(Service, ARecoveredJobsTotalTimeCountsFromItsSubmission) {
+  const double an_hour_ago =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() - 3600;
+  std::uint64_t id = 0;
+  {
+    // As a daemon that stopped an hour ago left it: queued, never started.
+    JobStore store(config_.data_dir / "jobs.sqlite");
+    std::string bytes;
+    request(1).SerializeToString(&bytes);
+    id = store.insert(v1::PRIORITY_NORMAL, bytes, an_hour_ago);
+  }
+  auto s = start();
+  const auto r = finish(*s, id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_GE(r.timings().total(), 3600.0);
+}
+
+// The journal's job ids: never given out twice, whatever happened to the journal file;
+// a journal that is damaged or has lost jobs is refused, naming it, before any job runs.
+std::uint64_t insert_job(JobStore& store, std::size_t request_bytes = 8) {
+  return store.insert(v1::PRIORITY_NORMAL, std::string(request_bytes, 'r'), 0);
+}
+
+std::string open_error(const fs::path& journal) {
+  try {
+    JobStore store(journal);
+  } catch (const StoreError& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+TEST(JobJournal, AJournalStartedAfreshContinuesTheIds) {
+  TempDir dir;
+  const fs::path journal = dir.path() / "jobs.sqlite";
+  {
+    JobStore store(journal);
+    for (int i = 0; i < 3; ++i) insert_job(store);
+  }
+  // Moved aside by an operator (the last close folded the -wal file into it).
+  fs::rename(journal, dir.path() / "jobs.sqlite.damaged");
+  JobStore fresh(journal);
+  EXPECT_EQ(insert_job(fresh), 4u);
+  EXPECT_FALSE(fresh.get(1).has_value());
+}
+
+TEST(JobJournal, AJournalThatLostJobsIsRefused) {
+  TempDir dir;
+  const fs::path journal = dir.path() / "jobs.sqlite";
+  const fs::path older = dir.path() / "older-copy";
+  {
+    JobStore store(journal);
+    insert_job(store);
+  }
+  fs::copy_file(journal, older);
+  {
+    JobStore store(journal);
+    while (insert_job(store) < 17) {
+    }
+  }
+  // An older copy put back (or a -wal file lost): ids 2 … 17 would be given out again.
+  fs::copy_file(older, journal, fs::copy_options::overwrite_existing);
+  std::string error = open_error(journal);
+  EXPECT_NE(error.find(journal.string()), std::string::npos) << error;
+  EXPECT_NE(error.find("ids up to 17"), std::string::npos) << error;
+  // Truncated to nothing: SQLite would take it for a new, empty journal.
+  fs::resize_file(journal, 0);
+  error = open_error(journal);
+  EXPECT_NE(error.find("ends at job 0"), std::string::npos) << error;
+}
+
+TEST(JobJournal, ADamagedJournalIsRefusedNamingIt) {
+  TempDir dir;
+  const fs::path journal = dir.path() / "jobs.sqlite";
+  {
+    JobStore store(journal);
+    for (int i = 0; i < 40; ++i) insert_job(store, 3000);
+  }
+  // One page in the middle overwritten.
+  constexpr std::size_t kPage = 4096;
+  const std::size_t pages = fs::file_size(journal) / kPage;
+  ASSERT_GT(pages, 8u);
+  {
+    std::fstream f(journal, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(pages / 2 * kPage));
+    const std::string junk(kPage, 'Z');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  std::string error = open_error(journal);
+  EXPECT_NE(error.find(journal.string()), std::string::npos) << error;
+  EXPECT_NE(error.find("damaged"), std::string::npos) << error;
+  // Not a journal at all.
+  {
+    std::ofstream f(journal, std::ios::binary | std::ios::trunc);
+    f << std::string(2 * kPage, 'Z');
+  }
+  error = open_error(journal);
+  EXPECT_NE(error.find("damaged"), std::string::npos) << error;
+}
+
 TEST_F(Service, BadRequestsAreRefusedWithTheReason) {
   auto s = start();
   auto refused = [&](v1::SubmitProofRequest r) { return error_of([&] { s->submit(r); }); };
@@ -533,6 +633,14 @@ TEST_F(CircomService, RefusesFilesOutsideTheRootsAndFailsABadWitness) {
             ErrorKind::permission_denied);
   EXPECT_EQ(error_of([&] { s->submit(circom(zkey_, "")); }), ErrorKind::invalid_argument);
   EXPECT_EQ(error_of([&] { s->submit(circom("", wtns_)); }), ErrorKind::invalid_argument);
+  // A missing .wtns is named as what it is.
+  try {
+    s->submit(circom(zkey_, key_.parent_path() / "missing.wtns"));
+    ADD_FAILURE() << "a missing witness was accepted";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("witness file"), std::string::npos) << e.what();
+  }
 
   // A file that is no .zkey: failed, naming it.
   const auto wrong = finish(*s, s->submit(circom(key_, wtns_)));
