@@ -10,6 +10,7 @@
 #include "ec/subgroup.hpp"
 #include "formats/bin_file.hpp"
 #include "formats/field_bytes.hpp"
+#include "groth16/key_validation.hpp"
 #include "ff/huge_pages.hpp"
 
 namespace zkpipe::formats {
@@ -285,6 +286,9 @@ Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options
 
   SectionReader ic = file.section(kIcSection, "IC");
   key.vk.ic = read_points<ec::G1Curve>(ic, num_inputs, "IC", subgroup);
+  if (auto problem = groth16::verifying_key_problem(key.vk, options.insecure_key)) {
+    throw FormatError(path.string(), "verifying key refused: " + *problem, kIcSection);
+  }
 
   SectionReader coefficients = file.section(kCoefficientSection, "coefficients");
   read_coefficients(coefficients, h, z);

@@ -41,6 +41,9 @@ struct ZkeyReadOptions {
   // multiplications per point); a key that was checked once (zkey import) or whose
   // only victim would be the prover's own proof may skip it. On-curve checks stay.
   bool check_subgroup = true;
+  // The verifying key's points are checked whatever check_subgroup says; a key that
+  // lets proofs be forged (γ = δ: no phase-2 contribution) only with kAllow.
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 // Throws FormatError naming the file, section and offset of the first problem.

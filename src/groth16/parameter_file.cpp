@@ -340,7 +340,7 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   r.check_points<G1Affine>(Section::kIc, ic_bytes, 0, "IC point");
   key.vk.ic.resize(h.num_inputs);
   std::memcpy(static_cast<void*>(key.vk.ic.data()), ic_bytes.data(), ic_bytes.size());
-  if (auto problem = verifying_key_problem(key.vk)) r.fail("verifying key refused: " + *problem);
+  if (auto problem = verifying_key_problem(key.vk, options.insecure_key)) r.fail("verifying key refused: " + *problem);
 
   auto density = r.section(Section::kDensity, h.num_aux + h.num_inputs + h.num_aux, verify);
   if (auto bad = std::ranges::find_if(density, [](std::uint8_t b) { return b > 1; }); bad != density.end()) {

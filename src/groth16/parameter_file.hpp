@@ -33,6 +33,8 @@ struct LoadOptions {
   // The verifying key's points are checked (curve, subgroup, never infinity where
   // that would let forged proofs verify) whatever this says.
   bool check_points = true;
+  // A verifying key that lets proofs be forged (key_validation.hpp) only with kAllow.
+  InsecureKey insecure_key = InsecureKey::kRefuse;
 };
 
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);

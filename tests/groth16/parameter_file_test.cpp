@@ -260,6 +260,20 @@ TEST_F(ParameterFile, FifoAndDeviceRefusedWithoutBlocking) {
   EXPECT_THROW(load_parameter_file("/dev/zero"), ParameterFileError);
 }
 
+TEST_F(ParameterFile, KeyWithGammaEqualToDeltaIsRefusedUnlessAllowed) {
+  ProvingKey insecure = key();
+  insecure.vk.delta_g2 = insecure.vk.gamma_g2;
+  const fs::path path = dir_ / "insecure.zkp";
+  write_parameter_file(path, insecure);
+  try {
+    load_parameter_file(path);
+    ADD_FAILURE() << "a key with gamma = delta was accepted";
+  } catch (const ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("vk_gamma_2 = vk_delta_2"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_parameter_file(path, {.insecure_key = InsecureKey::kAllow}).vk, insecure.vk);
+}
+
 TEST(PreparedVerifyingKeyTest, RefusesKeysThatAcceptForgedProofs) {
   const ProvingKey key = setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }),
                                ToxicWaste::from_seed(3));
