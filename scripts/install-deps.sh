@@ -18,6 +18,9 @@ packages=(
   # configuration file, cpp-httplib for HTTP GET /metrics.
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libsqlite3-dev libtomlplusplus-dev libcpp-httplib-dev
+  # tests/cli/python_client.sh: docs/python_client.py, with stubs from the protoc that
+  # python3-grpc-tools bundles (older than protobuf-compiler's: no proto3 `optional`).
+  python3-grpcio python3-grpc-tools
   # Cluster mode (`zkpipe serve --queue postgresql://…`): libpqxx for the shared job
   # queue; the PostgreSQL 15 server that tests/cli/cluster (scripts/cluster-demo.sh)
   # starts in a temporary directory.

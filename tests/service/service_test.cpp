@@ -681,6 +681,37 @@ TEST_F(Service, AFailedDeviceIsIsolatedAndReportedWhileTheJobCompletesOnAnother)
       << metrics;
 }
 
+// A CPU prover that says it drives GPU 0: the ordinal a GPU backend reports.
+class OnGpuZero final : public groth16::ProverBackend {
+ public:
+  std::string name() const override { return "on-gpu-0"; }
+  std::optional<int> device_ordinal() const override { return 0; }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    return cpu_.start(std::move(w), key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+ private:
+  groth16::CpuProver cpu_;
+};
+
+// Device.ordinal is a one-field oneof (older protoc rejects proto3 `optional`): GPU 0
+// must still be told apart from no GPU, in the message and on the wire.
+TEST_F(Service, GpuOrdinalZeroIsSetAndSurvivesTheWire) {
+  BackendSetup backend;
+  backend.backends = {std::make_shared<OnGpuZero>()};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  v1::GetStatusResponse status;
+  ASSERT_TRUE(status.ParseFromString(s->status().SerializeAsString()));
+  ASSERT_EQ(status.devices_size(), 1);
+  EXPECT_TRUE(status.devices(0).has_ordinal());
+  EXPECT_EQ(status.devices(0).ordinal(), 0);
+}
+
 TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   TempDir dir;
   const fs::path file = dir.path() / "zkpipe.toml";
