@@ -86,7 +86,7 @@ ids=()
 for seed in 1 2 3 4 5 6; do
   ids+=("$(client submit --preset tiny --key "$dir/params/key.zkp" --seed "$seed" --partitions 3 | tail -1)")
 done
-sleep 0.5
+wait_for_progress "${ids[0]}"
 client --json status > "$dir/before.json"
 python3 -c 'import json,sys; q=json.load(open(sys.argv[1]))["queue"]; sys.exit(0 if sum(x["jobs"] for x in q) > 0 else 1)' \
   "$dir/before.json" || { echo "FAIL: every job finished before the kill; the test proves nothing" >&2; exit 1; }
@@ -103,7 +103,7 @@ done
 stop_daemon TERM 0
 start_daemon "$dir/serve3.log" "${serve_args[@]}" --drain-seconds 0.2
 long=$(client submit --preset tiny --key "$dir/params/key.zkp" --seed 21 --partitions 40 | tail -1)
-sleep 0.5
+wait_for_progress "$long"
 stop_daemon TERM 0
 grep -q "1 running job(s) cut short stay queued" "$dir/serve3.log"
 start_daemon "$dir/serve4.log" "${serve_args[@]}"
