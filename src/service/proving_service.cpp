@@ -13,10 +13,10 @@
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
 #include "formats/wtns_file.hpp"
-#include "io/read_only_file.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/read_only_file.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 #include "service/errors.hpp"
 
@@ -1105,6 +1105,7 @@ void ProvingService::claimed_done(const std::shared_ptr<ClusterWork>& work,
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  if (auto damage = work->lease.damage(); damage && !cancelled) failure = std::move(damage);  // as completed()
   std::size_t recorded = 0;
   try {
     if (cancelled) {

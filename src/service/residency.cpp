@@ -151,9 +151,9 @@ bool ParameterResidency::loaded(const std::filesystem::path& file, const std::st
 
 namespace {
 
-// Whether `resident` was loaded from `file`: the same inode for a key used in place
-// (whose changes in place changed_since_loaded reports), the same version too for a
-// copy.
+// Whether parameters loaded from `source` are the ones in `file`: the same inode for
+// a key used in place (mapped; its changes in place are changed_since_loaded's), the
+// same version too for a copy.
 bool loaded_from(const io::FileIdentity& source, bool mapped, const io::ReadOnlyFile& file) {
   return mapped ? source.same_file(file.identity()) : source == file.identity();
 }
