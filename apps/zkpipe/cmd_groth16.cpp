@@ -14,7 +14,7 @@
 #include "file_args.hpp"
 #include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
-#include "formats/mapped_file.hpp"
+#include "io/file_mapping.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
@@ -66,7 +66,7 @@ class Timer {
 
 bool is_native_parameter_file(const std::string& path) {
   // The mapping refuses FIFOs and devices before a byte is read.
-  const auto file = formats::MappedFile::open(path);
+  const auto file = io::FileMapping::open(path);
   const auto bytes = file->bytes();
   return bytes.size() >= 8 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 8) == "ZKPIPEPK";
 }

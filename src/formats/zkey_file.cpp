@@ -263,10 +263,7 @@ void build_queries(const ZkeyHeader& h, std::vector<G1Affine> a, std::vector<G1A
   key.b_g2 = std::move(b2);
 }
 
-}  // namespace
-
-Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options) {
-  const BinFile file = BinFile::open(path, "zkey", 1);
+Zkey parse_zkey(const BinFile& file, const ZkeyReadOptions& options) {
   const bool subgroup = options.check_subgroup;
   {
     SectionReader s = file.section(kProtocolSection, "protocol");
@@ -307,6 +304,18 @@ Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options
   key.h = read_points<ec::G1Curve>(h_section, h.domain_size, "H", subgroup);
   key.h_query = groth16::HQuery::kSnarkjsOddCoset;
   return z;
+}
+
+}  // namespace
+
+Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options) {
+  const BinFile file = BinFile::open(path, "zkey", 1);
+  return file.parse([&] { return parse_zkey(file, options); });
+}
+
+Zkey read_zkey(std::shared_ptr<const io::ReadOnlyFile> opened, const ZkeyReadOptions& options) {
+  const BinFile file = BinFile::open(std::move(opened), "zkey", 1);
+  return file.parse([&] { return parse_zkey(file, options); });
 }
 
 }  // namespace zkpipe::formats

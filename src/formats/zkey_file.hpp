@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
+#include "io/read_only_file.hpp"
 
 namespace zkpipe::formats {
 
@@ -48,5 +50,7 @@ struct ZkeyReadOptions {
 
 // Throws FormatError naming the file, section and offset of the first problem.
 Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options = {});
+// The same for a file already open (a job's, opened when it was checked).
+Zkey read_zkey(std::shared_ptr<const io::ReadOnlyFile> file, const ZkeyReadOptions& options = {});
 
 }  // namespace zkpipe::formats

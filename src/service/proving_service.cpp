@@ -16,6 +16,7 @@
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/read_only_file.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 #include "service/errors.hpp"
 
@@ -124,8 +125,17 @@ class ProvingService::Progress final : public engine::EngineListener {
   std::map<std::uint64_t, std::size_t> done_;
 };
 
+// The files a job named, as found when it was submitted: it is proved with these or
+// fails (PathPolicy::reopen), whatever the paths name by the time it starts. None for
+// a job resumed from the journal, whose paths are checked again when it starts.
+struct ProvingService::CheckedFiles {
+  std::optional<io::FileIdentity> key;  // the parameter file or .zkey
+  std::optional<io::FileIdentity> witness;
+};
+
 struct ProvingService::Job {
   std::uint64_t id = 0;
+  CheckedFiles checked;
   v1::SubmitProofRequest request;
   engine::Priority priority = engine::Priority::normal;
   JobStatus status = JobStatus::queued;
@@ -217,7 +227,7 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
                     unix_now());
       continue;
     }
-    enqueue(record.id, request);
+    enqueue(record.id, request, {});
   }
   starter_ = std::thread([this] { starter_loop(); });
   janitor_ = std::thread([this] { janitor_loop(); });
@@ -244,9 +254,11 @@ ProvingService::~ProvingService() {
   engine_->shutdown(engine::ShutdownMode::cancel);
 }
 
-std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request) {
+std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request,
+                                                             CheckedFiles checked) {
   auto job = std::make_shared<Job>();
   job->id = id;
+  job->checked = std::move(checked);
   job->request = request;
   job->priority = engine_priority(request.priority());
   {
@@ -259,7 +271,7 @@ std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, c
   return job;
 }
 
-void ProvingService::validate(const v1::SubmitProofRequest& request) const {
+ProvingService::CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
   if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
   if (!v1::Priority_IsValid(request.priority())) {
@@ -269,9 +281,7 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     const v1::CircomJob& c = request.circom();
     if (c.zkey().empty()) throw bad("circom job without a zkey");
     if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
-    paths_.confine(c.zkey());
-    paths_.confine(c.witness());
-    return;
+    return {paths_.open(c.zkey())->identity(), paths_.open(c.witness())->identity()};
   }
   if (!request.has_porep()) throw bad("no instance given (porep or circom)");
   const v1::PorepInstance& p = request.porep();
@@ -287,7 +297,8 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     throw bad("partitions must be between 1 and " + std::to_string(kMaxPartitions) + ", not " +
               std::to_string(p.partitions()));
   }
-  const std::filesystem::path key_file = paths_.confine(p.parameter_file());
+  const auto opened = paths_.open(p.parameter_file());
+  const std::filesystem::path key_file = opened->name();
   try {
     // Refused now when the key was read before (cheap: counts cached); otherwise
     // the load checks it before compiling the evaluator.
@@ -299,10 +310,11 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
   } catch (const ShapeMismatch& e) {
     throw bad(formats::excerpt(e.what(), 1000));
   }
+  return {opened->identity(), {}};
 }
 
 std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
-  validate(request);
+  CheckedFiles checked = validate(request);
   {
     std::lock_guard lock(mutex_);
     if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
@@ -329,7 +341,7 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
     }
   }
   const std::uint64_t id = store_->insert(request.priority(), bytes, unix_now());
-  enqueue(id, request);
+  enqueue(id, request, std::move(checked));
   return id;
 }
 
@@ -407,7 +419,7 @@ void ProvingService::join_finished_loaders() {
 ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job>& job) {
   const v1::PorepInstance& porep = job->request.porep();
   const auto circuit = circuit_of(porep);
-  const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
+  const auto key_file = paths_.reopen(porep.parameter_file(), job->checked.key);
   Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
@@ -432,8 +444,9 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
 
 ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Job>& job) {
   const v1::CircomJob& circom = job->request.circom();
-  const std::filesystem::path zkey_file = paths_.confine(circom.zkey());
-  const std::filesystem::path witness_file = paths_.confine(circom.witness());
+  const auto zkey_file = paths_.reopen(circom.zkey(), job->checked.key);
+  // Open from now until synthesis reads it: what is read is the file checked.
+  const auto witness_file = paths_.reopen(circom.witness(), job->checked.witness);
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::PartitionFootprint footprint =
@@ -548,6 +561,11 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
   } catch (const std::exception& e) {
     outcome.status = JobStatus::failed;
     outcome.error = formats::excerpt(e.what(), 2000);
+  }
+  // Read after the proofs are made, before they are kept: zeros read from a key
+  // truncated under the job (io/mapping_faults.hpp) make no proof.
+  if (auto damage = job->lease.damage(); damage && outcome.status != JobStatus::cancelled) {
+    outcome = unsuccessful(JobStatus::failed, formats::excerpt(*damage, 2000));
   }
   std::lock_guard lock(mutex_);
   if (job->interrupted && outcome.status != JobStatus::done) {
@@ -829,11 +847,12 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
       throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
     }
   }
-  const std::filesystem::path file = paths_.confine(request.parameter_file());
+  const auto opened = paths_.open(request.parameter_file());
+  const std::filesystem::path file = opened->name();
   const std::string circuit_name = circom ? std::string(kCircomCircuit) : circuit->name();
   ParameterResidency::Lease lease;
   try {
-    lease = circom ? residency_->acquire_zkey(file) : residency_->acquire(file, *circuit);
+    lease = circom ? residency_->acquire_zkey(opened) : residency_->acquire(opened, *circuit);
   } catch (const ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {
@@ -1086,6 +1105,7 @@ void ProvingService::claimed_done(const std::shared_ptr<ClusterWork>& work,
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  if (auto damage = work->lease.damage(); damage && !cancelled) failure = std::move(damage);  // as completed()
   std::size_t recorded = 0;
   try {
     if (cancelled) {
@@ -1161,7 +1181,7 @@ JobOutcome ProvingService::assemble(const JobRecord& job, const std::vector<Prov
     // partitions may come from several daemons.
     bool ok = true;
     if (request.has_circom()) {
-      const ParameterResidency::Lease lease = residency_->acquire_zkey(paths_.confine(request.circom().zkey()));
+      const ParameterResidency::Lease lease = residency_->acquire_zkey(paths_.open(request.circom().zkey()));
       const auto inputs = formats::public_from_json(partitions.front().public_json, "the recorded public.json");
       ok = groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
       out.proof_json = formats::proof_to_json(proofs.front());
@@ -1169,7 +1189,7 @@ JobOutcome ProvingService::assemble(const JobRecord& job, const std::vector<Prov
     } else {
       const auto circuit = circuit_of(request.porep());
       const ParameterResidency::Lease lease =
-          residency_->acquire(paths_.confine(request.porep().parameter_file()), *circuit);
+          residency_->acquire(paths_.open(request.porep().parameter_file()), *circuit);
       const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
       for (std::size_t p = 0; p < proofs.size() && ok; ++p) {
         ok = groth16::verify(pvk, proofs[p], circuit->public_inputs(p));

@@ -98,6 +98,7 @@ class ProvingService {
 
   struct Prepared;
   struct ClusterWork;
+  struct CheckedFiles;
 
   void starter_loop();
   void janitor_loop();
@@ -126,8 +127,8 @@ class ProvingService {
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
   // Under mutex_: the job's final state, journaled.
   void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
-  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request);
-  void validate(const v1::SubmitProofRequest& request) const;
+  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedFiles checked);
+  CheckedFiles validate(const v1::SubmitProofRequest& request) const;
 
   const ServiceConfig config_;
   const std::chrono::steady_clock::time_point started_;

@@ -4,7 +4,9 @@
 // eviction, preload / evict), path confinement and bad requests, and the gRPC front
 // (bearer token, request size limit, WatchBuffers, HTTP /metrics); circom/snarkjs
 // jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
-// refused; a parameter load in progress holds up no job whose parameters are resident.
+// refused; a parameter load in progress holds up no job whose parameters are resident;
+// files changed under the daemon (a key truncated or replaced while resident or while
+// a job reads it, paths swapped to point outside the root after submit).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -27,6 +29,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/mapping_faults.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
@@ -595,6 +598,36 @@ TEST_F(CircomService, RefusesFilesOutsideTheRootsAndFailsABadWitness) {
   EXPECT_EQ(finish(*s, s->submit(circom(zkey_, wtns_))).state(), v1::JOB_STATE_DONE);
 }
 
+TEST_F(CircomService, AWitnessSwappedOutsideTheRootAfterSubmitIsNotRead) {
+  // The witness named through a link; a well-formed witness outside the root that
+  // does not satisfy the circuit.
+  const fs::path link = key_.parent_path() / "link.wtns";
+  fs::create_symlink(wtns_.filename(), link);
+  const fs::path outside = dir_.path() / "outside.wtns";
+  fs::copy_file(wtns_, outside);
+  {
+    std::fstream f(outside, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(outside) - 32));
+    const char byte = 5;
+    f.write(&byte, 1);
+  }
+  auto s = start();
+  s->pause();
+  const std::uint64_t id = s->submit(circom(zkey_, link));
+  ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).state() == v1::JOB_STATE_RUNNING; }));
+  // Accepted and queued in the engine, not synthesized: the link and the file it
+  // resolved to are swapped to point outside the root.
+  fs::remove(link);
+  fs::create_symlink(outside, link);
+  const fs::path checked = dir_.path() / "checked.wtns";
+  fs::rename(wtns_, checked);
+  fs::create_symlink(outside, wtns_);
+  s->resume();
+  const auto r = finish(*s, id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(verifies_json(r));
+}
+
 TEST_F(Service, AKeyOfAnotherPresetIsRefused) {
   auto s = start();
   // First sight of the key: the load compares counts before compiling an evaluator.
@@ -681,6 +714,93 @@ TEST_F(Service, ALongParameterLoadHoldsUpNoResidentJob) {
   const auto r = finish(*s, held_id);
   ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
   EXPECT_GT(r.timings().parameter_load(), 0.0) << "its key was loaded for it";
+}
+
+TEST_F(Service, AKeyTruncatedWhileResidentFailsTheNextJobAndTheDaemonGoesOn) {
+  auto s = start();
+  ASSERT_EQ(finish(*s, s->submit(request(1, 1))).state(), v1::JOB_STATE_DONE);
+  const auto size = fs::file_size(key_);
+  fs::resize_file(key_, 4096);
+  // Without the check, reading the mapping past its new end kills the process (SIGBUS).
+  const auto failed = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(failed.error(), "parameter file " + key_.string() + " changed since it was loaded (size " +
+                                std::to_string(size) + " → 4096)");
+  EXPECT_EQ(s->status().parameters_size(), 0) << "the stale mapping stays resident";
+  write_key(key_, 5);
+  const auto again = finish(*s, s->submit(request(1, 3)));
+  ASSERT_EQ(again.state(), v1::JOB_STATE_DONE) << again.error();
+  EXPECT_TRUE(verifies(again, 3));
+}
+
+TEST_F(Service, AKeyReplacedByRenameIsLoadedAgainNotServedStale) {
+  auto s = start();
+  ASSERT_EQ(finish(*s, s->submit(request(1, 1))).state(), v1::JOB_STATE_DONE);
+  write_key(key_, 6);  // written beside it and renamed over it: another inode
+  const auto r = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(verifies(r, 2)) << "proved with the replaced key";
+  EXPECT_GT(r.timings().parameter_load(), 0.0);
+}
+
+// The CPU backend, after truncating the key file once: the proof reads its points
+// through a mapping whose file has shrunk.
+class TruncatesTheKeyFirst final : public groth16::ProverBackend {
+ public:
+  explicit TruncatesTheKeyFirst(fs::path key) : key_(std::move(key)) {}
+  std::string name() const override { return cpu_.name(); }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    std::call_once(once_, [&] { fs::resize_file(key_, 4096); });
+    return cpu_.start(std::move(w), key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+ private:
+  fs::path key_;
+  std::once_flag once_;
+  groth16::CpuProver cpu_;
+};
+
+TEST_F(Service, AKeyTruncatedWhileAJobReadsItFailsThatJobNotTheDaemon) {
+  io::install_mapping_fault_handler();  // as `zkpipe serve` does at start
+  BackendSetup backend;
+  backend.backends = {std::make_shared<TruncatesTheKeyFirst>(key_)};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  const auto failed = finish(*s, s->submit(request(1, 1)));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(failed.error().find("parameter file " + key_.string() + " was truncated while this job read it"),
+            std::string::npos)
+      << failed.error();
+  EXPECT_TRUE(failed.proof().empty());
+  write_key(key_, 5);
+  const auto again = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(again.state(), v1::JOB_STATE_DONE) << again.error();
+  EXPECT_TRUE(verifies(again, 2));
+}
+
+TEST_F(Service, AKeyLinkSwappedOutsideTheRootBeforeTheJobStartsIsNotFollowed) {
+  const fs::path link = key_.parent_path() / "link.zkp";
+  fs::create_symlink(key_.filename(), link);
+  const fs::path outside = dir_.path() / "outside.zkp";
+  write_key(outside, 6);
+  auto linked = request(1, 4);
+  linked.mutable_porep()->set_parameter_file(link.string());
+  std::uint64_t id = 0;
+  {
+    auto s = start();
+    s->pause();
+    id = s->submit(linked);
+  }  // stopped before proving: the job starts again at the next start
+  fs::remove(link);
+  fs::create_symlink(outside, link);
+  auto s = start();
+  const auto r = finish(*s, id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(r.error().find("outside the allowed roots"), std::string::npos) << r.error();
 }
 
 // Two engine devices: a CPU backend that waits until the other device has failed,
