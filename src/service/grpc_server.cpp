@@ -62,8 +62,7 @@ class GrpcServer::Handler final : public v1::Prover::Service {
   grpc::Status AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* request,
                           v1::AwaitProofResponse* response) override {
     return guarded(ctx, [&] {
-      *response = service_.await(request->job_id(), std::chrono::milliseconds(request->wait_ms()),
-                                 [ctx] { return ctx->IsCancelled(); });
+      *response = service_.await(request->job_id(), std::chrono::milliseconds(request->wait_ms()));
     });
   }
 
@@ -71,9 +70,8 @@ class GrpcServer::Handler final : public v1::Prover::Service {
                      v1::AwaitProofResponse* response) override {
     return guarded(ctx, [&] {
       const std::uint64_t id = service_.submit(*request);
-      const auto stop = [ctx] { return ctx->IsCancelled(); };
       do {
-        *response = service_.await(id, std::chrono::seconds(60), stop);
+        *response = service_.await(id, std::chrono::seconds(1));
       } while (!finished(response->state()) && !ctx->IsCancelled());
       // The caller never learnt the id, so nobody else can await this job.
       if (!finished(response->state())) service_.cancel(id);
