@@ -171,7 +171,7 @@ void run_serve(const ServeOptions& o) {
   sigwait(&signals, &received);
   std::cerr << "zkpipe serve: " << (received == SIGTERM ? "SIGTERM" : "SIGINT") << ", draining (up to "
             << format_seconds(config.drain_seconds) << ")\n";
-  const std::size_t cut = proving.drain(std::chrono::duration<double>(config.drain_seconds));
+  const std::size_t cut = server.drain(std::chrono::duration<double>(config.drain_seconds));
   // Awaiters of cut-short jobs have been answered UNAVAILABLE; end the other calls.
   server.shutdown(std::chrono::seconds(1));
   if (config.queue.empty()) {
