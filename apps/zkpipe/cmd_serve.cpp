@@ -153,6 +153,8 @@ void run_serve(const ServeOptions& o) {
 
   DataDirLock lock(config.data_dir);
   const std::string token = config.token_file.empty() ? "" : service::read_token_file(config.token_file);
+  // Before any journaled job is resumed: a second daemon on a live socket starts nothing.
+  service::claim_unix_socket(config.listen);
   service::ProvingService proving(config, backend_setup(config));
   service::GrpcServer server(proving, config, token);
   std::optional<service::MetricsHttpServer> metrics;

@@ -1,7 +1,11 @@
 #include "service/grpc_server.hpp"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <grpcpp/alarm.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
@@ -10,6 +14,7 @@
 #include <mutex>
 #include <optional>
 
+#include "formats/file_descriptor.hpp"
 #include "formats/file_io.hpp"
 #include "service/call_threads.hpp"
 #include "service/errors.hpp"
@@ -329,6 +334,30 @@ std::string read_token_file(const std::filesystem::path& path) {
   return token.substr(first, last - first + 1);
 }
 
+void claim_unix_socket(const std::string& listen) {
+  const ListenAddress address = parse_listen_address(listen);
+  if (!address.unix_socket) return;
+  struct stat st {};
+  if (lstat(address.path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return;
+  sockaddr_un peer{};
+  peer.sun_family = AF_UNIX;
+  // Longer paths cannot be bound either; binding says so.
+  if (address.path.size() >= sizeof(peer.sun_path)) return;
+  std::memcpy(peer.sun_path, address.path.c_str(), address.path.size() + 1);
+  const formats::FileDescriptor fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (fd.get() < 0) throw ConfigError("cannot create a socket: " + std::string(std::strerror(errno)));
+  if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&peer), sizeof(peer)) == 0) {
+    throw ConfigError("unix socket " + address.path +
+                      " is in use: a daemon is listening on it (stop it, or listen elsewhere)");
+  }
+  if (errno != ECONNREFUSED) {
+    throw ConfigError("cannot tell whether unix socket " + address.path +
+                      " is in use: connecting to it failed: " + std::strerror(errno));
+  }
+  // Nobody listens: left by a daemon that died.
+  std::filesystem::remove(address.path);
+}
+
 class GrpcServer::Handler final : public RawProverService {
  public:
   Handler(ProvingService& service, const ServiceConfig& config, std::string token)
@@ -489,11 +518,7 @@ class GrpcServer::Handler final : public RawProverService {
 GrpcServer::GrpcServer(ProvingService& service, const ServiceConfig& config, std::string token)
     : service_(service), handler_(std::make_unique<Handler>(service, config, std::move(token))) {
   const ListenAddress address = parse_listen_address(config.listen);
-  if (address.unix_socket) {
-    // A socket left by a daemon that died; anything else at that path is kept.
-    struct stat st {};
-    if (lstat(address.path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) std::filesystem::remove(address.path);
-  }
+  claim_unix_socket(config.listen);
   // grpc.health.v1.Health and server reflection: process-wide switches, read by the builder.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

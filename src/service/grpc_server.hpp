@@ -33,8 +33,8 @@ class GrpcServer {
   // Blocking calls running at once; one more gets RESOURCE_EXHAUSTED.
   static constexpr std::size_t kMaxCalls = 512;
 
-  // Binds and starts serving; throws ConfigError when the address cannot be bound.
-  // An empty token: no authentication.
+  // Binds and starts serving; throws ConfigError when the address cannot be bound
+  // (claim_unix_socket's refusal included). An empty token: no authentication.
   GrpcServer(ProvingService& service, const ServiceConfig& config, std::string token);
   ~GrpcServer();
   GrpcServer(const GrpcServer&) = delete;
@@ -58,6 +58,11 @@ class GrpcServer {
   int port_ = 0;
   bool stopped_ = false;
 };
+
+// For a "unix:PATH" listen address: throws ConfigError naming the path when a live
+// daemon answers on the socket there; removes a socket nobody listens on (left by a
+// daemon that died). Anything else at the path is kept (binding then fails).
+void claim_unix_socket(const std::string& listen);
 
 // Reads a bearer token file: its first line, without surrounding whitespace; throws
 // ConfigError for an unreadable or empty file.

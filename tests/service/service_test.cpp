@@ -6,10 +6,13 @@
 // jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
 // refused; a long parameter load holds up no job whose parameters are resident.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <future>
 #include <mutex>
 #include <filesystem>
@@ -744,6 +747,44 @@ TEST_F(Service, GrpcRefusesBadBytesAfterTheTokenAndBoundsWatches) {
   EXPECT_EQ(many.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(many.error_message().find("count must be at most 1000000"), std::string::npos) << many.error_message();
   EXPECT_TRUE(watch(0, 1).ok());
+}
+
+// A second server on a socket a live one listens on refuses to start, naming the
+// path; a socket nobody listens on (its daemon died) is taken over.
+TEST_F(Service, ASecondServerRefusesALiveSocketAndTakesOverAStaleOne) {
+  auto s = start();
+  ServiceConfig c = config_;
+  const fs::path path = dir_.path() / "zkpipe.sock";
+  c.listen = "unix:" + path.string();
+  {
+    GrpcServer first(*s, c, "");
+    try {
+      GrpcServer second(*s, c, "");
+      ADD_FAILURE() << "a second server took over a live socket";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string() + " is in use"), std::string::npos) << e.what();
+    }
+    auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    v1::GetStatusResponse r;
+    EXPECT_TRUE(stub->GetStatus(&ctx, {}, &r).ok()) << "the first server lost its socket";
+  }
+  // A bound socket that nobody listens on, as a daemon killed with kill -9 leaves it.
+  fs::remove(path);
+  {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
+    ::close(fd);
+  }
+  ASSERT_TRUE(fs::is_socket(path));
+  GrpcServer again(*s, c, "");
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  v1::GetStatusResponse r;
+  EXPECT_TRUE(stub->GetStatus(&ctx, {}, &r).ok());
 }
 
 class CircomService : public Service {
