@@ -130,9 +130,9 @@ void AwaitRegistry::run() {
       }
       continue;
     }
+    // Checks and callbacks run without the lock: a check takes the service's lock,
+    // under which the service notifies.
     lock.unlock();
-    // Checked without the lock: a check takes the service's, and the service
-    // notifies under it.
     auto answer_each = [&](std::uint64_t job, const AwaitAnswer& answer, bool expired_only) {
       std::vector<Callback> done;
       {

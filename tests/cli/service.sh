@@ -116,7 +116,9 @@ expect_error "in use by another zkpipe serve" "$zkpipe" serve --listen "unix:$di
 # A second daemon on the socket a live one answers on exits 2 naming the path, and
 # the first keeps it (the restart after kill -9 above took over a stale socket).
 rc=0
-"$zkpipe" serve --listen "$sock" --data-dir "$dir/data2" --param-root "$dir/params" > "$dir/second.txt" 2>&1 || rc=$?
+# (timeout: a daemon that took the socket over would serve on.)
+timeout 30 "$zkpipe" serve --listen "$sock" --data-dir "$dir/data2" --param-root "$dir/params" > "$dir/second.txt" 2>&1 ||
+  rc=$?
 if [[ $rc -ne 2 ]] || ! grep -q "unix socket $dir/zkpipe.sock is in use" "$dir/second.txt"; then
   echo "FAIL: a second serve on a live socket exited $rc:" >&2; cat "$dir/second.txt" >&2; exit 1
 fi

@@ -16,7 +16,13 @@ source "$(dirname "$0")/service_lib.sh"
 parker=
 trap 'cleanup_daemon; if [[ -n $parker ]]; then kill "$parker" 2> /dev/null || true; fi; rm -rf "$dir"' EXIT
 
-python3 -c "import grpc" 2> /dev/null || { echo "FAIL: python3-grpcio is missing (scripts/install-deps.sh)" >&2; exit 1; }
+# The parked streams come from Python's grpc module (python3-grpcio); the first
+# python3 on PATH may be another install (pyenv, a venv) than Debian's.
+grpc_python=
+for candidate in ${ZKPIPE_PYTHON:-python3 /usr/bin/python3}; do
+  if "$candidate" -c 'import grpc' 2> /dev/null; then grpc_python=$candidate; break; fi
+done
+[[ -n $grpc_python ]] || { echo "FAIL: no python3 with the grpc module (python3-grpcio, scripts/install-deps.sh)" >&2; exit 1; }
 mkdir -p "$dir/params" "$dir/data" "$dir/out"
 "$zkpipe" setup --preset tiny --out "$dir/params/key.zkp" --quiet 2> /dev/null
 sock="unix:$dir/zkpipe.sock"
@@ -28,7 +34,7 @@ key="$dir/params/key.zkp"
 
 # $parked WatchBuffers streams (a snapshot a minute), held open over the whole load
 # by one process, until $dir/unpark appears; each must end when cancelled.
-python3 - "$sock" "$parked" "$dir/parked" "$dir/unpark" << 'PY' &
+"$grpc_python" - "$sock" "$parked" "$dir/parked" "$dir/unpark" << 'PY' &
 import os, sys, time, grpc
 target, count, parked, unpark = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 channel = grpc.insecure_channel(target)

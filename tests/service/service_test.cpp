@@ -2,7 +2,9 @@
 // the tiny preset's key, the journal across restarts, cancellation freeing the
 // ledger, priorities, residency (reference counts, LRU under the budget, idle
 // eviction, preload / evict), path confinement and bad requests, and the gRPC front
-// (bearer token, request size limit, WatchBuffers, HTTP /metrics); circom/snarkjs
+// (bearer token, request size limit, WatchBuffers and its bounds, HTTP /metrics,
+// bad bytes refused after the token, 600 parked waits starving no call, the
+// per-client limit, health and reflection, one server per socket); circom/snarkjs
 // jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
 // refused; a long parameter load holds up no job whose parameters are resident.
 #include <gtest/gtest.h>
