@@ -284,7 +284,7 @@ Zkey parse_zkey(const BinFile& file, const ZkeyReadOptions& options) {
   SectionReader ic = file.section(kIcSection, "IC");
   key.vk.ic = read_points<ec::G1Curve>(ic, num_inputs, "IC", subgroup);
   if (auto problem = groth16::verifying_key_problem(key.vk, options.insecure_key)) {
-    throw FormatError(path.string(), "verifying key refused: " + *problem, kIcSection);
+    throw FormatError(file.name(), "verifying key refused: " + *problem, kIcSection);
   }
 
   SectionReader coefficients = file.section(kCoefficientSection, "coefficients");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <thread>
@@ -187,6 +188,10 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
       paths_(config.effective_parameter_roots()),
       store_(config.queue.empty() ? std::make_unique<JobStore>(config.data_dir / "jobs.sqlite") : nullptr),
       progress_(std::make_shared<Progress>()) {
+  // In cluster mode another daemon may finish a job: the queue is polled for its awaiters.
+  awaits_ = std::make_unique<AwaitRegistry>(
+      [this](std::uint64_t id, bool expired) { return answer_now(id, expired); },
+      config.queue.empty() ? std::nullopt : std::optional<Clock::duration>(std::chrono::milliseconds(100)));
   engine::EngineConfig ec;
   ec.synthesis_workers =
       config.synthesis_workers != 0 ? config.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
@@ -242,6 +247,7 @@ ProvingService::~ProvingService() {
     for (auto& [id, job] : jobs_) job->interrupted = true;
   }
   changed_.notify_all();
+  awaits_->notify_all();
   starter_.join();
   janitor_.join();
   if (heartbeat_.joinable()) heartbeat_.join();
@@ -509,6 +515,7 @@ void ProvingService::start(const std::shared_ptr<Job>& job) {
         // Not started: it stays queued in the journal for the next start.
         job->interrupted = true;
         changed_.notify_all();
+        awaits_->notify(job->id);
         return;
       }
       job->lease = std::move(prepared.lease);
@@ -577,6 +584,7 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
     job->lease.release();
     if (job->engine_id) progress_->forget(*job->engine_id);
     changed_.notify_all();
+    awaits_->notify(job->id);
     return;
   }
   finish_locked(*job, std::move(outcome), timings);
@@ -610,6 +618,7 @@ void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timin
   job.lease.release();
   job.public_signals.reset();
   if (job.engine_id) progress_->forget(*job.engine_id);
+  awaits_->resolve(job.id, response_locked(job));
   to_start_.erase({static_cast<int>(job.priority), job.id});
   jobs_.erase(job.id);
   changed_.notify_all();
@@ -621,11 +630,36 @@ JobRecord ProvingService::journaled(std::uint64_t id) const {
   return std::move(*record);
 }
 
-v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait,
-                                             const std::function<bool()>& stop) {
-  if (cluster_) return await_cluster(id, wait, stop);
+v1::AwaitProofResponse ProvingService::response_locked(const Job& job) const {
+  v1::AwaitProofResponse out;
+  out.set_job_id(job.id);
+  out.set_state(state_of(job.status));
+  out.set_error(job.error);
+  out.set_proof(job.proof);
+  out.set_proof_json(job.proof_json);
+  out.set_public_json(job.public_json);
+  *out.mutable_timings() = job.timings;
+  out.set_partitions(partitions_of(job.request));
+  out.set_partitions_done(job.status == JobStatus::done ? partitions_of(job.request)
+                          : job.engine_id                ? progress_->done(*job.engine_id)
+                                                         : 0);
+  return out;
+}
+
+std::optional<AwaitAnswer> ProvingService::answer_now(std::uint64_t id, bool expired) const {
   v1::AwaitProofResponse out;
   out.set_job_id(id);
+  if (cluster_) {
+    try {
+      const std::optional<JobRecord> record = cluster_->get(id);
+      if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+      if (!is_final(record->status) && !expired && !draining()) return std::nullopt;
+      fill_from_record(out, *record, cluster_->partitions_done(id));
+      return out;
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+  }
   std::unique_lock lock(mutex_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
@@ -633,27 +667,43 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
     fill_from_record(out, journaled(id), 0);
     return out;
   }
-  const std::shared_ptr<Job> job = it->second;
-  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
-  auto cut_short = [&] { return job->interrupted || (draining_ && !job->engine_id); };
-  while (!is_final(job->status) && !cut_short() && Clock::now() < deadline && !(stop && stop())) {
-    changed_.wait_until(lock, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
-  }
-  if (!is_final(job->status) && cut_short()) {
+  const Job& job = *it->second;
+  if (!is_final(job.status) && (job.interrupted || (draining_ && !job.engine_id))) {
     throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; job " + std::to_string(id) +
                                                    " stays queued and runs at its next start");
   }
-  out.set_state(state_of(job->status));
-  out.set_error(job->error);
-  out.set_proof(job->proof);
-  out.set_proof_json(job->proof_json);
-  out.set_public_json(job->public_json);
-  *out.mutable_timings() = job->timings;
-  out.set_partitions(partitions_of(job->request));
-  out.set_partitions_done(job->status == JobStatus::done ? partitions_of(job->request)
-                          : job->engine_id                ? progress_->done(*job->engine_id)
-                                                          : 0);
-  return out;
+  if (!is_final(job.status) && !expired) return std::nullopt;
+  return response_locked(job);
+}
+
+std::optional<AwaitRegistry::Ticket> ProvingService::await_async(std::uint64_t id,
+                                                                 std::optional<std::chrono::milliseconds> wait,
+                                                                 AwaitRegistry::Callback done) {
+  const Clock::time_point deadline =
+      wait ? Clock::now() + std::min<Clock::duration>(*wait, kMaxAwait) : Clock::time_point::max();
+  std::optional<AwaitAnswer> now;
+  try {
+    now = answer_now(id, Clock::now() >= deadline);
+  } catch (const ServiceError& e) {
+    now = e;
+  }
+  if (now) {
+    done(std::move(*now));
+    return std::nullopt;
+  }
+  // A job that finishes between the check and the registration is checked again by add().
+  return awaits_->add(id, deadline, std::move(done));
+}
+
+bool ProvingService::cancel_await(AwaitRegistry::Ticket ticket) { return awaits_->remove(ticket); }
+
+v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait) {
+  auto answer = std::make_shared<std::promise<AwaitAnswer>>();
+  std::future<AwaitAnswer> answered = answer->get_future();
+  await_async(id, wait, [answer](AwaitAnswer a) { answer->set_value(std::move(a)); });
+  AwaitAnswer a = answered.get();
+  if (const auto* error = std::get_if<ServiceError>(&a)) throw *error;
+  return std::get<v1::AwaitProofResponse>(std::move(a));
 }
 
 v1::JobState ProvingService::cancel(std::uint64_t id) {
@@ -897,6 +947,7 @@ std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
     std::unique_lock lock(mutex_);
     draining_ = true;
     changed_.notify_all();
+    awaits_->notify_all();
     changed_.wait_until(lock, until, [&] { return cluster_work_.empty(); });
     std::vector<std::uint64_t> late;
     for (auto& [seq, work] : cluster_work_) {
@@ -920,11 +971,13 @@ std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
   std::unique_lock lock(mutex_);
   draining_ = true;
   changed_.notify_all();
+  awaits_->notify_all();
   // The starter may be loading parameters for one more job: it sees draining_ and
   // leaves it queued.
   changed_.wait_until(lock, until, [&] { return running().empty(); });
   const auto late = running();
   for (const auto& job : late) job->interrupted = true;
+  awaits_->notify_all();
   lock.unlock();
   for (const auto& job : late) engine_->cancel(*job->engine_id);
   lock.lock();
@@ -1236,27 +1289,6 @@ void ProvingService::heartbeat_loop() {
       std::cerr << "zkpipe serve: heartbeat: " << e.what() << "\n";
     }
     lock.lock();
-  }
-}
-
-v1::AwaitProofResponse ProvingService::await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
-                                                     const std::function<bool()>& stop) {
-  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
-  for (;;) {
-    try {
-      const std::optional<JobRecord> record = cluster_->get(id);
-      if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
-      if (is_final(record->status) || Clock::now() >= deadline || (stop && stop()) || draining()) {
-        v1::AwaitProofResponse out;
-        out.set_job_id(id);
-        fill_from_record(out, *record, cluster_->partitions_done(id));
-        return out;
-      }
-    } catch (const StoreError& e) {
-      throw unavailable(e);
-    }
-    // The queue is shared: another daemon may finish the job, so it is polled.
-    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(100), deadline - Clock::now()));
   }
 }
 
