@@ -31,6 +31,11 @@ endif()
 if(NOT ZKPIPE_GRPC_CPP_PLUGIN)
   list(APPEND zkpipe_service_missing grpc_cpp_plugin)
 endif()
+# Server reflection (libgrpc++-dev ships the library without a pkg-config file).
+find_library(ZKPIPE_GRPCPP_REFLECTION grpc++_reflection)
+if(NOT ZKPIPE_GRPCPP_REFLECTION)
+  list(APPEND zkpipe_service_missing grpc++_reflection)
+endif()
 if(zkpipe_service_missing)
   message(WARNING "zkpipe: the proving service is not built; missing: ${zkpipe_service_missing} "
                   "(scripts/install-deps.sh installs them)")
@@ -62,4 +67,4 @@ add_library(zkpipe_service STATIC ${zkpipe_service_srcs})
 target_include_directories(zkpipe_service PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_compile_options(zkpipe_service PRIVATE -Wall -Wextra)
 target_link_libraries(zkpipe_service PUBLIC zkpipe_core zkpipe_proto PkgConfig::ZKPIPE_PC_sqlite3 PkgConfig::ZKPIPE_PC_libpqxx
-                      PkgConfig::ZKPIPE_PC_tomlplusplus PkgConfig::ZKPIPE_PC_cpp_httplib)
+                      PkgConfig::ZKPIPE_PC_tomlplusplus PkgConfig::ZKPIPE_PC_cpp_httplib ${ZKPIPE_GRPCPP_REFLECTION})

@@ -1,8 +1,8 @@
 // The proving service (service::ProvingService, what the gRPC handlers call) on any
 // request a client can send. The first byte picks the call as the transport would
 // route it (submit, await, cancel, preload, evict, status, metrics); the rest is that
-// call's protobuf message, dropped when it does not parse (the transport refuses
-// those before the service sees them). A request is answered or refused with
+// call's message, decoded as the gRPC front decodes it (service::decode_request
+// refuses bytes that are no valid encoding). A request is answered or refused with
 // ServiceError — any other exception is what the handler reports as INTERNAL, and
 // is a finding, as is a crash or a sanitizer report.
 //
@@ -27,6 +27,7 @@
 #include "fuzz_common.hpp"
 #include "service/errors.hpp"
 #include "service/proving_service.hpp"
+#include "service/request_decoder.hpp"
 
 using namespace zkpipe;
 namespace fs = std::filesystem;
@@ -91,12 +92,16 @@ Daemon& daemon() {
   return d;
 }
 
+void decode(const std::uint8_t* data, std::size_t size, google::protobuf::Message& request) {
+  service::decode_request(std::string(reinterpret_cast<const char*>(data), size), request);
+}
+
 void call(Daemon& d, Call which, const std::uint8_t* data, std::size_t size) {
   service::ProvingService& s = d.service();
   switch (which) {
     case Call::submit: {
       v1::SubmitProofRequest request;
-      if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+      decode(data, size, request);
       if (request.has_porep()) d.place(request.mutable_porep()->mutable_parameter_file());
       if (request.has_circom()) {
         d.place(request.mutable_circom()->mutable_zkey());
@@ -107,27 +112,27 @@ void call(Daemon& d, Call which, const std::uint8_t* data, std::size_t size) {
     }
     case Call::await: {
       v1::AwaitProofRequest request;
-      if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+      decode(data, size, request);
       // Not the requested wait: a long wait is the call working as documented.
       s.await(request.job_id(), std::chrono::milliseconds(0));
       return;
     }
     case Call::cancel: {
       v1::CancelProofRequest request;
-      if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+      decode(data, size, request);
       s.cancel(request.job_id());
       return;
     }
     case Call::preload: {
       v1::PreloadParamsRequest request;
-      if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+      decode(data, size, request);
       d.place(request.mutable_parameter_file());
       s.preload(request);
       return;
     }
     case Call::evict: {
       v1::EvictParamsRequest request;
-      if (!request.ParseFromArray(data, static_cast<int>(size))) return;
+      decode(data, size, request);
       d.place(request.mutable_parameter_file());
       s.evict(request.parameter_file());
       return;

@@ -18,6 +18,10 @@ packages=(
   # configuration file, cpp-httplib for HTTP GET /metrics.
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libsqlite3-dev libtomlplusplus-dev libcpp-httplib-dev
+  # tests/cli/python_client.sh: docs/python_client.py, with stubs from the protoc that
+  # python3-grpc-tools bundles (older than protobuf-compiler's: no proto3 `optional`);
+  # tests/cli/service_load.sh holds hundreds of streams open from one Python process.
+  python3-grpcio python3-grpc-tools
   # Cluster mode (`zkpipe serve --queue postgresql://…`): libpqxx for the shared job
   # queue; the PostgreSQL 15 server that tests/cli/cluster (scripts/cluster-demo.sh)
   # starts in a temporary directory.

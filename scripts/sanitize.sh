@@ -41,14 +41,11 @@ configure() {
 #   snarkjs_roundtrip            node and circom, no code of ours under the sanitizers
 #   Allocator.*, ProcessMemory.RuntimeIsCodePlusHeap
 #                                assert glibc malloc's behaviour, which ASan replaces
-#   Engine.DeviceStaysBusy…, Engine.WorkersOverlap…, CircomService.ALongParameterLoad…
-#                                assert wall-clock shares and waits that a 3-10 times
-#                                slower build misses
 #   cli.service, cli.service_load, cli.cluster, service.cluster_queue
 #                                whole daemons against wall-clock deadlines and an RSS
 #                                bound (ASan's shadow memory); the cluster ones also
 #                                report libpq's own allocations as leaks
-asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|Engine\.DeviceStaysBusyWhenSynthesisOutpacesIt|Engine\.WorkersOverlapStartOnlyForABackendThatLocksItsKernels|CircomService\.ALongParameterLoadHoldsUpNoResidentJob|cli\.service|cli\.service_load|cli\.cluster|service\.cluster_queue)$'
+asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|service\.cluster_queue)$'
 
 run_asan() {
   local t0
@@ -72,11 +69,9 @@ run_tsan() {
   local built=$(($(date +%s) - t0))
   # One process for the whole suite (ctest would start one per test case).
   # oneTBB runs one thread in this build (tests/engine/tsan_environment.cpp says why).
-  # The two wall-clock tests are left out, as under ASan.
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-30} \
-    build-tsan/tests/test_engine \
-    --gtest_filter=-Engine.DeviceStaysBusyWhenSynthesisOutpacesIt:Engine.WorkersOverlapStartOnlyForABackendThatLocksItsKernels
+    build-tsan/tests/test_engine
   echo "zkpipe sanitize: tsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
 }
 

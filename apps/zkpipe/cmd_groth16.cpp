@@ -14,7 +14,7 @@
 #include "file_args.hpp"
 #include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
-#include "formats/mapped_file.hpp"
+#include "io/file_mapping.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
@@ -23,6 +23,7 @@
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "insecure_key.hpp"
 
 namespace zkpipe::cli {
 
@@ -37,12 +38,14 @@ struct Groth16ProveOptions {
   bool check_subgroup = false;
   bool self_verify = true;
   bool timings = false;
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 struct Groth16VerifyOptions {
   std::string vk;
   std::string public_signals;
   std::string proof;
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 class Timer {
@@ -63,7 +66,7 @@ class Timer {
 
 bool is_native_parameter_file(const std::string& path) {
   // The mapping refuses FIFOs and devices before a byte is read.
-  const auto file = formats::MappedFile::open(path);
+  const auto file = io::FileMapping::open(path);
   const auto bytes = file->bytes();
   return bytes.size() >= 8 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 8) == "ZKPIPEPK";
 }
@@ -82,14 +85,14 @@ Job load_job(const Groth16ProveOptions& o, const std::vector<ff::Fr>& assignment
     if (!r1cs) {
       throw std::runtime_error(o.key + " is a native parameter file: pass the circuit with --r1cs to prove with it");
     }
-    Job job{groth16::load_parameter_file(o.key), {}};
+    Job job{groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key}), {}};
     if (job.key.h_query != groth16::HQuery::kSnarkjsOddCoset) {
       throw std::runtime_error(o.key + " was not imported from a snarkjs .zkey (zkpipe zkey import)");
     }
     job.witness = formats::r1cs_witness(*r1cs, job.key, assignment);
     return job;
   }
-  formats::Zkey zkey = formats::read_zkey(o.key, {.check_subgroup = o.check_subgroup});
+  formats::Zkey zkey = formats::read_zkey(o.key, {.check_subgroup = o.check_subgroup, .insecure_key = o.insecure_key});
   if (r1cs) {
     formats::check_same_circuit(*r1cs, o.r1cs, zkey.header, o.key);
     if (auto bad = r1cs->first_unsatisfied(assignment)) {
@@ -117,7 +120,7 @@ void run_prove(const Groth16ProveOptions& o) {
   const groth16::Proof& proof = one_shot.proof;
   const std::span<const ff::Fr> public_signals(inputs.data() + 1, inputs.size() - 1);
   if (o.self_verify) {
-    if (!groth16::verify(groth16::PreparedVerifyingKey(job.key.vk), proof, public_signals)) {
+    if (!groth16::verify(groth16::PreparedVerifyingKey(job.key.vk, o.insecure_key), proof, public_signals)) {
       throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +
                                " does not satisfy the circuit of " + o.key + ", or one of the two is corrupt");
     }
@@ -130,7 +133,8 @@ void run_prove(const Groth16ProveOptions& o) {
 
 void run_verify(const Groth16VerifyOptions& o) {
   const groth16::VerifyingKey vk = formats::verifying_key_from_json(
-      formats::read_bounded_file(o.vk, formats::kMaxVerifyingKeyJsonBytes, "verification key"), o.vk);
+      formats::read_bounded_file(o.vk, formats::kMaxVerifyingKeyJsonBytes, "verification key"), o.vk,
+      o.insecure_key);
   const std::vector<ff::Fr> inputs = formats::public_from_json(
       formats::read_bounded_file(o.public_signals, formats::max_public_json_bytes(vk.ic.size() - 1),
                                  "public.json for this key"),
@@ -141,7 +145,7 @@ void run_verify(const Groth16VerifyOptions& o) {
     throw std::runtime_error(o.public_signals + " holds " + std::to_string(inputs.size()) +
                              " public signals, the verification key expects " + std::to_string(vk.ic.size() - 1));
   }
-  if (!groth16::verify(groth16::PreparedVerifyingKey(vk), proof, inputs)) {
+  if (!groth16::verify(groth16::PreparedVerifyingKey(vk, o.insecure_key), proof, inputs)) {
     std::cout << "INVALID: the proof does not verify against these public signals and key\n";
     throw CLI::RuntimeError(1);
   }
@@ -169,6 +173,7 @@ void register_groth16(CLI::App& app) {
   p->add_flag("--verify,!--no-verify", prove->self_verify,
               "verify the proof before writing it (the default; --no-verify skips it, see --timings for its cost)");
   p->add_flag("--timings", prove->timings, "print the time of each step to stderr");
+  add_insecure_key_flag(*p, prove->insecure_key);
   p->callback([prove] { run_prove(*prove); });
 
   auto verify = std::make_shared<Groth16VerifyOptions>();
@@ -176,6 +181,7 @@ void register_groth16(CLI::App& app) {
   v->add_option("verification_key", verify->vk, "verification_key.json")->required()->check(CLI::ExistingFile);
   v->add_option("public", verify->public_signals, "public.json")->required()->check(CLI::ExistingFile);
   v->add_option("proof", verify->proof, "proof.json")->required()->check(CLI::ExistingFile);
+  add_insecure_key_flag(*v, verify->insecure_key);
   v->callback([verify] { run_verify(*verify); });
 }
 

@@ -21,6 +21,7 @@
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "io/file_mapping.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
@@ -88,7 +89,9 @@ void run_prove(const ProveOptions& o) {
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   const std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(o.workload);
-  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(o.key));
+  // Kept, to ask before writing whether the file was truncated under the provers.
+  const auto key_file = io::FileMapping::open(o.key);
+  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(key_file));
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
   groth16::PartitionFootprint footprint =
@@ -130,12 +133,14 @@ void run_prove(const ProveOptions& o) {
   try {
     result = eng.submit(std::move(request)).get();
   } catch (const engine::RequestFailed& e) {
+    key_file->expect_undamaged();
     if (first_invalid->load() < o.workload.partitions) {
       throw std::runtime_error("partition " + std::to_string(first_invalid->load()) +
                                "'s proof does not verify, nothing written: " + o.key + " or the backend is faulty");
     }
     throw;
   }
+  key_file->expect_undamaged();
   if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, eng.device_status(), result.seconds);
   eng.shutdown(engine::ShutdownMode::drain);
 

@@ -153,6 +153,8 @@ void run_serve(const ServeOptions& o) {
 
   DataDirLock lock(config.data_dir);
   const std::string token = config.token_file.empty() ? "" : service::read_token_file(config.token_file);
+  // Before any journaled job is resumed: a second daemon on a live socket starts nothing.
+  service::claim_unix_socket(config.listen);
   service::ProvingService proving(config, backend_setup(config));
   service::GrpcServer server(proving, config, token);
   std::optional<service::MetricsHttpServer> metrics;
@@ -171,7 +173,7 @@ void run_serve(const ServeOptions& o) {
   sigwait(&signals, &received);
   std::cerr << "zkpipe serve: " << (received == SIGTERM ? "SIGTERM" : "SIGINT") << ", draining (up to "
             << format_seconds(config.drain_seconds) << ")\n";
-  const std::size_t cut = proving.drain(std::chrono::duration<double>(config.drain_seconds));
+  const std::size_t cut = server.drain(std::chrono::duration<double>(config.drain_seconds));
   // Awaiters of cut-short jobs have been answered UNAVAILABLE; end the other calls.
   server.shutdown(std::chrono::seconds(1));
   if (config.queue.empty()) {

@@ -6,6 +6,7 @@
 #include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "insecure_key.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -16,6 +17,7 @@ struct VerifyOptions {
   WorkloadSpec workload;
   std::string key;
   std::string proof;
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 void run_verify(const VerifyOptions& o) {
@@ -25,8 +27,8 @@ void run_verify(const VerifyOptions& o) {
   const std::string bytes = formats::read_bounded_file(
       o.proof, o.workload.partitions * groth16::Proof::kEncodedSize,
       "proof file of " + std::to_string(o.workload.partitions) + " partitions");
-  groth16::ProvingKey key = groth16::load_parameter_file(o.key);
-  groth16::PreparedVerifyingKey pvk(key.vk);
+  groth16::ProvingKey key = groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key});
+  groth16::PreparedVerifyingKey pvk(key.vk, o.insecure_key);
   std::vector<groth16::Proof> proofs = groth16::decode_proofs(
       std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   if (proofs.size() != o.workload.partitions) {
@@ -57,6 +59,7 @@ void register_verify(CLI::App& app) {
   add_instance_options(*cmd, opts->workload);
   cmd->add_option("--key", opts->key, "Parameter file from `zkpipe setup`")->required();
   cmd->add_option("--proof", opts->proof, "Proof file from `zkpipe prove`")->required();
+  add_insecure_key_flag(*cmd, opts->insecure_key);
   cmd->callback([opts] { run_verify(*opts); });
 }
 

@@ -8,6 +8,7 @@
 #include "formats/bellperson_vk.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
+#include "insecure_key.hpp"
 
 namespace zkpipe::cli {
 
@@ -17,11 +18,12 @@ struct VkExportOptions {
   std::string key;
   std::string out;
   std::string format = "json";
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 void run_export(const VkExportOptions& o) {
   refuse_overwriting_inputs({o.key}, {o.out});
-  const groth16::ProvingKey key = groth16::load_parameter_file(o.key);
+  const groth16::ProvingKey key = groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key});
   if (o.format == "json") {
     formats::write_file_atomically(o.out, formats::verifying_key_to_json(key.vk));
     return;
@@ -42,6 +44,7 @@ void register_vk(CLI::App& app) {
   e->add_option("--format", opts->format, "json (snarkjs verification_key.json) or bellperson (binary)")
       ->capture_default_str()
       ->check(CLI::IsMember({"json", "bellperson"}));
+  add_insecure_key_flag(*e, opts->insecure_key);
   e->callback([opts] { run_export(*opts); });
 }
 

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "formats/file_io.hpp"
+#include "io/mapping_faults.hpp"
 #include "memory/allocator.hpp"
 
 namespace {
@@ -17,6 +18,9 @@ int main(int argc, char** argv) {
   // Before any thread starts: large blocks mmap'ed and returned when freed, so that
   // RSS follows the ledger (memory/allocator.hpp).
   if (!zkpipe::memory::tune_allocator()) std::cerr << "zkpipe: warning: malloc refused its settings (mallopt)\n";
+  // A parameter file truncated under a mapping fails the proof that read it, not the
+  // process (io/mapping_faults.hpp).
+  zkpipe::io::install_mapping_fault_handler();
   CLI::App app{"zkpipe: a pipelined Groth16 proving engine for BLS12-381"};
   app.require_subcommand(1);
   zkpipe::cli::register_setup(app);

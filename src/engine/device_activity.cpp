@@ -6,18 +6,18 @@ namespace zkpipe::engine {
 
 void DeviceActivity::enter() {
   std::lock_guard lock(mutex_);
-  if (active_++ == 0) since_ = Clock::now();
+  if (active_++ == 0) since_ = now_();
   peak_ = std::max(peak_, active_);
 }
 
 void DeviceActivity::leave() {
   std::lock_guard lock(mutex_);
-  if (--active_ == 0) busy_ += Clock::now() - since_;
+  if (--active_ == 0) busy_ += now_() - since_;
 }
 
 double DeviceActivity::busy_seconds() const {
   std::lock_guard lock(mutex_);
-  const Clock::duration running = active_ > 0 ? Clock::now() - since_ : Clock::duration{};
+  const Clock::duration running = active_ > 0 ? now_() - since_ : Clock::duration{};
   return std::chrono::duration<double>(busy_ + running).count();
 }
 

@@ -2,17 +2,24 @@
 // the engine sees it. With a backend that the engine serializes (its device lock)
 // that is the sum of the start() calls; with one that locks only its own kernel
 // region and lets start() calls overlap (ProverBackend::locks_kernel_region), it is
-// their union, so it never exceeds the wall time.
+// their union, so it never exceeds the wall time. The clock is a parameter so that a
+// test can step it and check the sum and the union exactly.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <mutex>
+#include <utility>
 
 namespace zkpipe::engine {
 
 class DeviceActivity {
  public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit DeviceActivity(std::function<Clock::time_point()> now = Clock::now) : now_(std::move(now)) {}
+
   // One start() in progress for as long as it lives.
   class Scope {
    public:
@@ -31,11 +38,10 @@ class DeviceActivity {
   std::size_t peak_concurrency() const;
 
  private:
-  using Clock = std::chrono::steady_clock;
-
   void enter();
   void leave();
 
+  const std::function<Clock::time_point()> now_;
   mutable std::mutex mutex_;
   std::size_t active_ = 0;
   std::size_t peak_ = 0;

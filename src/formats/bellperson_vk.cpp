@@ -65,7 +65,8 @@ std::vector<std::uint8_t> encode_bellperson_vk(const groth16::VerifyingKey& vk) 
   return out;
 }
 
-groth16::VerifyingKey decode_bellperson_vk(std::span<const std::uint8_t> bytes, const std::string& name) {
+groth16::VerifyingKey decode_bellperson_vk(std::span<const std::uint8_t> bytes, const std::string& name,
+                                           groth16::InsecureKey insecure) {
   if (bytes.size() < kFixedBytes) {
     throw FormatError(name, "truncated: " + std::to_string(bytes.size()) + " bytes, a verifying key needs at least " +
                                 std::to_string(kFixedBytes));
@@ -87,7 +88,7 @@ groth16::VerifyingKey decode_bellperson_vk(std::span<const std::uint8_t> bytes, 
   }
   vk.ic.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) vk.ic.push_back(d.point<ec::G1Curve>("ic point"));
-  if (auto problem = groth16::verifying_key_problem(vk)) throw FormatError(name, "verifying key refused: " + *problem);
+  if (auto problem = groth16::verifying_key_problem(vk, insecure)) throw FormatError(name, "verifying key refused: " + *problem);
   return vk;
 }
 

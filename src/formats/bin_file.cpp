@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "io/file_error.hpp"
+
 namespace zkpipe::formats {
 
 std::uint64_t load_le(std::span<const std::uint8_t> b) {
@@ -49,9 +51,39 @@ void SectionReader::expect_end() const {
 }
 
 BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic, std::uint32_t version) {
-  BinFile f(MappedFile::open(path));
-  const auto bytes = f.file_->bytes();
-  const std::string& name = f.file_->name();
+  try {
+    return open(io::ReadOnlyFile::open(path), magic, version);
+  } catch (const io::FileError& e) {
+    throw FormatError(e.file(), e.reason());
+  }
+}
+
+BinFile BinFile::open(std::shared_ptr<const io::ReadOnlyFile> file, std::string_view magic, std::uint32_t version) {
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::map(std::move(file));
+  } catch (const io::FileError& e) {
+    throw FormatError(e.file(), e.reason());
+  }
+  BinFile f(std::move(mapping));
+  f.parse([&] {
+    f.index_sections(magic, version);
+    return true;
+  });
+  return f;
+}
+
+void BinFile::expect_undamaged() const {
+  try {
+    file_->expect_undamaged();
+  } catch (const io::FileError& e) {
+    throw FormatError(e.file(), e.reason());
+  }
+}
+
+void BinFile::index_sections(std::string_view magic, std::uint32_t version) {
+  const auto bytes = file_->bytes();
+  const std::string& name = file_->name();
   if (bytes.size() < kHeaderBytes) {
     throw FormatError(name, "truncated: " + std::to_string(bytes.size()) + " bytes, the header needs 12", {}, 0);
   }
@@ -83,7 +115,7 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
                             std::to_string(bytes.size() - start) + " remain in the file",
                         id, pos);
     }
-    if (!f.sections_.emplace(id, Extent{start, size}).second) {
+    if (!sections_.emplace(id, Extent{start, size}).second) {
       throw FormatError(name, "appears twice", id, pos);
     }
     pos = start + size;
@@ -91,7 +123,6 @@ BinFile BinFile::open(const std::filesystem::path& path, std::string_view magic,
   if (pos != bytes.size()) {
     throw FormatError(name, std::to_string(bytes.size() - pos) + " trailing bytes after the last section", {}, pos);
   }
-  return f;
 }
 
 SectionReader BinFile::section(std::uint32_t id, std::string_view what) const {

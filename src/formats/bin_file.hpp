@@ -5,19 +5,23 @@
 // little-endian, sections in any order. BinFile maps the file, checks the header and
 // that every section lies inside the file, and indexes the sections by id; a
 // SectionReader walks one section with bounds-checked reads whose errors carry the
-// file, section id and absolute offset.
+// file, section id and absolute offset. A reader runs its parse through parse() so
+// that a file truncated while it was read is reported as such (io/file_mapping.hpp),
+// not as whatever the zeros it then read look like.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "formats/format_error.hpp"
-#include "formats/mapped_file.hpp"
+#include "io/file_mapping.hpp"
+#include "io/read_only_file.hpp"
 
 namespace zkpipe::formats {
 
@@ -64,22 +68,38 @@ class BinFile {
   // Throws FormatError for an unreadable file, a wrong magic or version, a section
   // running past the end of the file, a repeated section id or trailing bytes.
   static BinFile open(const std::filesystem::path& path, std::string_view magic, std::uint32_t version);
+  // The same for a file already open.
+  static BinFile open(std::shared_ptr<const io::ReadOnlyFile> file, std::string_view magic, std::uint32_t version);
 
   const std::string& name() const { return file_->name(); }
   bool has(std::uint32_t id) const { return sections_.contains(id); }
   // Throws FormatError naming `what` when the section is missing.
   SectionReader section(std::uint32_t id, std::string_view what) const;
-  // Keeps the mapping alive for views into it.
-  const std::shared_ptr<const MappedFile>& mapping() const { return file_; }
+  // Runs `read` (which parses this file) and returns what it returns; throws
+  // FormatError, whatever `read` made of it, when the file was truncated while it ran.
+  template <class Read>
+  auto parse(Read&& read) const {
+    std::optional<decltype(read())> out;
+    try {
+      out.emplace(read());
+    } catch (const FormatError&) {
+      expect_undamaged();
+      throw;
+    }
+    expect_undamaged();
+    return std::move(*out);
+  }
 
  private:
   struct Extent {
     std::uint64_t offset;
     std::uint64_t size;
   };
-  explicit BinFile(std::shared_ptr<const MappedFile> file) : file_(std::move(file)) {}
+  explicit BinFile(std::shared_ptr<const io::FileMapping> file) : file_(std::move(file)) {}
+  void index_sections(std::string_view magic, std::uint32_t version);
+  void expect_undamaged() const;
 
-  std::shared_ptr<const MappedFile> file_;
+  std::shared_ptr<const io::FileMapping> file_;
   std::map<std::uint32_t, Extent> sections_;
 };
 

@@ -56,8 +56,9 @@ void read_linear_combination(SectionReader& s, const R1csHeader& h, std::vector<
 
 }  // namespace
 
-R1csFile read_r1cs(const std::filesystem::path& path) {
-  const BinFile file = BinFile::open(path, "r1cs", 1);
+namespace {
+
+R1csFile parse_r1cs(const BinFile& file) {
   if (file.has(kCustomGatesListSection) || file.has(kCustomGatesUseSection)) {
     throw FormatError(file.name(), "custom gates (sections 4/5) are not supported by Groth16");
   }
@@ -84,6 +85,13 @@ R1csFile read_r1cs(const std::filesystem::path& path) {
     for (std::uint32_t i = 0; i < r.header.n_wires; ++i) r.wire_to_label.push_back(labels.u64());
   }
   return r;
+}
+
+}  // namespace
+
+R1csFile read_r1cs(const std::filesystem::path& path) {
+  const BinFile file = BinFile::open(path, "r1cs", 1);
+  return file.parse([&] { return parse_r1cs(file); });
 }
 
 std::optional<std::size_t> R1csFile::first_unsatisfied(std::span<const ff::Fr> witness) const {

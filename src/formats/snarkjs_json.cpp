@@ -224,7 +224,8 @@ std::string verifying_key_to_json(const groth16::VerifyingKey& vk) {
   return dump(j);
 }
 
-groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name) {
+groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name,
+                                              groth16::InsecureKey insecure) {
   Reader r(name);
   const Json j = r.parse(text);
   r.expect_string(j, "protocol", kProtocol);
@@ -245,7 +246,7 @@ groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::
       r.fail("nPublic", excerpt(n.dump()) + " does not match the " + std::to_string(vk.ic.size()) + " IC points");
     }
   }
-  if (auto problem = groth16::verifying_key_problem(vk)) r.fail("", *problem);
+  if (auto problem = groth16::verifying_key_problem(vk, insecure)) r.fail("", *problem);
   return vk;
 }
 

@@ -11,7 +11,8 @@
 // read as snarkjs reads them: a third coordinate other than 1 makes them Jacobian,
 // z = 0 is the point at infinity. Every point read is checked to be on the curve and
 // in the prime-order subgroup (snarkjs checks only the former); a verifying key
-// must also pass groth16::verifying_key_problem (α, β, γ, δ never at infinity).
+// must also pass groth16::verifying_key_problem (α, β, γ, δ never at infinity; no
+// relation such as γ = δ that lets proofs be forged, unless the caller allows it).
 //
 // The texts are untrusted: nesting deeper than kMaxJsonDepth or objects with more than
 // kMaxJsonMembers members are refused while parsing (linear time, bounded stack), and
@@ -47,6 +48,7 @@ std::vector<ff::Fr> public_from_json(std::string_view text, const std::string& n
 
 // vk.beta_g1 and vk.delta_g1 are not part of the file; the reader leaves them at infinity.
 std::string verifying_key_to_json(const groth16::VerifyingKey& vk);
-groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name);
+groth16::VerifyingKey verifying_key_from_json(std::string_view text, const std::string& name,
+                                              groth16::InsecureKey insecure = groth16::InsecureKey::kRefuse);
 
 }  // namespace zkpipe::formats

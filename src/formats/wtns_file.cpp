@@ -13,8 +13,9 @@ constexpr std::uint32_t kFrBytes = 32;
 
 }  // namespace
 
-std::vector<ff::Fr> read_wtns(const std::filesystem::path& path) {
-  const BinFile file = BinFile::open(path, "wtns", 2);
+namespace {
+
+std::vector<ff::Fr> parse_wtns(const BinFile& file) {
   SectionReader h = file.section(kHeaderSection, "header");
   const std::uint64_t n8_at = h.offset();
   const std::uint32_t n8 = h.u32();
@@ -39,6 +40,18 @@ std::vector<ff::Fr> read_wtns(const std::filesystem::path& path) {
   }
   if (!values[0].is_one()) s.fail_at(s.offset() - count * std::uint64_t{kFrBytes}, "w[0] is not 1");
   return values;
+}
+
+}  // namespace
+
+std::vector<ff::Fr> read_wtns(const std::filesystem::path& path) {
+  const BinFile file = BinFile::open(path, "wtns", 2);
+  return file.parse([&] { return parse_wtns(file); });
+}
+
+std::vector<ff::Fr> read_wtns(std::shared_ptr<const io::ReadOnlyFile> opened) {
+  const BinFile file = BinFile::open(std::move(opened), "wtns", 2);
+  return file.parse([&] { return parse_wtns(file); });
 }
 
 }  // namespace zkpipe::formats

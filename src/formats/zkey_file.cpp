@@ -10,6 +10,7 @@
 #include "ec/subgroup.hpp"
 #include "formats/bin_file.hpp"
 #include "formats/field_bytes.hpp"
+#include "groth16/key_validation.hpp"
 #include "ff/huge_pages.hpp"
 
 namespace zkpipe::formats {
@@ -262,10 +263,7 @@ void build_queries(const ZkeyHeader& h, std::vector<G1Affine> a, std::vector<G1A
   key.b_g2 = std::move(b2);
 }
 
-}  // namespace
-
-Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options) {
-  const BinFile file = BinFile::open(path, "zkey", 1);
+Zkey parse_zkey(const BinFile& file, const ZkeyReadOptions& options) {
   const bool subgroup = options.check_subgroup;
   {
     SectionReader s = file.section(kProtocolSection, "protocol");
@@ -285,6 +283,9 @@ Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options
 
   SectionReader ic = file.section(kIcSection, "IC");
   key.vk.ic = read_points<ec::G1Curve>(ic, num_inputs, "IC", subgroup);
+  if (auto problem = groth16::verifying_key_problem(key.vk, options.insecure_key)) {
+    throw FormatError(file.name(), "verifying key refused: " + *problem, kIcSection);
+  }
 
   SectionReader coefficients = file.section(kCoefficientSection, "coefficients");
   read_coefficients(coefficients, h, z);
@@ -303,6 +304,18 @@ Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options
   key.h = read_points<ec::G1Curve>(h_section, h.domain_size, "H", subgroup);
   key.h_query = groth16::HQuery::kSnarkjsOddCoset;
   return z;
+}
+
+}  // namespace
+
+Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options) {
+  const BinFile file = BinFile::open(path, "zkey", 1);
+  return file.parse([&] { return parse_zkey(file, options); });
+}
+
+Zkey read_zkey(std::shared_ptr<const io::ReadOnlyFile> opened, const ZkeyReadOptions& options) {
+  const BinFile file = BinFile::open(std::move(opened), "zkey", 1);
+  return file.parse([&] { return parse_zkey(file, options); });
 }
 
 }  // namespace zkpipe::formats

@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
+#include "io/read_only_file.hpp"
 
 namespace zkpipe::formats {
 
@@ -41,9 +43,14 @@ struct ZkeyReadOptions {
   // multiplications per point); a key that was checked once (zkey import) or whose
   // only victim would be the prover's own proof may skip it. On-curve checks stay.
   bool check_subgroup = true;
+  // The verifying key's points are checked whatever check_subgroup says; a key that
+  // lets proofs be forged (γ = δ: no phase-2 contribution) only with kAllow.
+  groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
 // Throws FormatError naming the file, section and offset of the first problem.
 Zkey read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options = {});
+// The same for a file already open (a job's, opened when it was checked).
+Zkey read_zkey(std::shared_ptr<const io::ReadOnlyFile> file, const ZkeyReadOptions& options = {});
 
 }  // namespace zkpipe::formats

@@ -1,8 +1,6 @@
 #include "groth16/evaluator_file.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -25,6 +23,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "io/file_error.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -251,35 +251,6 @@ std::string system_error(const std::filesystem::path& path, const char* what, in
   return path.string() + ": " + what + ": " + std::strerror(err);
 }
 
-// A whole file mapped read-only, unmapped when the last evaluator viewing it goes.
-class ReadOnlyMapping {
- public:
-  explicit ReadOnlyMapping(const std::filesystem::path& path) {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (!fd.valid()) throw EvaluatorFileError(system_error(path, "cannot open", errno));
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) throw EvaluatorFileError(system_error(path, "cannot stat", errno));
-    if (!S_ISREG(st.st_mode)) throw EvaluatorFileError(path.string() + ": not a regular file");
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ == 0) return;  // mmap refuses empty mappings; the header check reports it
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-    if (p == MAP_FAILED) throw EvaluatorFileError(system_error(path, "cannot map", errno));
-    data_ = static_cast<const std::uint8_t*>(p);
-  }
-  ReadOnlyMapping(const ReadOnlyMapping&) = delete;
-  ReadOnlyMapping& operator=(const ReadOnlyMapping&) = delete;
-  ~ReadOnlyMapping() {
-    if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-  }
-
-  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
-
- private:
-  const std::uint8_t* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 // `<path>.partial`, written sequentially; removed unless committed, so a failed or
 // interrupted write leaves nothing behind under either name.
 class PartialFile {
@@ -383,8 +354,8 @@ DensityBitmap density_from_words(std::uint64_t size, std::span<const std::uint64
 
 class EvaluatorReader {
  public:
-  EvaluatorReader(const std::filesystem::path& path, std::shared_ptr<const ReadOnlyMapping> map)
-      : path_(path.string()), map_(std::move(map)), file_(map_->bytes()) {}
+  explicit EvaluatorReader(std::shared_ptr<const io::FileMapping> map)
+      : path_(map->name()), map_(std::move(map)), file_(map_->bytes()) {}
 
   [[noreturn]] void fail(const std::string& what) const { throw EvaluatorFileError(path_ + ": " + what); }
 
@@ -503,7 +474,7 @@ class EvaluatorReader {
   }
 
   std::string path_;
-  std::shared_ptr<const ReadOnlyMapping> map_;
+  std::shared_ptr<const io::FileMapping> map_;
   std::span<const std::uint8_t> file_;
 };
 
@@ -724,10 +695,11 @@ void write_evaluator_file(const std::filesystem::path& path, const r1cs::Compile
   out.commit();
 }
 
-r1cs::CompiledR1cs load_evaluator_file(const std::filesystem::path& path, const EvaluatorExpectation& expected,
-                                       const EvaluatorLoadOptions& options) {
-  auto map = std::make_shared<const ReadOnlyMapping>(path);
-  const EvaluatorReader r(path, map);
+namespace {
+
+r1cs::CompiledR1cs read_evaluator(std::shared_ptr<const io::FileMapping> map, const EvaluatorExpectation& expected,
+                                  const EvaluatorLoadOptions& options) {
+  const EvaluatorReader r(map);
   const Header h = r.header();
   if (h.magic != kMagic) r.fail("bad magic at offset 0: not a zkpipe evaluator file");
   if (h.version != kVersion) {
@@ -791,6 +763,39 @@ r1cs::CompiledR1cs load_evaluator_file(const std::filesystem::path& path, const 
   e.storage = std::move(map);
   e.storage_is_file_mapping = true;
   return e;
+}
+
+}  // namespace
+
+r1cs::CompiledR1cs load_evaluator_file(const std::filesystem::path& path, const EvaluatorExpectation& expected,
+                                       const EvaluatorLoadOptions& options) {
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::open(path);
+  } catch (const io::FileError& e) {
+    throw EvaluatorFileError(e.what());
+  }
+  return load_evaluator_file(mapping, expected, options);
+}
+
+r1cs::CompiledR1cs load_evaluator_file(const std::shared_ptr<const io::FileMapping>& mapping,
+                                       const EvaluatorExpectation& expected, const EvaluatorLoadOptions& options) {
+  // A file truncated while it is read is reported as such, not as what its zeros look like.
+  auto expect_undamaged = [&] {
+    try {
+      mapping->expect_undamaged();
+    } catch (const io::FileError& e) {
+      throw EvaluatorFileError(e.what());
+    }
+  };
+  try {
+    r1cs::CompiledR1cs evaluator = read_evaluator(mapping, expected, options);
+    expect_undamaged();
+    return evaluator;
+  } catch (const EvaluatorFileError&) {
+    expect_undamaged();
+    throw;
+  }
 }
 
 }  // namespace zkpipe::groth16

@@ -20,11 +20,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "groth16/keys.hpp"
+#include "io/file_mapping.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 
 namespace zkpipe::groth16 {
@@ -62,6 +64,9 @@ void write_evaluator_file(const std::filesystem::path& path, const r1cs::Compile
 // applies, the section and byte offset of the first problem.
 r1cs::CompiledR1cs load_evaluator_file(const std::filesystem::path& path, const EvaluatorExpectation& expected,
                                        const EvaluatorLoadOptions& options = {});
+// The same from a mapping the caller keeps (load_parameter_file's overload says why).
+r1cs::CompiledR1cs load_evaluator_file(const std::shared_ptr<const io::FileMapping>& mapping,
+                                       const EvaluatorExpectation& expected, const EvaluatorLoadOptions& options = {});
 
 // Identifies a proving key without reading its bulk queries: xxh64 over its counts
 // (inputs, aux, domain size, H layout, query sizes), its density bitmaps and its

@@ -64,11 +64,16 @@ struct ProvingKey {
   bool operator==(const ProvingKey&) const = default;
 };
 
+// Whether a verifying key whose points make the pairing equation trivial (γ = ±δ and
+// the others key_validation.hpp lists) may be used: only tests that need such a key on
+// purpose pass kAllow (the CLI's --allow-insecure-key).
+enum class InsecureKey { kRefuse, kAllow };
+
 // The verifying key with its pairing-side work done once: e(α, β) and the
 // negated, line-precomputed γ and δ.
 struct PreparedVerifyingKey {
   // Throws std::invalid_argument for a key that verifying_key_problem refuses.
-  explicit PreparedVerifyingKey(const VerifyingKey& vk);
+  explicit PreparedVerifyingKey(const VerifyingKey& vk, InsecureKey insecure = InsecureKey::kRefuse);
 
   ff::Fp12 alpha_beta;
   pairing::G2Prepared neg_gamma;

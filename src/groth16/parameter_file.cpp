@@ -1,14 +1,9 @@
 #include "groth16/parameter_file.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <array>
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <fstream>
@@ -18,6 +13,7 @@
 
 #include "groth16/key_validation.hpp"
 #include "groth16/stored_points.hpp"
+#include "io/file_error.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -87,64 +83,22 @@ std::span<const std::uint8_t> bytes_of(std::span<const T> s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size_bytes()};
 }
 
-// An mmap'd file, unmapped when the last key referring to it goes away.
-class Mapping {
- public:
-  Mapping(const std::filesystem::path& path) {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) throw ParameterFileError(path.string() + ": cannot open: " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      ::close(fd);
-      throw ParameterFileError(path.string() + ": cannot stat: " + std::strerror(errno));
-    }
-    if (!S_ISREG(st.st_mode)) {
-      ::close(fd);
-      throw ParameterFileError(path.string() + ": not a regular file");
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) {
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        ::close(fd);
-        throw ParameterFileError(path.string() + ": cannot map: " + std::strerror(errno));
-      }
-      data_ = static_cast<const std::uint8_t*>(p);
-    }
-    ::close(fd);
-  }
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  ~Mapping() {
-    if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
-  }
-
-  const std::uint8_t* data() const { return data_; }
-  std::size_t size() const { return size_; }
-
- private:
-  const std::uint8_t* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 class Reader {
  public:
-  Reader(const std::filesystem::path& path, std::shared_ptr<const Mapping> map)
-      : path_(path.string()), map_(std::move(map)) {}
+  explicit Reader(std::shared_ptr<const io::FileMapping> map) : path_(map->name()), map_(std::move(map)) {}
 
   [[noreturn]] void fail(const std::string& what) const { throw ParameterFileError(path_ + ": " + what); }
 
   const Header& header() const {
-    if (map_->size() < kDataStart) {
-      fail("truncated: " + std::to_string(map_->size()) + " bytes, the header and section table need " +
+    if (map_->bytes().size() < kDataStart) {
+      fail("truncated: " + std::to_string(map_->bytes().size()) + " bytes, the header and section table need " +
            std::to_string(kDataStart));
     }
-    return *reinterpret_cast<const Header*>(map_->data());
+    return *reinterpret_cast<const Header*>(map_->bytes().data());
   }
 
   const SectionEntry& entry(Section s) const {
-    const auto* table = reinterpret_cast<const SectionEntry*>(map_->data() + kTableOffset);
+    const auto* table = reinterpret_cast<const SectionEntry*>(map_->bytes().data() + kTableOffset);
     return table[static_cast<std::size_t>(s)];
   }
 
@@ -165,11 +119,11 @@ class Reader {
       fail("section '" + name + "' starts at offset " + std::to_string(e.offset) +
            ", not a page-aligned offset after the header");
     }
-    if (e.offset > map_->size() || e.bytes > map_->size() - e.offset) {
+    if (e.offset > map_->bytes().size() || e.bytes > map_->bytes().size() - e.offset) {
       fail("truncated: section '" + name + "' spans offsets " + std::to_string(e.offset) + ".." +
-           std::to_string(e.offset + e.bytes) + " but the file has " + std::to_string(map_->size()) + " bytes");
+           std::to_string(e.offset + e.bytes) + " but the file has " + std::to_string(map_->bytes().size()) + " bytes");
     }
-    std::span<const std::uint8_t> bytes(map_->data() + e.offset, e.bytes);
+    std::span<const std::uint8_t> bytes(map_->bytes().data() + e.offset, e.bytes);
     if (verify && XXH64(bytes.data(), bytes.size(), 0) != e.xxh64) {
       fail("checksum mismatch in section '" + name + "' at offset " + std::to_string(e.offset) +
            " (the file is corrupt)");
@@ -199,13 +153,15 @@ class Reader {
 
  private:
   std::string path_;
-  std::shared_ptr<const Mapping> map_;
+  std::shared_ptr<const io::FileMapping> map_;
 };
 
 template <class T>
 void check_vk_point(const Reader& r, std::span<const std::uint8_t> vk_bytes, std::size_t at, const char* name) {
   r.check_points<T>(Section::kVkPoints, vk_bytes.subspan(at, sizeof(T)), at, name);
 }
+
+ProvingKey read_parameters(const std::shared_ptr<const io::FileMapping>& map, const LoadOptions& options);
 
 }  // namespace
 
@@ -277,8 +233,38 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
 }
 
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options) {
-  auto map = std::make_shared<const Mapping>(path);
-  Reader r(path, map);
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::open(path);
+  } catch (const io::FileError& e) {
+    throw ParameterFileError(e.what());
+  }
+  return load_parameter_file(mapping, options);
+}
+
+ProvingKey load_parameter_file(const std::shared_ptr<const io::FileMapping>& mapping, const LoadOptions& options) {
+  // A file truncated while it is read is reported as such, not as what its zeros look like.
+  auto expect_undamaged = [&] {
+    try {
+      mapping->expect_undamaged();
+    } catch (const io::FileError& e) {
+      throw ParameterFileError(e.what());
+    }
+  };
+  try {
+    ProvingKey key = read_parameters(mapping, options);
+    expect_undamaged();
+    return key;
+  } catch (const ParameterFileError&) {
+    expect_undamaged();
+    throw;
+  }
+}
+
+namespace {
+
+ProvingKey read_parameters(const std::shared_ptr<const io::FileMapping>& map, const LoadOptions& options) {
+  const Reader r(map);
   const Header& h = r.header();
   if (h.magic != kMagic) r.fail("bad magic at offset 0: not a zkpipe parameter file");
   if (h.version != kVersion) {
@@ -346,7 +332,7 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   r.check_points<G1Affine>(Section::kIc, ic_bytes, 0, "IC point");
   key.vk.ic.resize(h.num_inputs);
   std::memcpy(static_cast<void*>(key.vk.ic.data()), ic_bytes.data(), ic_bytes.size());
-  if (auto problem = verifying_key_problem(key.vk)) r.fail("verifying key refused: " + *problem);
+  if (auto problem = verifying_key_problem(key.vk, options.insecure_key)) r.fail("verifying key refused: " + *problem);
 
   auto density = r.section(Section::kDensity, h.num_aux + h.num_inputs + h.num_aux, verify);
   if (auto bad = std::ranges::find_if(density, [](std::uint8_t b) { return b > 1; }); bad != density.end()) {
@@ -371,5 +357,7 @@ ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOpti
   key.l = r.points<G1Affine>(Section::kL, h.num_aux, options);
   return key;
 }
+
+}  // namespace
 
 }  // namespace zkpipe::groth16

@@ -8,15 +8,18 @@
 //   4096·k      sections      vk_points, ic, density, a, b_g1, b_g2, h, l
 //
 // Loading maps the file read-only and hands out spans into the mapping; nothing is
-// copied. Every check names the section and offset it failed at.
+// copied. Every check names the section and offset it failed at. The file must not
+// change while a key views it: io/file_mapping.hpp says how a change is noticed.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "groth16/keys.hpp"
+#include "io/file_mapping.hpp"
 
 namespace zkpipe::groth16 {
 
@@ -33,11 +36,17 @@ struct LoadOptions {
   // The verifying key's points are checked (curve, subgroup, never infinity where
   // that would let forged proofs verify) whatever this says.
   bool check_points = true;
+  // A verifying key that lets proofs be forged (key_validation.hpp) only with kAllow.
+  InsecureKey insecure_key = InsecureKey::kRefuse;
 };
 
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);
 
 // Throws ParameterFileError naming the file, section and offset of the first problem.
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options = {});
+// The same from a mapping the caller keeps, to ask it afterwards whether the file
+// changed under the key's points (io::FileMapping::change, damage).
+ProvingKey load_parameter_file(const std::shared_ptr<const io::FileMapping>& mapping,
+                               const LoadOptions& options = {});
 
 }  // namespace zkpipe::groth16

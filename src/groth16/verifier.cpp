@@ -21,15 +21,15 @@ namespace {
 
 // Runs before any member is built: a key that would let forged proofs verify never
 // becomes a PreparedVerifyingKey, whichever reader it came through.
-const VerifyingKey& checked(const VerifyingKey& vk) {
-  if (auto problem = verifying_key_problem(vk)) throw std::invalid_argument("verifying key refused: " + *problem);
+const VerifyingKey& checked(const VerifyingKey& vk, InsecureKey insecure) {
+  if (auto problem = verifying_key_problem(vk, insecure)) throw std::invalid_argument("verifying key refused: " + *problem);
   return vk;
 }
 
 }  // namespace
 
-PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& vk)
-    : alpha_beta(pairing::pairing(checked(vk).alpha_g1, vk.beta_g2)),
+PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& vk, InsecureKey insecure)
+    : alpha_beta(pairing::pairing(checked(vk, insecure).alpha_g1, vk.beta_g2)),
       neg_gamma(-vk.gamma_g2),
       neg_delta(-vk.delta_g2),
       ic(vk.ic) {}

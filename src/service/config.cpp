@@ -100,6 +100,9 @@ void ServiceConfig::validate() const {
     throw ConfigError("max_request_bytes must be between 1 KiB and 64 MiB");
   }
   if (max_jobs == 0) throw ConfigError("max_jobs must be at least 1");
+  if (max_waits_per_peer == 0 || max_waits_per_peer > 1000000) {
+    throw ConfigError("max_waits_per_peer must be between 1 and 1000000, not " + std::to_string(max_waits_per_peer));
+  }
   if (!queue.empty() && !queue.starts_with("postgresql://") && !queue.starts_with("postgres://")) {
     throw ConfigError("queue must be a postgresql://USER@HOST:PORT/DATABASE address, not '" + queue +
                       "' (leave it empty for the data dir's SQLite journal)");
@@ -131,7 +134,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   }
   static const std::set<std::string, std::less<>> known = {
       "listen",           "metrics_listen",  "allow_remote",       "data_dir",       "parameter_roots",
-      "token_file",       "max_request_bytes", "max_jobs",         "backend",        "device",         "devices",
+      "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
       "heartbeat_seconds", "poll_seconds",     "reconnect_seconds"};
@@ -158,6 +161,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   c.token_file = token;
   read_bytes(t, path, "max_request_bytes", c.max_request_bytes);
   read(t, path, "max_jobs", c.max_jobs);
+  read(t, path, "max_waits_per_peer", c.max_waits_per_peer);
   read(t, path, "backend", c.backend);
   read(t, path, "device", c.device);
   if (const toml::node* devices = t.get("devices")) {

@@ -35,6 +35,10 @@ struct ServiceConfig {
   std::size_t max_request_bytes = std::size_t{1} << 20;
   // Jobs queued or running at once; a submit beyond it gets RESOURCE_EXHAUSTED.
   std::size_t max_jobs = 4096;
+  // Calls one client may have parked at once (AwaitProof, Prove, WatchBuffers); one
+  // more gets RESOURCE_EXHAUSTED. A client is its address less the port; every
+  // client of a unix socket is one.
+  std::size_t max_waits_per_peer = 256;
 
   // Engine.
   std::string backend = "cpu";   // cpu | cuda

@@ -1,10 +1,21 @@
-// The gRPC front of the daemon: zkpipe.v1.Prover on the configured address,
-// authenticating each call (an optional bearer token), bounding request sizes, and
-// mapping ProvingService's errors onto status codes. A malformed request is answered
-// INVALID_ARGUMENT with the reason; nothing a request holds can end the process.
+// The gRPC front of the daemon: zkpipe.v1.Prover on the configured address, with the
+// standard grpc.health.v1.Health (SERVING; NOT_SERVING once draining) and server
+// reflection, so that grpcurl, Kubernetes probes and load balancers need no .proto.
+//
+// Every Prover call is authenticated (an optional bearer token) before its bytes
+// are decoded; bytes that are no valid request get INVALID_ARGUMENT with the reason,
+// ProvingService's errors their status codes. Nothing a request holds can end the
+// process. Health and reflection answer without a token: they tell nothing about jobs.
+//
+// No call holds a gRPC thread: blocking calls (submit, cancel, status, ...) run on
+// threads of their own (CallThreads, at most kMaxCalls at once), and waits
+// (AwaitProof, Prove, WatchBuffers) are parked, holding no thread at all, at most
+// max_waits_per_peer per client. So however many clients wait, Submit, Cancel and
+// Status are served.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -19,8 +30,11 @@ namespace zkpipe::service {
 
 class GrpcServer {
  public:
-  // Binds and starts serving; throws ConfigError when the address cannot be bound.
-  // An empty token: no authentication.
+  // Blocking calls running at once; one more gets RESOURCE_EXHAUSTED.
+  static constexpr std::size_t kMaxCalls = 512;
+
+  // Binds and starts serving; throws ConfigError when the address cannot be bound
+  // (claim_unix_socket's refusal included). An empty token: no authentication.
   GrpcServer(ProvingService& service, const ServiceConfig& config, std::string token);
   ~GrpcServer();
   GrpcServer(const GrpcServer&) = delete;
@@ -28,16 +42,27 @@ class GrpcServer {
 
   // The TCP port bound (the one chosen for port 0); 0 for a unix socket.
   int port() const { return port_; }
+  // Health turns NOT_SERVING (probes and load balancers send work elsewhere), then
+  // the service drains: returns ProvingService::drain's count.
+  std::size_t drain(std::chrono::duration<double> deadline);
   // Ends the calls still running after `deadline` (awaits, watches) and stops.
   void shutdown(std::chrono::duration<double> deadline);
 
  private:
   class Handler;
+  void set_serving(bool serving);
+
+  ProvingService& service_;
   std::unique_ptr<Handler> handler_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool stopped_ = false;
 };
+
+// For a "unix:PATH" listen address: throws ConfigError naming the path when a live
+// daemon answers on the socket there; removes a socket nobody listens on (left by a
+// daemon that died). Anything else at the path is kept (binding then fails).
+void claim_unix_socket(const std::string& listen);
 
 // Reads a bearer token file: its first line, without surrounding whitespace; throws
 // ConfigError for an unreadable or empty file.

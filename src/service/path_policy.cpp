@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/file_io.hpp"
+#include "io/file_error.hpp"
 #include "service/config.hpp"
 #include "service/errors.hpp"
 
@@ -29,6 +30,11 @@ PathPolicy::PathPolicy(const std::vector<std::filesystem::path>& roots) {
       throw ConfigError("parameter root " + root.string() + " is not a directory");
     }
     roots_.push_back(canonical);
+    try {
+      root_directories_.emplace_back(canonical);
+    } catch (const io::FileError& e) {
+      throw ConfigError("parameter root " + root.string() + ": " + e.reason());
+    }
   }
 }
 
@@ -60,6 +66,34 @@ std::filesystem::path PathPolicy::confine(const std::string& requested, std::str
     throw ServiceError(ErrorKind::invalid_argument, name + " '" + shown + "' is not a regular file");
   }
   return canonical;
+}
+
+std::shared_ptr<const io::ReadOnlyFile> PathPolicy::open(const std::string& requested, std::string_view what) const {
+  const std::filesystem::path canonical = confine(requested, what);
+  for (std::size_t i = 0; i < roots_.size(); ++i) {
+    if (!is_under(canonical, roots_[i])) continue;
+    try {
+      return io::ReadOnlyFile::open_beneath(root_directories_[i], canonical.lexically_relative(roots_[i]));
+    } catch (const io::FileError& e) {
+      throw ServiceError(ErrorKind::invalid_argument, std::string(what) + " '" + formats::excerpt(requested, 200) +
+                                                          "': " + formats::excerpt(e.reason(), 300));
+    }
+  }
+  // confine() found it under a root.
+  throw ServiceError(ErrorKind::permission_denied,
+                     std::string(what) + " '" + formats::excerpt(requested, 200) + "' is outside the allowed roots");
+}
+
+std::shared_ptr<const io::ReadOnlyFile> PathPolicy::reopen(const std::string& requested,
+                                                           const std::optional<io::FileIdentity>& checked,
+                                                           std::string_view what) const {
+  auto file = open(requested, what);
+  if (checked && !file->identity().same_file(*checked)) {
+    throw ServiceError(ErrorKind::failed_precondition,
+                       std::string(what) + " '" + formats::excerpt(requested, 200) +
+                           "' now names another file than the one checked when the job was submitted");
+  }
+  return file;
 }
 
 }  // namespace zkpipe::service

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/read_only_file.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 #include "service/errors.hpp"
 
@@ -124,8 +126,17 @@ class ProvingService::Progress final : public engine::EngineListener {
   std::map<std::uint64_t, std::size_t> done_;
 };
 
+// The files a job named, as found when it was submitted: it is proved with these or
+// fails (PathPolicy::reopen), whatever the paths name by the time it starts. None for
+// a job resumed from the journal, whose paths are checked again when it starts.
+struct ProvingService::CheckedFiles {
+  std::optional<io::FileIdentity> key;  // the parameter file or .zkey
+  std::optional<io::FileIdentity> witness;
+};
+
 struct ProvingService::Job {
   std::uint64_t id = 0;
+  CheckedFiles checked;
   v1::SubmitProofRequest request;
   engine::Priority priority = engine::Priority::normal;
   JobStatus status = JobStatus::queued;
@@ -177,6 +188,10 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
       paths_(config.effective_parameter_roots()),
       store_(config.queue.empty() ? std::make_unique<JobStore>(config.data_dir / "jobs.sqlite") : nullptr),
       progress_(std::make_shared<Progress>()) {
+  // In cluster mode another daemon may finish a job: the queue is polled for its awaiters.
+  awaits_ = std::make_unique<AwaitRegistry>(
+      [this](std::uint64_t id, bool expired) { return answer_now(id, expired); },
+      config.queue.empty() ? std::nullopt : std::optional<Clock::duration>(std::chrono::milliseconds(100)));
   engine::EngineConfig ec;
   ec.synthesis_workers =
       config.synthesis_workers != 0 ? config.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
@@ -215,7 +230,7 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
                     unix_now());
       continue;
     }
-    enqueue(record.id, request, record.submitted_at);
+    enqueue(record.id, request, {}, record.submitted_at);
   }
   start_threads();
 }
@@ -248,6 +263,7 @@ void ProvingService::stop() {
     for (auto& [id, job] : jobs_) job->interrupted = true;
   }
   changed_.notify_all();
+  awaits_->notify_all();
   for (std::thread* thread : {&starter_, &janitor_, &heartbeat_}) {
     if (thread->joinable()) thread->join();
   }
@@ -261,9 +277,10 @@ void ProvingService::stop() {
 }
 
 std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request,
-                                                             double submitted_at) {
+                                                             CheckedFiles checked, double submitted_at) {
   auto job = std::make_shared<Job>();
   job->id = id;
+  job->checked = std::move(checked);
   // A job recovered after a restart was submitted before this process began.
   job->submitted -= std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(std::max(0.0, unix_now() - submitted_at)));
@@ -279,7 +296,7 @@ std::shared_ptr<ProvingService::Job> ProvingService::enqueue(std::uint64_t id, c
   return job;
 }
 
-void ProvingService::validate(const v1::SubmitProofRequest& request) const {
+ProvingService::CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
   if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
   if (!v1::Priority_IsValid(request.priority())) {
@@ -289,9 +306,7 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     const v1::CircomJob& c = request.circom();
     if (c.zkey().empty()) throw bad("circom job without a zkey");
     if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
-    paths_.confine(c.zkey());
-    paths_.confine(c.witness(), "witness file");
-    return;
+    return {paths_.open(c.zkey())->identity(), paths_.open(c.witness(), "witness file")->identity()};
   }
   if (!request.has_porep()) throw bad("no instance given (porep or circom)");
   const v1::PorepInstance& p = request.porep();
@@ -307,7 +322,8 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
     throw bad("partitions must be between 1 and " + std::to_string(kMaxPartitions) + ", not " +
               std::to_string(p.partitions()));
   }
-  const std::filesystem::path key_file = paths_.confine(p.parameter_file());
+  const auto opened = paths_.open(p.parameter_file());
+  const std::filesystem::path key_file = opened->name();
   try {
     // Refused now when the key was read before (cheap: counts cached); otherwise
     // the load checks it before compiling the evaluator.
@@ -319,10 +335,11 @@ void ProvingService::validate(const v1::SubmitProofRequest& request) const {
   } catch (const ShapeMismatch& e) {
     throw bad(formats::excerpt(e.what(), 1000));
   }
+  return {opened->identity(), {}};
 }
 
 std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
-  validate(request);
+  CheckedFiles checked = validate(request);
   {
     std::lock_guard lock(mutex_);
     if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
@@ -350,7 +367,7 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
   }
   const double now = unix_now();
   const std::uint64_t id = store_->insert(request.priority(), bytes, now);
-  enqueue(id, request, now);
+  enqueue(id, request, std::move(checked), now);
   return id;
 }
 
@@ -428,7 +445,7 @@ void ProvingService::join_finished_loaders() {
 ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job>& job) {
   const v1::PorepInstance& porep = job->request.porep();
   const auto circuit = circuit_of(porep);
-  const std::filesystem::path key_file = paths_.confine(porep.parameter_file());
+  const auto key_file = paths_.reopen(porep.parameter_file(), job->checked.key);
   Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
@@ -453,8 +470,9 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
 
 ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Job>& job) {
   const v1::CircomJob& circom = job->request.circom();
-  const std::filesystem::path zkey_file = paths_.confine(circom.zkey());
-  const std::filesystem::path witness_file = paths_.confine(circom.witness(), "witness file");
+  const auto zkey_file = paths_.reopen(circom.zkey(), job->checked.key);
+  // Open from now until synthesis reads it: what is read is the file checked.
+  const auto witness_file = paths_.reopen(circom.witness(), job->checked.witness, "witness file");
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   const auto& parameters = out.lease.parameters();
   const groth16::PartitionFootprint footprint =
@@ -517,6 +535,7 @@ void ProvingService::start(const std::shared_ptr<Job>& job) {
         // Not started: it stays queued in the journal for the next start.
         job->interrupted = true;
         changed_.notify_all();
+        awaits_->notify(job->id);
         return;
       }
       job->lease = std::move(prepared.lease);
@@ -570,6 +589,11 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
     outcome.status = JobStatus::failed;
     outcome.error = formats::excerpt(e.what(), 2000);
   }
+  // Read after the proofs are made, before they are kept: zeros read from a key
+  // truncated under the job (io/mapping_faults.hpp) make no proof.
+  if (auto damage = job->lease.damage(); damage && outcome.status != JobStatus::cancelled) {
+    outcome = unsuccessful(JobStatus::failed, formats::excerpt(*damage, 2000));
+  }
   std::lock_guard lock(mutex_);
   if (job->interrupted && outcome.status != JobStatus::done) {
     try {
@@ -580,6 +604,7 @@ void ProvingService::completed(const std::shared_ptr<Job>& job, const std::share
     job->lease.release();
     if (job->engine_id) progress_->forget(*job->engine_id);
     changed_.notify_all();
+    awaits_->notify(job->id);
     return;
   }
   finish_locked(*job, std::move(outcome), timings);
@@ -613,6 +638,7 @@ void ProvingService::finish_locked(Job& job, JobOutcome outcome, const v1::Timin
   job.lease.release();
   job.public_signals.reset();
   if (job.engine_id) progress_->forget(*job.engine_id);
+  awaits_->resolve(job.id, response_locked(job));
   to_start_.erase({static_cast<int>(job.priority), job.id});
   jobs_.erase(job.id);
   changed_.notify_all();
@@ -624,11 +650,36 @@ JobRecord ProvingService::journaled(std::uint64_t id) const {
   return std::move(*record);
 }
 
-v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait,
-                                             const std::function<bool()>& stop) {
-  if (cluster_) return await_cluster(id, wait, stop);
+v1::AwaitProofResponse ProvingService::response_locked(const Job& job) const {
+  v1::AwaitProofResponse out;
+  out.set_job_id(job.id);
+  out.set_state(state_of(job.status));
+  out.set_error(job.error);
+  out.set_proof(job.proof);
+  out.set_proof_json(job.proof_json);
+  out.set_public_json(job.public_json);
+  *out.mutable_timings() = job.timings;
+  out.set_partitions(partitions_of(job.request));
+  out.set_partitions_done(job.status == JobStatus::done ? partitions_of(job.request)
+                          : job.engine_id                ? progress_->done(*job.engine_id)
+                                                         : 0);
+  return out;
+}
+
+std::optional<AwaitAnswer> ProvingService::answer_now(std::uint64_t id, bool expired) const {
   v1::AwaitProofResponse out;
   out.set_job_id(id);
+  if (cluster_) {
+    try {
+      const std::optional<JobRecord> record = cluster_->get(id);
+      if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
+      if (!is_final(record->status) && !expired && !draining()) return std::nullopt;
+      fill_from_record(out, *record, cluster_->partitions_done(id));
+      return out;
+    } catch (const StoreError& e) {
+      throw unavailable(e);
+    }
+  }
   std::unique_lock lock(mutex_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
@@ -636,27 +687,43 @@ v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::mill
     fill_from_record(out, journaled(id), 0);
     return out;
   }
-  const std::shared_ptr<Job> job = it->second;
-  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
-  auto cut_short = [&] { return job->interrupted || (draining_ && !job->engine_id); };
-  while (!is_final(job->status) && !cut_short() && Clock::now() < deadline && !(stop && stop())) {
-    changed_.wait_until(lock, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
-  }
-  if (!is_final(job->status) && cut_short()) {
+  const Job& job = *it->second;
+  if (!is_final(job.status) && (job.interrupted || (draining_ && !job.engine_id))) {
     throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; job " + std::to_string(id) +
                                                    " stays queued and runs at its next start");
   }
-  out.set_state(state_of(job->status));
-  out.set_error(job->error);
-  out.set_proof(job->proof);
-  out.set_proof_json(job->proof_json);
-  out.set_public_json(job->public_json);
-  *out.mutable_timings() = job->timings;
-  out.set_partitions(partitions_of(job->request));
-  out.set_partitions_done(job->status == JobStatus::done ? partitions_of(job->request)
-                          : job->engine_id                ? progress_->done(*job->engine_id)
-                                                          : 0);
-  return out;
+  if (!is_final(job.status) && !expired) return std::nullopt;
+  return response_locked(job);
+}
+
+std::optional<AwaitRegistry::Ticket> ProvingService::await_async(std::uint64_t id,
+                                                                 std::optional<std::chrono::milliseconds> wait,
+                                                                 AwaitRegistry::Callback done) {
+  const Clock::time_point deadline =
+      wait ? Clock::now() + std::min<Clock::duration>(*wait, kMaxAwait) : Clock::time_point::max();
+  std::optional<AwaitAnswer> now;
+  try {
+    now = answer_now(id, Clock::now() >= deadline);
+  } catch (const ServiceError& e) {
+    now = e;
+  }
+  if (now) {
+    done(std::move(*now));
+    return std::nullopt;
+  }
+  // A job that finishes between the check and the registration is checked again by add().
+  return awaits_->add(id, deadline, std::move(done));
+}
+
+bool ProvingService::cancel_await(AwaitRegistry::Ticket ticket) { return awaits_->remove(ticket); }
+
+v1::AwaitProofResponse ProvingService::await(std::uint64_t id, std::chrono::milliseconds wait) {
+  auto answer = std::make_shared<std::promise<AwaitAnswer>>();
+  std::future<AwaitAnswer> answered = answer->get_future();
+  await_async(id, wait, [answer](AwaitAnswer a) { answer->set_value(std::move(a)); });
+  AwaitAnswer a = answered.get();
+  if (const auto* error = std::get_if<ServiceError>(&a)) throw *error;
+  return std::get<v1::AwaitProofResponse>(std::move(a));
 }
 
 v1::JobState ProvingService::cancel(std::uint64_t id) {
@@ -850,11 +917,12 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
       throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
     }
   }
-  const std::filesystem::path file = paths_.confine(request.parameter_file());
+  const auto opened = paths_.open(request.parameter_file());
+  const std::filesystem::path file = opened->name();
   const std::string circuit_name = circom ? std::string(kCircomCircuit) : circuit->name();
   ParameterResidency::Lease lease;
   try {
-    lease = circom ? residency_->acquire_zkey(file) : residency_->acquire(file, *circuit);
+    lease = circom ? residency_->acquire_zkey(opened) : residency_->acquire(opened, *circuit);
   } catch (const ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {
@@ -899,6 +967,7 @@ std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
     std::unique_lock lock(mutex_);
     draining_ = true;
     changed_.notify_all();
+    awaits_->notify_all();
     changed_.wait_until(lock, until, [&] { return cluster_work_.empty(); });
     std::vector<std::uint64_t> late;
     for (auto& [seq, work] : cluster_work_) {
@@ -922,11 +991,13 @@ std::size_t ProvingService::drain(std::chrono::duration<double> deadline) {
   std::unique_lock lock(mutex_);
   draining_ = true;
   changed_.notify_all();
+  awaits_->notify_all();
   // The starter may be loading parameters for one more job: it sees draining_ and
   // leaves it queued.
   changed_.wait_until(lock, until, [&] { return running().empty(); });
   const auto late = running();
   for (const auto& job : late) job->interrupted = true;
+  awaits_->notify_all();
   lock.unlock();
   for (const auto& job : late) engine_->cancel(*job->engine_id);
   lock.lock();
@@ -1107,6 +1178,7 @@ void ProvingService::claimed_done(const std::shared_ptr<ClusterWork>& work,
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  if (auto damage = work->lease.damage(); damage && !cancelled) failure = std::move(damage);  // as completed()
   std::size_t recorded = 0;
   try {
     if (cancelled) {
@@ -1182,7 +1254,7 @@ JobOutcome ProvingService::assemble(const JobRecord& job, const std::vector<Prov
     // partitions may come from several daemons.
     bool ok = true;
     if (request.has_circom()) {
-      const ParameterResidency::Lease lease = residency_->acquire_zkey(paths_.confine(request.circom().zkey()));
+      const ParameterResidency::Lease lease = residency_->acquire_zkey(paths_.open(request.circom().zkey()));
       const auto inputs = formats::public_from_json(partitions.front().public_json, "the recorded public.json");
       ok = groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
       out.proof_json = formats::proof_to_json(proofs.front());
@@ -1190,7 +1262,7 @@ JobOutcome ProvingService::assemble(const JobRecord& job, const std::vector<Prov
     } else {
       const auto circuit = circuit_of(request.porep());
       const ParameterResidency::Lease lease =
-          residency_->acquire(paths_.confine(request.porep().parameter_file()), *circuit);
+          residency_->acquire(paths_.open(request.porep().parameter_file()), *circuit);
       const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
       for (std::size_t p = 0; p < proofs.size() && ok; ++p) {
         ok = groth16::verify(pvk, proofs[p], circuit->public_inputs(p));
@@ -1237,27 +1309,6 @@ void ProvingService::heartbeat_loop() {
       std::cerr << "zkpipe serve: heartbeat: " << e.what() << "\n";
     }
     lock.lock();
-  }
-}
-
-v1::AwaitProofResponse ProvingService::await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
-                                                     const std::function<bool()>& stop) {
-  const auto deadline = Clock::now() + std::min<Clock::duration>(wait, kMaxAwait);
-  for (;;) {
-    try {
-      const std::optional<JobRecord> record = cluster_->get(id);
-      if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(id));
-      if (is_final(record->status) || Clock::now() >= deadline || (stop && stop()) || draining()) {
-        v1::AwaitProofResponse out;
-        out.set_job_id(id);
-        fill_from_record(out, *record, cluster_->partitions_done(id));
-        return out;
-      }
-    } catch (const StoreError& e) {
-      throw unavailable(e);
-    }
-    // The queue is shared: another daemon may finish the job, so it is polled.
-    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(100), deadline - Clock::now()));
   }
 }
 

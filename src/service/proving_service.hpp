@@ -8,7 +8,8 @@
 //       per key being loaded, the jobs that need the same key parked behind it), so
 //       that a long load does not hold up jobs whose parameters are resident
 //     → engine (admission by priority and budget) → on_complete: journal the result,
-//       release the lease, wake the awaiters
+//       release the lease, answer the awaiters (parked in the await registry, not
+//       holding a thread each)
 //
 // At construction every job the journal holds as queued or running is started
 // again: a job accepted before a crash completes or is reported failed, never lost.
@@ -42,6 +43,7 @@
 #include <thread>
 
 #include "engine/engine.hpp"
+#include "service/await_registry.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/config.hpp"
 #include "service/job_store.hpp"
@@ -69,10 +71,17 @@ class ProvingService {
 
   // Every call below throws ServiceError for a bad request.
   std::uint64_t submit(const v1::SubmitProofRequest& request);
-  // Waits up to `wait` for the job to finish, returning early when `stop()` says the
-  // caller has gone. A draining daemon answers with the state it has.
-  v1::AwaitProofResponse await(std::uint64_t id, std::chrono::milliseconds wait,
-                               const std::function<bool()>& stop = {});
+  // Waits up to `wait` (at most 60 s) for the job to finish; a job a drain cuts
+  // short is answered ServiceError unavailable.
+  v1::AwaitProofResponse await(std::uint64_t id, std::chrono::milliseconds wait);
+  // The same without holding a thread: `done` gets the answer when the job
+  // finishes, a drain cuts it short, or `wait` (at most 60 s; nullopt: no limit)
+  // passes. It runs within this call when there is nothing to wait for (the ticket
+  // is then empty), else on the await registry's thread; it must not block.
+  std::optional<AwaitRegistry::Ticket> await_async(std::uint64_t id, std::optional<std::chrono::milliseconds> wait,
+                                                   AwaitRegistry::Callback done);
+  // The caller has gone: true when its waiter was still parked (`done` will not run).
+  bool cancel_await(AwaitRegistry::Ticket ticket);
   v1::JobState cancel(std::uint64_t id);
   v1::GetStatusResponse status() const;
   std::string metrics() const;
@@ -98,6 +107,7 @@ class ProvingService {
 
   struct Prepared;
   struct ClusterWork;
+  struct CheckedFiles;
 
   void starter_loop();
   void janitor_loop();
@@ -125,14 +135,17 @@ class ProvingService {
   // A finished job no longer held in memory, from the journal; ServiceError
   // not_found when the journal has none.
   JobRecord journaled(std::uint64_t id) const;
-  v1::AwaitProofResponse await_cluster(std::uint64_t id, std::chrono::milliseconds wait,
-                                       const std::function<bool()>& stop);
+  // An await's answer now; nullopt while it is worth waiting (never once `expired`).
+  std::optional<AwaitAnswer> answer_now(std::uint64_t id, bool expired) const;
+  // Under mutex_: the job as AwaitProof reports it.
+  v1::AwaitProofResponse response_locked(const Job& job) const;
   void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
   // Under mutex_: the job's final state, journaled.
   void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
   // submitted_at: the journaled submission time (Unix seconds), which a job's total time counts from.
-  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, double submitted_at);
-  void validate(const v1::SubmitProofRequest& request) const;
+  std::shared_ptr<Job> enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedFiles checked,
+                               double submitted_at);
+  CheckedFiles validate(const v1::SubmitProofRequest& request) const;
 
   const ServiceConfig config_;
   const std::chrono::steady_clock::time_point started_;
@@ -170,6 +183,8 @@ class ProvingService {
 
   std::thread starter_;
   std::thread janitor_;
+  // Last: destroyed first, while what its checks read is still there.
+  std::unique_ptr<AwaitRegistry> awaits_;
 };
 
 }  // namespace zkpipe::service

@@ -4,6 +4,8 @@
 
 #include "formats/zkey_file.hpp"
 #include "groth16/evaluator_file.hpp"
+#include "io/directory.hpp"
+#include "io/file_error.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
 
@@ -13,6 +15,7 @@ struct ParameterResidency::Entry {
   std::shared_future<Resident> ready;
   bool loaded = false;                 // ready holds a value
   std::size_t in_use = 0;              // leases out
+  bool detached = false;               // out of entries_: dropped by its last lease
   Clock::time_point last_used = Clock::now();
 };
 
@@ -22,18 +25,28 @@ double seconds_since(ParameterResidency::Clock::time_point t) {
   return std::chrono::duration<double>(ParameterResidency::Clock::now() - t).count();
 }
 
+struct LoadedEvaluator {
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
+  std::shared_ptr<const io::FileMapping> mapping;  // null when it serves from memory
+};
+
 // The evaluator cached beside the key (as `zkpipe prove` caches it: <key>.zkpev),
-// else compiled now and cached there when the directory is writable.
-std::shared_ptr<const r1cs::CompiledR1cs> load_evaluator(const std::filesystem::path& key_file,
-                                                         const groth16::ProvingKey& key,
-                                                         const r1cs::PartitionedCircuit& circuit) {
+// else compiled now and cached there when the directory is writable. The cache is
+// opened in the key's directory without following a link, so that it lies under the
+// same root as the key.
+LoadedEvaluator load_evaluator(const std::filesystem::path& key_file, const groth16::ProvingKey& key,
+                               const r1cs::PartitionedCircuit& circuit) {
   const std::filesystem::path path = std::filesystem::path(key_file).replace_extension(".zkpev");
   const groth16::EvaluatorExpectation expected{circuit.name(), groth16::key_fingerprint(key)};
   if (std::filesystem::exists(path)) {
     try {
-      return std::make_shared<const r1cs::CompiledR1cs>(groth16::load_evaluator_file(path, expected));
+      auto mapping =
+          io::FileMapping::map(io::ReadOnlyFile::open_beneath(io::Directory(path.parent_path()), path.filename()));
+      return {std::make_shared<const r1cs::CompiledR1cs>(groth16::load_evaluator_file(mapping, expected)), mapping};
     } catch (const groth16::EvaluatorFileError&) {
       // A stale or corrupt cache is rebuilt below, as the command line does.
+    } catch (const io::FileError&) {
+      // So is one that cannot be opened as a plain file.
     }
   }
   auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit, {}));
@@ -42,7 +55,21 @@ std::shared_ptr<const r1cs::CompiledR1cs> load_evaluator(const std::filesystem::
   } catch (const std::exception&) {
     // A read-only parameter root: the evaluator serves from memory.
   }
-  return evaluator;
+  return {evaluator, nullptr};
+}
+
+// "…changed since it was loaded (size A → B)" when a mapped file changed or was
+// truncated under a reader; nullopt while none did.
+std::optional<std::string> changed_since_loaded(const std::string& what, const io::FileMapping& mapping) {
+  std::string change;
+  try {
+    change = mapping.change().value_or("");
+  } catch (const io::FileError& e) {
+    change = e.reason();
+  }
+  if (change.empty() && mapping.damage()) change = "truncated, then restored to its size";
+  if (change.empty()) return std::nullopt;
+  return what + " " + mapping.name() + " changed since it was loaded (" + change + ")";
 }
 
 }  // namespace
@@ -62,27 +89,58 @@ ParameterResidency::Lease& ParameterResidency::Lease::operator=(Lease&& other) n
 void ParameterResidency::Lease::release() {
   parameters_.reset();
   zkey_.reset();
-  if (owner_ != nullptr && entry_ != nullptr) owner_->returned(*entry_);
+  if (owner_ != nullptr && entry_ != nullptr) owner_->returned(entry_);
   owner_ = nullptr;
   entry_.reset();
+}
+
+std::optional<std::string> ParameterResidency::Lease::damage() const {
+  if (entry_ == nullptr || !parameters_) return std::nullopt;
+  for (const MappedSource& source : entry_->ready.get().mappings) {
+    const auto at = source.mapping->damage();
+    if (!at) continue;
+    std::string now;
+    try {
+      now = source.mapping->change().value_or("");
+    } catch (const io::FileError& e) {
+      now = e.reason();
+    }
+    return std::string(source.what) + " " + source.mapping->name() +
+           " was truncated while this job read it (no data from offset " + std::to_string(*at) +
+           (now.empty() ? "" : "; " + now) + "): its proof is not returned";
+  }
+  return std::nullopt;
 }
 
 ParameterResidency::ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds)
     : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds) {}
 
-void ParameterResidency::returned(Entry& entry) {
-  std::lock_guard lock(mutex_);
-  --entry.in_use;
-  entry.last_used = Clock::now();
+void ParameterResidency::returned(const std::shared_ptr<Entry>& entry) {
+  std::vector<std::shared_ptr<Entry>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    --entry->in_use;
+    entry->last_used = Clock::now();
+    if (entry->detached && entry->in_use == 0 && entry->loaded) dropped.push_back(entry);
+  }
+  drop(dropped);
 }
 
-ParameterResidency::Lease ParameterResidency::acquire(const std::filesystem::path& file,
+ParameterResidency::Lease ParameterResidency::acquire(const std::shared_ptr<const io::ReadOnlyFile>& file,
                                                       const r1cs::PartitionedCircuit& circuit) {
-  return acquire_with({file.string(), circuit.name()}, [&] { return load(file, circuit); });
+  return acquire_with({file->name(), circuit.name()}, *file, [&] { return load(file, circuit); });
 }
 
-ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::filesystem::path& file) {
-  return acquire_with({file.string(), kCircomCircuit}, [&] { return load_zkey(file); });
+ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file) {
+  return acquire_with({file->name(), kCircomCircuit}, *file, [&] { return load_zkey(file); });
+}
+
+void ParameterResidency::detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped) {
+  const auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  it->second->detached = true;
+  if (it->second->in_use == 0 && it->second->loaded) dropped.push_back(it->second);
+  entries_.erase(it);
 }
 
 bool ParameterResidency::loaded(const std::filesystem::path& file, const std::string& circuit) const {
@@ -91,13 +149,60 @@ bool ParameterResidency::loaded(const std::filesystem::path& file, const std::st
   return it != entries_.end() && it->second->loaded;
 }
 
-ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const std::function<Resident()>& load) {
+namespace {
+
+// Whether parameters loaded from `source` are the ones in `file`: the same inode for
+// a key used in place (mapped; its changes in place are changed_since_loaded's), the
+// same version too for a copy.
+bool loaded_from(const io::FileIdentity& source, bool mapped, const io::ReadOnlyFile& file) {
+  return mapped ? source.same_file(file.identity()) : source == file.identity();
+}
+
+}  // namespace
+
+ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const io::ReadOnlyFile& file,
+                                                           const std::function<Resident()>& load) {
   const auto t0 = Clock::now();
+  for (;;) {
+    Lease lease = acquire_once(id, file, load, t0);
+    const Resident& resident = lease.entry_->ready.get();
+    // A load that another job started from a file since replaced: its entry is
+    // stale now, and the next round loads this job's file.
+    if (!loaded_from(resident.source, !resident.mappings.empty(), file)) continue;
+    lease.parameters_ = resident.parameters;
+    lease.zkey_ = resident.zkey;
+    return lease;
+  }
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_once(const Id& id, const io::ReadOnlyFile& file,
+                                                           const std::function<Resident()>& load,
+                                                           Clock::time_point t0) {
   Lease lease;
   lease.owner_ = this;
   std::promise<Resident> promise;
   bool loader = false;
   bool was_loaded = false;
+  std::vector<std::shared_ptr<Entry>> dropped;
+  std::optional<std::string> changed;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = entries_.find(id); it != entries_.end() && it->second->loaded) {
+      const Resident& resident = it->second->ready.get();
+      // Another file under the name: the stale entry goes, whatever became of its
+      // file. The same file changed in place: the entry goes and the job fails.
+      if (loaded_from(resident.source, !resident.mappings.empty(), file)) {
+        for (const MappedSource& source : resident.mappings) {
+          if (!changed) changed = changed_since_loaded(source.what, *source.mapping);
+        }
+        if (changed) detach_locked(id, dropped);
+      } else {
+        detach_locked(id, dropped);
+      }
+    }
+  }
+  drop(dropped);
+  if (changed) throw ParametersChanged(*changed);
   {
     std::lock_guard lock(mutex_);
     auto& slot = entries_[id];
@@ -122,9 +227,7 @@ ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const s
       if (auto it = entries_.find(id); it != entries_.end() && it->second == lease.entry_) entries_.erase(it);
     }
   }
-  const Resident& resident = lease.entry_->ready.get();  // rethrows a failed load (the lease then returns itself)
-  lease.parameters_ = resident.parameters;
-  lease.zkey_ = resident.zkey;
+  lease.entry_->ready.get();  // rethrows a failed load (the lease then returns itself)
   lease.load_seconds_ = was_loaded ? 0.0 : seconds_since(t0);
   return lease;
 }
@@ -181,28 +284,39 @@ void ParameterResidency::check_shape(const std::filesystem::path& file,
   refuse_other_shape(file, key, *built, circuit_shape(*built));
 }
 
-ParameterResidency::Resident ParameterResidency::load(const std::filesystem::path& file,
+ParameterResidency::Resident ParameterResidency::load(const std::shared_ptr<const io::ReadOnlyFile>& opened,
                                                       const r1cs::PartitionedCircuit& circuit) {
+  const std::filesystem::path file = opened->name();
   const auto mtime = mtime_of(file);
-  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(file));
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::map(opened);
+  } catch (const io::FileError& e) {
+    throw groth16::ParameterFileError(e.what());
+  }
+  auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(mapping));
   const groth16::CircuitShape key_shape = groth16::CircuitShape::of(*key);
   {
     std::lock_guard lock(mutex_);
     key_shapes_.insert_or_assign(file.string(), KeyShape{mtime, key_shape});
   }
   refuse_other_shape(file, key_shape, circuit, circuit_shape(circuit));
-  auto evaluator = load_evaluator(file, *key, circuit);
-  return {make_resident(file, std::move(key), std::move(evaluator), 0), nullptr};
+  LoadedEvaluator evaluator = load_evaluator(file, *key, circuit);
+  std::vector<MappedSource> mappings{{"parameter file", mapping}};
+  if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});
+  return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, mapping->identity(),
+          std::move(mappings)};
 }
 
-ParameterResidency::Resident ParameterResidency::load_zkey(const std::filesystem::path& file) {
+ParameterResidency::Resident ParameterResidency::load_zkey(const std::shared_ptr<const io::ReadOnlyFile>& opened) {
+  const std::filesystem::path file = opened->name();
   // The subgroup check is what makes reading a large key slow; a bad point can only
   // spoil this daemon's own proofs, which are verified before they are returned.
-  formats::Zkey zkey = formats::read_zkey(file, {.check_subgroup = false});
+  formats::Zkey zkey = formats::read_zkey(opened, {.check_subgroup = false});
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(zkey.key));
   auto circuit = std::make_shared<const ZkeyCircuit>(
       ZkeyCircuit{zkey.header, std::move(zkey.a_coefficients), std::move(zkey.b_coefficients)});
-  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit};
+  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit, opened->identity(), {}};
 }
 
 std::shared_ptr<const engine::ResidentParameters> ParameterResidency::make_resident(

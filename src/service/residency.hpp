@@ -16,6 +16,14 @@
 //   against the circuit a job names before its evaluator is compiled, and
 //   remembered, so that a later submit naming a preset the key was not set up for
 //   is refused at once (check_shape).
+// - Files: a key is loaded from a file the caller opened (and checked), and is used
+//   only for jobs that name that same file. Before each use the file is looked at
+//   again: a key whose file was replaced (another inode under the name) is dropped
+//   and the job's file loaded instead; a key whose mapped file changed in place
+//   (size, mtime) is dropped and the job refused with ParametersChanged, since the
+//   points it views are no longer the ones that were checked. A truncation while a
+//   job reads the key is answered by the fault handler (io/mapping_faults.hpp) and
+//   reported by Lease::damage() when the job is done.
 #pragma once
 
 #include <chrono>
@@ -26,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +43,8 @@
 #include "formats/zkey_file.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
+#include "io/file_mapping.hpp"
+#include "io/read_only_file.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::service {
@@ -64,6 +75,11 @@ class ParametersInUse : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 class ParametersDoNotFit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// The file a resident key views in place changed after it was loaded.
+class ParametersChanged : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -104,6 +120,9 @@ class ParameterResidency {
     const std::shared_ptr<const ZkeyCircuit>& zkey() const { return zkey_; }
     // Seconds this acquire spent loading (or waiting for another's load): 0 when resident.
     double load_seconds() const { return load_seconds_; }
+    // Why what the job read from a mapped file cannot be trusted: the file was
+    // truncated while it was read (io::FileMapping::damage); nullopt when it was not.
+    std::optional<std::string> damage() const;
     void release();
 
    private:
@@ -119,14 +138,15 @@ class ParameterResidency {
   ParameterResidency(const ParameterResidency&) = delete;
   ParameterResidency& operator=(const ParameterResidency&) = delete;
 
-  // The key at `file` (already confined and canonical) for `circuit`'s shape, loaded
-  // if needed. Throws groth16::ParameterFileError and friends for a bad file,
-  // ShapeMismatch for a key of another circuit (before compiling the evaluator),
-  // ParametersDoNotFit when the budget cannot hold it.
-  Lease acquire(const std::filesystem::path& file, const r1cs::PartitionedCircuit& circuit);
-  // A snarkjs .zkey (already confined and canonical), read if needed. Throws
-  // formats::FormatError for a bad file, ParametersDoNotFit as above.
-  Lease acquire_zkey(const std::filesystem::path& file);
+  // The key in `file` (opened where it was confined; its name is its canonical path)
+  // for `circuit`'s shape, loaded if needed. Throws groth16::ParameterFileError and
+  // friends for a bad file, ShapeMismatch for a key of another circuit (before
+  // compiling the evaluator), ParametersDoNotFit when the budget cannot hold it,
+  // ParametersChanged as the header says.
+  Lease acquire(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& circuit);
+  // A snarkjs .zkey (opened as above), read if needed. Throws formats::FormatError for
+  // a bad file, ParametersDoNotFit as above.
+  Lease acquire_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file);
   // Whether acquiring would find the parameters loaded (no load to wait for).
   bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
   // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other
@@ -145,9 +165,17 @@ class ParameterResidency {
 
  private:
   using Id = std::pair<std::string, std::string>;  // file, circuit name
+  struct MappedSource {
+    const char* what;  // "parameter file", "evaluator file"
+    std::shared_ptr<const io::FileMapping> mapping;
+  };
   struct Resident {
     std::shared_ptr<const engine::ResidentParameters> parameters;
     std::shared_ptr<const ZkeyCircuit> zkey;
+    io::FileIdentity source;  // the file loaded, as it was then
+    // The files the parameters view in place (the key's, its evaluator's); none for a
+    // .zkey, which is copied.
+    std::vector<MappedSource> mappings;
   };
   // A key's counts as read from its file, valid while the file's mtime is unchanged.
   struct KeyShape {
@@ -155,9 +183,16 @@ class ParameterResidency {
     groth16::CircuitShape shape;
   };
 
-  Lease acquire_with(const Id& id, const std::function<Resident()>& load);
-  Resident load(const std::filesystem::path& file, const r1cs::PartitionedCircuit& circuit);
-  Resident load_zkey(const std::filesystem::path& file);
+  Lease acquire_with(const Id& id, const io::ReadOnlyFile& file, const std::function<Resident()>& load);
+  // One round of acquire_with: the lease on the entry for `id` (loaded by this call if
+  // needed), after dropping a stale entry; its load time counts from t0. Throws
+  // ParametersChanged.
+  Lease acquire_once(const Id& id, const io::ReadOnlyFile& file, const std::function<Resident()>& load,
+                     Clock::time_point t0);
+  // Under mutex_: takes the entry out of the map; dropped now if idle, else by its last lease.
+  void detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped);
+  Resident load(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& circuit);
+  Resident load_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file);
   // Reserves the loaded key's bytes from the budget, evicting idle keys as needed.
   std::shared_ptr<const engine::ResidentParameters> make_resident(const std::filesystem::path& file,
                                                                   std::shared_ptr<const groth16::ProvingKey> key,
@@ -168,7 +203,7 @@ class ParameterResidency {
   // Under mutex_: removes the least recently used idle entry; false if none.
   bool evict_one_idle_locked(std::vector<std::shared_ptr<Entry>>& dropped);
   void drop(std::vector<std::shared_ptr<Entry>>& dropped);
-  void returned(Entry& entry);
+  void returned(const std::shared_ptr<Entry>& entry);
 
   engine::Engine& engine_;
   const ParameterTiers tiers_;

@@ -101,6 +101,39 @@ PY
 expect 2 "vk_gamma_2 is the point at infinity" -- \
   "$zkpipe" groth16 verify "$dir/forged_vk.json" "$dir/forged_public.json" "$dir/forged_proof.json"
 if grep -q OK "$dir/out.txt"; then fail "a forged proof was reported OK"; fi
+# γ = δ (a .zkey without a phase-2 contribution) lets A = α, B = β, C = −IC(x) verify for
+# any x (tests/groth16/key_validation_test.cpp forges one): refused in the JSON key and
+# in the .zkey; --allow-insecure-key accepts it and says so.
+python3 - "$fixtures" "$dir" <<'PY'
+import json, struct, sys
+fixtures, out = sys.argv[1], sys.argv[2]
+vk = json.load(open(f"{fixtures}/verification_key.json"))
+vk["vk_delta_2"] = vk["vk_gamma_2"]
+json.dump(vk, open(f"{out}/gamma_delta_vk.json", "w"))
+z = bytearray(open(f"{fixtures}/circuit_final.zkey", "rb").read())
+pos = 12
+while pos < len(z):
+    kind, size = struct.unpack_from("<IQ", z, pos)
+    if kind == 2:  # header: n8q, q, n8r, r, nVars, nPublic, domainSize, α1, β1, β2, γ2, δ1, δ2
+        at = pos + 12
+        n8q = struct.unpack_from("<I", z, at)[0]
+        at += 4 + n8q
+        n8r = struct.unpack_from("<I", z, at)[0]
+        at += 4 + n8r + 12
+        gamma2 = at + 2 * n8q + 2 * n8q + 4 * n8q
+        delta2 = gamma2 + 4 * n8q + 2 * n8q
+        z[delta2:delta2 + 4 * n8q] = z[gamma2:gamma2 + 4 * n8q]
+    pos += 12 + size
+open(f"{out}/gamma_delta.zkey", "wb").write(z)
+PY
+expect 2 "vk_gamma_2 = vk_delta_2 makes the pairing equation trivial" -- \
+  "$zkpipe" groth16 verify "$dir/gamma_delta_vk.json" "$fixtures/public.json" "$fixtures/proof.json"
+expect 1 "for tests only" -- "$zkpipe" groth16 verify --allow-insecure-key \
+  "$dir/gamma_delta_vk.json" "$fixtures/public.json" "$fixtures/proof.json"
+expect 2 "vk_gamma_2 = vk_delta_2" -- \
+  "$zkpipe" groth16 prove "$dir/gamma_delta.zkey" "$fixtures/witness.wtns" "$dir/gd.json" "$dir/gdpub.json"
+expect 2 "vk_gamma_2 = vk_delta_2" -- "$zkpipe" zkey import "$dir/gamma_delta.zkey" "$dir/gd.zkp"
+[ ! -e "$dir/gd.json" ] && [ ! -e "$dir/gd.zkp" ] || fail "a file was written from a gamma = delta key"
 expect 2 "nested deeper" -- "$zkpipe" groth16 verify "$dir/deep.json" "$fixtures/public.json" "$fixtures/proof.json"
 expect 2 "nested deeper" -- \
   "$zkpipe" groth16 verify "$fixtures/verification_key.json" "$fixtures/public.json" "$dir/deep_proof.json"

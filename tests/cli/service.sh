@@ -2,7 +2,8 @@
 # zkpipe serve / client end to end: a proof through the daemon verifies with
 # `zkpipe verify`; submit / await; a circom job (.zkey + .wtns) whose proof.json
 # `zkpipe groth16 verify` accepts; the bearer token; refusals; kill -9 mid-run and a
-# restart on the same data dir (every accepted job completes); SIGTERM drain.
+# restart on the same data dir (every accepted job completes); SIGTERM drain; a
+# second daemon on a live socket refused.
 #
 #   service.sh ZKPIPE FIXTURES     (FIXTURES: tests/fixtures/chain-2e10)
 set -euo pipefail
@@ -86,7 +87,7 @@ ids=()
 for seed in 1 2 3 4 5 6; do
   ids+=("$(client submit --preset tiny --key "$dir/params/key.zkp" --seed "$seed" --partitions 3 | tail -1)")
 done
-sleep 0.5
+wait_for_progress "${ids[0]}"
 client --json status > "$dir/before.json"
 python3 -c 'import json,sys; q=json.load(open(sys.argv[1]))["queue"]; sys.exit(0 if sum(x["jobs"] for x in q) > 0 else 1)' \
   "$dir/before.json" || { echo "FAIL: every job finished before the kill; the test proves nothing" >&2; exit 1; }
@@ -103,7 +104,7 @@ done
 stop_daemon TERM 0
 start_daemon "$dir/serve3.log" "${serve_args[@]}" --drain-seconds 0.2
 long=$(client submit --preset tiny --key "$dir/params/key.zkp" --seed 21 --partitions 40 | tail -1)
-sleep 0.5
+wait_for_progress "$long"
 stop_daemon TERM 0
 grep -q "1 running job(s) cut short stay queued" "$dir/serve3.log"
 start_daemon "$dir/serve4.log" "${serve_args[@]}"
@@ -112,5 +113,15 @@ client await "$long" --out "$dir/long.bin" 2> /dev/null | grep -q "done"
 
 # Two daemons on one data dir would run every job twice: the second is refused.
 expect_error "in use by another zkpipe serve" "$zkpipe" serve --listen "unix:$dir/other.sock" --data-dir "$dir/data"
+# A second daemon on the socket a live one answers on exits 2 naming the path, and
+# the first keeps it (the restart after kill -9 above took over a stale socket).
+rc=0
+# (timeout: a daemon that took the socket over would serve on.)
+timeout 30 "$zkpipe" serve --listen "$sock" --data-dir "$dir/data2" --param-root "$dir/params" > "$dir/second.txt" 2>&1 ||
+  rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q "unix socket $dir/zkpipe.sock is in use" "$dir/second.txt"; then
+  echo "FAIL: a second serve on a live socket exited $rc:" >&2; cat "$dir/second.txt" >&2; exit 1
+fi
+client status > /dev/null
 stop_daemon TERM 0
 echo "cli service: OK"

@@ -27,6 +27,20 @@ stop_daemon() {
   if [[ $rc -ne $2 ]]; then echo "FAIL: the daemon exited $rc after SIG$1, expected $2" >&2; return 1; fi
 }
 
+# wait_for_progress ID : waits until job ID has a partition proved (a minute at
+# most: each await below asks the daemon for up to a second). A test that acts on a
+# job mid-run waits for this rather than for a fixed time, which a loaded machine
+# may spend loading the key.
+wait_for_progress() {
+  local progress
+  for _ in $(seq 60); do
+    progress=$("$zkpipe" client "${client_args[@]}" await "$1" --timeout 0.1 2>&1 > /dev/null || true)
+    if grep -Eq "^job $1: (running, [1-9][0-9]*/|done)" <<< "$progress"; then return 0; fi
+  done
+  echo "FAIL: job $1 had no partition proved within a minute: $progress" >&2
+  return 1
+}
+
 cleanup_daemon() {
   if [[ -n ${daemon_pid:-} ]]; then kill -9 "$daemon_pid" 2> /dev/null || true; wait "$daemon_pid" 2> /dev/null || true; fi
 }

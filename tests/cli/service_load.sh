@@ -1,24 +1,66 @@
 #!/usr/bin/env bash
 # Load on the daemon (bounded: 64 clients, tiny instances, a minute at most on 2
-# cores): 56 clients prove at once while 8 submit and cancel; every completed proof
-# verifies, the ledger returns to zero once the key is evicted, RSS stays bounded;
-# prints p50 / p99 latency.
+# cores): 56 clients prove at once while 8 submit and cancel, all of it with 600
+# WatchBuffers streams parked (submit, cancel and status must still answer); every
+# completed proof verifies, the ledger returns to zero once the key is evicted, RSS
+# stays bounded; prints p50 / p99 latency.
 set -euo pipefail
 zkpipe=$1
 clients=${ZKPIPE_LOAD_CLIENTS:-64}
 cancelled=$((clients / 8))
 max_rss_mib=${ZKPIPE_LOAD_MAX_RSS_MIB:-512}
+parked=${ZKPIPE_LOAD_PARKED:-600}
 dir=$(mktemp -d)
 daemon_pid=
 source "$(dirname "$0")/service_lib.sh"
-trap 'cleanup_daemon; rm -rf "$dir"' EXIT
+parker=
+trap 'cleanup_daemon; if [[ -n $parker ]]; then kill "$parker" 2> /dev/null || true; fi; rm -rf "$dir"' EXIT
 
+# The parked streams come from Python's grpc module (python3-grpcio); the first
+# python3 on PATH may be another install (pyenv, a venv) than Debian's.
+grpc_python=
+for candidate in ${ZKPIPE_PYTHON:-python3 /usr/bin/python3}; do
+  if "$candidate" -c 'import grpc' 2> /dev/null; then grpc_python=$candidate; break; fi
+done
+[[ -n $grpc_python ]] || { echo "FAIL: no python3 with the grpc module (python3-grpcio, scripts/install-deps.sh)" >&2; exit 1; }
 mkdir -p "$dir/params" "$dir/data" "$dir/out"
 "$zkpipe" setup --preset tiny --out "$dir/params/key.zkp" --quiet 2> /dev/null
 sock="unix:$dir/zkpipe.sock"
 client_args=(--server "$sock")
-start_daemon "$dir/serve.log" --listen "$sock" --data-dir "$dir/data" --param-root "$dir/params"
+# Every client of a unix socket is one peer: room for the parked streams and the provers.
+echo "max_waits_per_peer = $((parked + clients + 16))" > "$dir/zkpipe.toml"
+start_daemon "$dir/serve.log" --config "$dir/zkpipe.toml" --listen "$sock" --data-dir "$dir/data" --param-root "$dir/params"
 key="$dir/params/key.zkp"
+
+# $parked WatchBuffers streams (a snapshot a minute), held open over the whole load
+# by one process, until $dir/unpark appears; each must end when cancelled.
+"$grpc_python" - "$sock" "$parked" "$dir/parked" "$dir/unpark" << 'PY' &
+import os, sys, time, grpc
+target, count, parked, unpark = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+channel = grpc.insecure_channel(target)
+watch = channel.unary_stream("/zkpipe.v1.Prover/WatchBuffers")
+# WatchBuffersRequest{interval_ms: 60000}: field 1, varint 60000.
+streams = [watch(bytes([0x08, 0xe0, 0xd4, 0x03])) for _ in range(count)]
+for s in streams:
+    next(s)  # the first snapshot comes at once: the stream is parked
+open(parked, "w").close()
+while not os.path.exists(unpark):
+    time.sleep(0.2)
+for s in streams:
+    s.cancel()
+ended = sum(1 for s in streams if s.code() == grpc.StatusCode.CANCELLED)
+sys.exit(0 if ended == count else f"{count - ended} parked streams did not end when cancelled")
+PY
+parker=$!
+for _ in $(seq 600); do [[ -e $dir/parked ]] && break; kill -0 "$parker" 2> /dev/null || break; sleep 0.1; done
+[[ -e $dir/parked ]] || { echo "FAIL: $parked WatchBuffers streams were not all answered within 60 s" >&2; exit 1; }
+# With every stream parked, submit, cancel and status answer (10 s only catches starvation).
+id=$(timeout 10 "$zkpipe" client --server "$sock" submit --preset tiny --key "$key" --seed 1000 | tail -1) ||
+  { echo "FAIL: submit got no answer with $parked streams parked" >&2; exit 1; }
+timeout 10 "$zkpipe" client --server "$sock" cancel "$id" > /dev/null ||
+  { echo "FAIL: cancel got no answer with $parked streams parked" >&2; exit 1; }
+timeout 10 "$zkpipe" client --server "$sock" status > /dev/null ||
+  { echo "FAIL: status got no answer with $parked streams parked" >&2; exit 1; }
 
 t0=$(date +%s.%N)
 pids=()
@@ -43,6 +85,8 @@ done
 # The clients only: a bare `wait` would wait for the daemon too.
 for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL: a client failed" >&2; exit 1; }; done
 wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$t0" "$(date +%s.%N)")
+touch "$dir/unpark"
+wait "$parker" || { echo "FAIL: the parked streams did not end cleanly" >&2; exit 1; }
 
 completed=0
 for i in $(seq $((cancelled + 1)) "$clients"); do
@@ -56,8 +100,14 @@ for i in $(seq 1 "$cancelled"); do grep -Eq ": (cancelled|done)$" "$dir/out/canc
 # Nothing of the jobs is left; evicting the key empties the ledger.
 "$zkpipe" client --server "$sock" --json status > "$dir/busy.json"
 "$zkpipe" client --server "$sock" evict --key "$key" > /dev/null
-sleep 0.2
-"$zkpipe" client --server "$sock" --json status > "$dir/idle.json"
+# Polled (10 s at most, a hang), not slept on: how soon the last references go is
+# no figure of the test's.
+for _ in $(seq 100); do
+  "$zkpipe" client --server "$sock" --json status > "$dir/idle.json"
+  python3 -c 'import json, sys; sys.exit(int(json.load(open(sys.argv[1]))["ledger"]["tracked_bytes"]) != 0)' \
+    "$dir/idle.json" && break
+  sleep 0.1
+done
 # The daemon's peak RSS over the whole run (kB).
 peak_kb=$(awk '/^VmHWM:/ {print $2}' "/proc/$daemon_pid/status")
 python3 - "$dir" "$clients" "$cancelled" "$completed" "$max_rss_mib" "$peak_kb" "$wall" << 'PY'

@@ -6,7 +6,8 @@
 // witness (the request fails) or as a failing device (groth16::DeviceFailure). Its
 // proof carries the partition's tag (proof_tag), so that tests can tell which proof
 // is whose; it can claim to hold keys on its device (holds_key), hold every start()
-// at a gate, and logs the partitions it started.
+// at a gate or keep the device busy until a condition of the test's holds
+// (while_running), and logs the partitions it started.
 #pragma once
 
 #include <atomic>
@@ -98,6 +99,11 @@ class FakeBackend final : public groth16::ProverBackend {
     std::set<const groth16::ProvingKey*> holds = {};
     // When valid, every start() waits for it (after logging the partition).
     std::shared_future<void> gate = {};
+    // Called in every start(), with the partition's tag, once it counts as running
+    // (peak_concurrent_starts) and before its fixed duration: the device stays busy
+    // for as long as it takes, so a test can hold it until what it checks has
+    // happened (or failed to happen by a deadline).
+    std::function<void(std::uint64_t tag)> while_running = {};
     // Whether start() may run on several threads at once (the engine then holds no
     // device lock around it), like the CUDA backend.
     bool locks_kernel_region = false;
@@ -124,6 +130,7 @@ class FakeBackend final : public groth16::ProverBackend {
     const int running = ++running_starts_;
     for (int peak = peak_starts_.load(); running > peak && !peak_starts_.compare_exchange_weak(peak, running);) {
     }
+    if (options_.while_running) options_.while_running(tag);
     std::this_thread::sleep_for(options_.start);
     --running_starts_;
     if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");

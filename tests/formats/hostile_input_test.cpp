@@ -74,6 +74,23 @@ TEST(HostileInput, ForgedProofUnderDegenerateKeyIsNotAccepted) {
   EXPECT_NE(err.find("vk_gamma_2 is the point at infinity"), std::string::npos) << err;
 }
 
+// What a snarkjs .zkey without a phase-2 contribution has: γ = δ, under which A = α,
+// B = β, C = −IC(x) verifies for any x. Every reader refuses it unless told otherwise.
+TEST(HostileInput, VerifyingKeyWithGammaEqualToDeltaIsRefusedByEveryReader) {
+  groth16::VerifyingKey vk = verifying_key_from_json(fixture_text("verification_key.json"), "vk.json");
+  vk.delta_g2 = vk.gamma_g2;
+  const std::string json = verifying_key_to_json(vk);
+  std::string err = format_error_of([&] { verifying_key_from_json(json, "vk.json"); });
+  EXPECT_NE(err.find("vk_gamma_2 = vk_delta_2 makes the pairing equation trivial"), std::string::npos) << err;
+  EXPECT_EQ(verifying_key_from_json(json, "vk.json", groth16::InsecureKey::kAllow), vk);
+
+  vk.delta_g2 = -vk.gamma_g2;
+  const std::vector<std::uint8_t> encoded = encode_bellperson_vk(vk);
+  err = format_error_of([&] { decode_bellperson_vk(encoded, "vk.bin"); });
+  EXPECT_NE(err.find("vk_gamma_2 = -vk_delta_2"), std::string::npos) << err;
+  EXPECT_EQ(decode_bellperson_vk(encoded, "vk.bin", groth16::InsecureKey::kAllow), vk);
+}
+
 TEST(HostileInput, DeeplyNestedJsonIsRefusedWithoutExhaustingTheStack) {
   const std::size_t levels = 100'000;
   const std::string nested = std::string(levels, '[') + std::string(levels, ']');

@@ -14,6 +14,7 @@
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "io/mapping_faults.hpp"
 #include "test_circuits.hpp"
 
 namespace zkpipe::groth16 {
@@ -113,6 +114,35 @@ TEST_F(ParameterFile, Truncated) {
   bytes.resize(100);
   write_all(bytes);
   EXPECT_NE(load_error().find("truncated: 100 bytes"), std::string::npos) << load_error();
+}
+
+// The key's points are used in place: a file truncated under a loaded key is seen
+// before use (change) and, once the fault handler is installed (as zkpipe does), a
+// proof that reads past the new end reads zeros and the mapping reports the damage
+// instead of the process dying of SIGBUS.
+TEST_F(ParameterFile, ATruncationUnderALoadedKeyIsReportedNotFatal) {
+  io::install_mapping_fault_handler();
+  const auto mapping = io::FileMapping::open(path_);
+  const ProvingKey loaded = load_parameter_file(mapping);
+  const auto size = fs::file_size(path_);
+  fs::resize_file(path_, 4096);
+  EXPECT_EQ(mapping->change(), "size " + std::to_string(size) + " → 4096");
+  EXPECT_EQ(mapping->damage(), std::nullopt);
+
+  const Fr x = Fr::from_u64(77);
+  PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kBits); });
+  CpuProver cpu;
+  const Proof proof = prove(cpu, std::move(w), loaded, Blinding::random());
+  ASSERT_TRUE(mapping->damage().has_value());
+  EXPECT_GE(*mapping->damage(), 4096u);
+  EXPECT_FALSE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kBits)));
+  // A load through the damaged mapping says why, not what the zeros look like.
+  try {
+    load_parameter_file(mapping);
+    ADD_FAILURE() << "loaded a damaged mapping";
+  } catch (const ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("changed while being read"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(ParameterFile, BadMagicAndVersion) {
@@ -258,6 +288,20 @@ TEST_F(ParameterFile, FifoAndDeviceRefusedWithoutBlocking) {
     EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
   EXPECT_THROW(load_parameter_file("/dev/zero"), ParameterFileError);
+}
+
+TEST_F(ParameterFile, KeyWithGammaEqualToDeltaIsRefusedUnlessAllowed) {
+  ProvingKey insecure = key();
+  insecure.vk.delta_g2 = insecure.vk.gamma_g2;
+  const fs::path path = dir_ / "insecure.zkp";
+  write_parameter_file(path, insecure);
+  try {
+    load_parameter_file(path);
+    ADD_FAILURE() << "a key with gamma = delta was accepted";
+  } catch (const ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("vk_gamma_2 = vk_delta_2"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_parameter_file(path, {.insecure_key = InsecureKey::kAllow}).vk, insecure.vk);
 }
 
 TEST(PreparedVerifyingKeyTest, RefusesKeysThatAcceptForgedProofs) {

@@ -159,12 +159,14 @@ TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAsse
   EXPECT_EQ(status.leased, 0u);
 }
 
+// Heartbeats every 200 ms hold a 2 s lease for 3 s, longer than the lease itself: a
+// heartbeat would have to come ten times late (a loaded machine) for it to lapse.
 TEST_F(ClusterQueueTest, HeartbeatsHoldLeasesAndReportCancelledJobs) {
-  ClusterQueue a(options("a", 0.6));
+  ClusterQueue a(options("a", 2));
   ClusterQueue b(options("b", 10));
   const auto job = a.insert(2, "req", 1, 0);
   ASSERT_EQ(a.claim(1, {}).size(), 1u);
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 15; ++i) {
     std::this_thread::sleep_for(200ms);
     EXPECT_TRUE(a.heartbeat().empty());
     EXPECT_TRUE(b.claim(1, {}).empty()) << "a renewed lease was taken after " << (i + 1) * 200 << " ms";

@@ -2,19 +2,27 @@
 // the tiny preset's key, the journal across restarts, cancellation freeing the
 // ledger, priorities, residency (reference counts, LRU under the budget, idle
 // eviction, preload / evict), path confinement and bad requests, and the gRPC front
-// (bearer token, request size limit, WatchBuffers, HTTP /metrics); circom/snarkjs
+// (bearer token, request size limit, WatchBuffers and its bounds, HTTP /metrics,
+// bad bytes refused after the token, 600 parked waits starving no call, the
+// per-client limit, health and reflection, one server per socket); circom/snarkjs
 // jobs (a .zkey and a .wtns from tests/fixtures/chain-2e10); keys of another preset
-// refused; a long parameter load holds up no job whose parameters are resident.
+// refused; a parameter load in progress holds up no job whose parameters are resident;
+// files changed under the daemon (a key truncated or replaced while resident or while
+// a job reads it, paths swapped to point outside the root after submit).
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <future>
 #include <mutex>
 #include <filesystem>
 #include <fstream>
 #include <grpcpp/generic/generic_stub.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <grpcpp/grpcpp.h>
 #include <httplib.h>
 #include <thread>
@@ -27,6 +35,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/mapping_faults.hpp"
 #include "r1cs/porep/porep_circuit.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
@@ -130,13 +139,106 @@ class Service : public ::testing::Test {
 };
 
 // Polls: the last buffers of a finished request are freed by the engine's threads
-// just after its completion is signalled.
+// just after its completion is signalled. The 30 s only catch a hang: a loaded
+// machine or a sanitizer build may take seconds for what is otherwise instant.
 bool eventually(const std::function<bool()>& condition) {
-  for (int i = 0; i < 500; ++i) {
+  for (int i = 0; i < 3000; ++i) {
     if (condition()) return true;
     std::this_thread::sleep_for(10ms);
   }
   return condition();
+}
+
+// A unary call by its method path with raw bytes: for bytes no stub would send, and
+// for the standard services (health) without their .proto.
+std::pair<grpc::Status, std::string> raw_unary(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                                               const std::string& request, const std::string& token = "") {
+  grpc::GenericStub generic(channel);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+  if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+  grpc::Slice slice(request);
+  grpc::ByteBuffer sent(&slice, 1);
+  grpc::ByteBuffer received;
+  std::promise<grpc::Status> status;
+  generic.UnaryCall(&ctx, method, grpc::StubOptions(), &sent, &received,
+                    [&](grpc::Status s) { status.set_value(std::move(s)); });
+  const grpc::Status s = status.get_future().get();
+  std::vector<grpc::Slice> slices;
+  std::string bytes;
+  if (s.ok() && received.Dump(&slices).ok()) {
+    for (const auto& piece : slices) bytes.append(reinterpret_cast<const char*>(piece.begin()), piece.size());
+  }
+  return {s, bytes};
+}
+
+// grpc.health.v1.Health/Check for `service` (HealthCheckRequest's field 1); the
+// answer's status (HealthCheckResponse's field 1: 1 SERVING, 2 NOT_SERVING), or -1
+// when the call fails.
+int health_of(const std::shared_ptr<grpc::Channel>& channel, const std::string& service) {
+  google::protobuf::UnknownFieldSet request;
+  if (!service.empty()) request.AddLengthDelimited(1, service);
+  std::string bytes;
+  request.SerializeToString(&bytes);
+  const auto [status, answer] = raw_unary(channel, "/grpc.health.v1.Health/Check", bytes);
+  google::protobuf::UnknownFieldSet response;
+  if (!status.ok() || !response.ParseFromString(answer)) return -1;
+  for (int i = 0; i < response.field_count(); ++i) {
+    if (response.field(i).number() == 1) return static_cast<int>(response.field(i).varint());
+  }
+  return 0;  // UNKNOWN is encoded as no field
+}
+
+// The services server reflection (grpc.reflection.v1alpha) lists, over its stream:
+// ServerReflectionRequest{list_services (7): ""}; the response's
+// list_services_response (6) repeats service (1), each with its name (1).
+std::vector<std::string> reflected_services(const std::shared_ptr<grpc::Channel>& channel) {
+  grpc::GenericStub generic(channel);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+  grpc::CompletionQueue cq;
+  auto call = generic.PrepareCall(&ctx, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
+  auto completed = [&] {
+    void* tag = nullptr;
+    bool ok = false;
+    return cq.Next(&tag, &ok) && ok;
+  };
+  google::protobuf::UnknownFieldSet list;
+  list.AddLengthDelimited(7, "");
+  std::string bytes;
+  list.SerializeToString(&bytes);
+  grpc::Slice slice(bytes);
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  call->StartCall(nullptr);
+  EXPECT_TRUE(completed());
+  call->Write(request, nullptr);
+  EXPECT_TRUE(completed());
+  call->WritesDone(nullptr);
+  EXPECT_TRUE(completed());
+  call->Read(&response, nullptr);
+  const bool read = completed();
+  grpc::Status status;
+  call->Finish(&status, nullptr);
+  completed();
+  std::vector<std::string> names;
+  std::vector<grpc::Slice> slices;
+  if (!read || !response.Dump(&slices).ok()) return names;
+  std::string answer;
+  for (const auto& piece : slices) answer.append(reinterpret_cast<const char*>(piece.begin()), piece.size());
+  google::protobuf::UnknownFieldSet fields;
+  fields.ParseFromString(answer);
+  for (int i = 0; i < fields.field_count(); ++i) {
+    if (fields.field(i).number() != 6) continue;
+    google::protobuf::UnknownFieldSet services;
+    services.ParseFromString(fields.field(i).length_delimited());
+    for (int j = 0; j < services.field_count(); ++j) {
+      google::protobuf::UnknownFieldSet service;
+      service.ParseFromString(services.field(j).length_delimited());
+      if (service.field_count() > 0) names.push_back(service.field(0).length_delimited());
+    }
+  }
+  return names;
 }
 
 TEST_F(Service, ProvesVerifiableProofsAndAWarmProveSkipsLoading) {
@@ -186,20 +288,59 @@ TEST_F(Service, CancelFreesEverythingTheJobHeld) {
   EXPECT_EQ(error_of([&] { s->cancel(999); }), ErrorKind::not_found);
 }
 
+// A CPU backend that records the public inputs of every partition it starts, in order.
+class RecordsStarts final : public groth16::ProverBackend {
+ public:
+  std::string name() const override { return cpu_.name(); }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    {
+      std::lock_guard lock(mutex_);
+      const std::vector<ff::Fr>& inputs = w.assignment.inputs;  // ONE first
+      started_.emplace_back(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
+    }
+    return cpu_.start(std::move(w), key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+  std::vector<std::vector<ff::Fr>> started() const {
+    std::lock_guard lock(mutex_);
+    return started_;
+  }
+
+ private:
+  groth16::CpuProver cpu_;
+  mutable std::mutex mutex_;
+  std::vector<std::vector<ff::Fr>> started_;
+};
+
+// Both jobs wait in the engine's queue (admission paused); once it resumes, the
+// critical partition is the first the device starts. Checked by the order of the
+// device's calls, not by how far the normal job got meanwhile.
 TEST_F(Service, ACriticalJobOvertakesQueuedNormalPartitions) {
-  auto s = start();  // one synthesis worker
+  auto device = std::make_shared<RecordsStarts>();
+  BackendSetup backend;
+  backend.backends = {device};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));  // one synthesis worker
   s->pause();
   const std::uint64_t normal = s->submit(request(6, 1, v1::PRIORITY_NORMAL));
   ASSERT_TRUE(eventually([&] { return s->await(normal, 0ms).state() == v1::JOB_STATE_RUNNING; }));
   const std::uint64_t critical = s->submit(request(1, 2, v1::PRIORITY_CRITICAL));
   ASSERT_TRUE(eventually([&] { return s->await(critical, 0ms).state() == v1::JOB_STATE_RUNNING; }));
-  // Both in the engine's queue: the critical partition is admitted first.
   s->resume();
   const auto c = finish(*s, critical);
-  const auto n = s->await(normal, 0ms);
-  ASSERT_EQ(c.state(), v1::JOB_STATE_DONE);
-  EXPECT_LT(n.partitions_done(), 6u) << "the normal job finished before the critical one";
-  EXPECT_EQ(finish(*s, normal).state(), v1::JOB_STATE_DONE);
+  const auto n = finish(*s, normal);
+  ASSERT_EQ(c.state(), v1::JOB_STATE_DONE) << c.error();
+  ASSERT_EQ(n.state(), v1::JOB_STATE_DONE) << n.error();
+  EXPECT_TRUE(verifies(c, 2));
+  EXPECT_TRUE(verifies(n, 1));
+  const auto started = device->started();
+  ASSERT_EQ(started.size(), 7u);
+  const r1cs::porep::PorepLikeCircuit critical_circuit(r1cs::porep::find_preset("tiny"), 2, 1);
+  EXPECT_EQ(started.front(), critical_circuit.public_inputs(0)) << "a normal partition was started first";
 }
 
 TEST_F(Service, AcceptedJobsSurviveARestart) {
@@ -496,30 +637,11 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
   EXPECT_EQ(submit(bad, out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 
   // Bytes that are no SubmitProofRequest: refused, and the daemon goes on.
-  {
-    grpc::GenericStub generic(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
-    grpc::ClientContext ctx;
-    ctx.AddMetadata("authorization", "Bearer sesame");
-    const std::string garbage = "\x0a\xff\xff\xff\xff\x0f garbage";
-    grpc::Slice slice(garbage);
-    grpc::ByteBuffer sent(&slice, 1);
-    grpc::ByteBuffer received;
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    grpc::Status status;
-    generic.UnaryCall(&ctx, "/zkpipe.v1.Prover/SubmitProof", grpc::StubOptions(), &sent, &received,
-                      [&](grpc::Status s) {
-                        std::lock_guard lock(m);
-                        status = s;
-                        done = true;
-                        cv.notify_all();
-                      });
-    std::unique_lock lock(m);
-    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return done; }));
-    EXPECT_FALSE(status.ok());
-    EXPECT_EQ(call_status("sesame"), grpc::StatusCode::OK);
-  }
+  EXPECT_EQ(raw_unary(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()), "/zkpipe.v1.Prover/SubmitProof",
+                      "\x0a\xff\xff\xff\xff\x0f garbage", "sesame")
+                .first.error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(call_status("sesame"), grpc::StatusCode::OK);
   {
     grpc::ClientContext ctx;
     ctx.AddMetadata("authorization", "Bearer sesame");
@@ -555,6 +677,266 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
   EXPECT_NE(res->body.find("zkpipe_jobs_finished_total{state=\"done\"} 1"), std::string::npos) << res->body;
   EXPECT_NE(res->body.find("zkpipe_ledger_bytes{stage=\"parameters\"}"), std::string::npos);
   EXPECT_NE(res->body.find("zkpipe_job_seconds_count 1"), std::string::npos);
+}
+
+// Parked calls hold no thread: 600 AwaitProof calls wait on one job while Submit,
+// Status and Cancel are answered (their deadline only catches starvation); one
+// more wait from the same client is refused by max_waits_per_peer; cancelling the
+// job answers every parked call, and their places come back.
+TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
+  constexpr int kParked = 600;
+  auto s = start();
+  s->pause();  // the awaited job stays unfinished
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  c.max_waits_per_peer = kParked;
+  GrpcServer server(*s, c, "");
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+  auto within = [](std::chrono::seconds limit) {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    ctx->set_deadline(std::chrono::system_clock::now() + limit);
+    return ctx;
+  };
+  v1::SubmitProofResponse submitted;
+  ASSERT_TRUE(stub->SubmitProof(within(30s).get(), request(1, 1), &submitted).ok());
+  const std::uint64_t job = submitted.job_id();
+
+  struct Parked {
+    grpc::ClientContext ctx;
+    v1::AwaitProofRequest request;
+    v1::AwaitProofResponse response;
+    grpc::Status status;
+  };
+  std::vector<std::unique_ptr<Parked>> parked;
+  std::mutex m;
+  std::condition_variable cv;
+  int answered = 0;
+  for (int i = 0; i < kParked; ++i) {
+    auto& p = parked.emplace_back(std::make_unique<Parked>());
+    p->request.set_job_id(job);
+    p->request.set_wait_ms(60000);
+    stub->async()->AwaitProof(&p->ctx, &p->request, &p->response, [&, call = p.get()](grpc::Status status) {
+      std::lock_guard lock(m);
+      call->status = std::move(status);
+      ++answered;
+      cv.notify_all();
+    });
+  }
+  // Every one parked: the next wait from this client is over the limit.
+  auto one_more = [&] {
+    v1::AwaitProofRequest r;
+    r.set_job_id(job);
+    v1::AwaitProofResponse out;
+    return stub->AwaitProof(within(30s).get(), r, &out);
+  };
+  EXPECT_TRUE(eventually([&] {
+    const grpc::Status st = one_more();
+    return st.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+           st.error_message().find("max_waits_per_peer") != std::string::npos;
+  })) << one_more().error_message();
+
+  v1::SubmitProofResponse other;
+  const grpc::Status submit = stub->SubmitProof(within(10s).get(), request(1, 2), &other);
+  EXPECT_TRUE(submit.ok()) << submit.error_code() << " " << submit.error_message();
+  v1::GetStatusResponse status;
+  const grpc::Status got = stub->GetStatus(within(10s).get(), {}, &status);
+  EXPECT_TRUE(got.ok()) << got.error_code() << " " << got.error_message();
+  v1::CancelProofRequest cancel;
+  cancel.set_job_id(job);
+  v1::CancelProofResponse cancelled;
+  const grpc::Status cancel_status = stub->CancelProof(within(10s).get(), cancel, &cancelled);
+  EXPECT_TRUE(cancel_status.ok()) << cancel_status.error_code() << " " << cancel_status.error_message();
+  EXPECT_EQ(cancelled.state(), v1::JOB_STATE_CANCELLED);
+
+  {
+    std::unique_lock lock(m);
+    const bool all = cv.wait_for(lock, 60s, [&] { return answered == kParked; });
+    if (!all) {
+      // The calls must end before their contexts go.
+      for (const auto& p : parked) p->ctx.TryCancel();
+      cv.wait_for(lock, 60s, [&] { return answered == kParked; });
+    }
+    ASSERT_TRUE(all) << answered << " answered";
+  }
+  for (const auto& p : parked) {
+    EXPECT_TRUE(p->status.ok()) << p->status.error_message();
+    EXPECT_EQ(p->response.state(), v1::JOB_STATE_CANCELLED);
+  }
+  EXPECT_TRUE(one_more().ok());
+  s->resume();
+  EXPECT_EQ(finish(*s, other.job_id()).state(), v1::JOB_STATE_DONE);
+}
+
+// A client that leaves: its parked AwaitProof and WatchBuffers end, its Prove's job
+// is cancelled (nobody else knows its id), and their places come back.
+TEST_F(Service, ParkedCallsOfAClientThatLeavesEnd) {
+  auto s = start();
+  s->pause();
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  c.max_waits_per_peer = 3;
+  GrpcServer server(*s, c, "");
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+  const std::uint64_t job = s->submit(request(1, 1));
+
+  grpc::ClientContext await_ctx, prove_ctx, watch_ctx;
+  v1::AwaitProofRequest await;
+  await.set_job_id(job);
+  await.set_wait_ms(60000);
+  v1::AwaitProofResponse awaited, proved;
+  const v1::SubmitProofRequest prove = request(1, 2);
+  std::promise<grpc::Status> await_done, prove_done;
+  stub->async()->AwaitProof(&await_ctx, &await, &awaited, [&](grpc::Status st) { await_done.set_value(st); });
+  stub->async()->Prove(&prove_ctx, &prove, &proved, [&](grpc::Status st) { prove_done.set_value(st); });
+  v1::WatchBuffersRequest w;
+  w.set_interval_ms(60000);
+  auto reader = stub->WatchBuffers(&watch_ctx, w);
+  v1::LedgerSnapshot snapshot;
+  ASSERT_TRUE(reader->Read(&snapshot));
+  // All three parked (the Prove's job exists): a fourth call is over the limit.
+  auto one_more = [&] {
+    grpc::ClientContext ctx;
+    v1::AwaitProofRequest r;
+    r.set_job_id(job);
+    v1::AwaitProofResponse out;
+    return stub->AwaitProof(&ctx, r, &out).error_code();
+  };
+  auto jobs_queued = [&] {
+    std::uint32_t jobs = 0;
+    const v1::GetStatusResponse status = s->status();
+    for (const auto& q : status.queue()) jobs += q.jobs();
+    return jobs;
+  };
+  EXPECT_TRUE(eventually([&] { return jobs_queued() == 2 && one_more() == grpc::StatusCode::RESOURCE_EXHAUSTED; }));
+  await_ctx.TryCancel();
+  prove_ctx.TryCancel();
+  watch_ctx.TryCancel();
+  auto await_future = await_done.get_future();
+  auto prove_future = prove_done.get_future();
+  ASSERT_EQ(await_future.wait_for(30s), std::future_status::ready);
+  ASSERT_EQ(prove_future.wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(await_future.get().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(prove_future.get().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::CANCELLED);
+  // The Prove's job is cancelled; the awaited one is not; the places are free.
+  EXPECT_TRUE(eventually([&] { return jobs_queued() == 1 && s->status().jobs_cancelled() == 1; }));
+  EXPECT_NE(s->await(job, 0ms).state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_TRUE(eventually([&] { return one_more() == grpc::StatusCode::OK; }));
+  s->resume();
+  EXPECT_EQ(finish(*s, job).state(), v1::JOB_STATE_DONE);
+}
+
+// grpc.health.v1.Health answers SERVING, then NOT_SERVING once the daemon drains,
+// without a token (probes carry none); reflection lists zkpipe.v1.Prover.
+TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
+  auto s = start();
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  GrpcServer server(*s, c, "sesame");
+  auto channel = grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials());
+  EXPECT_EQ(health_of(channel, ""), 1);
+  EXPECT_EQ(health_of(channel, "zkpipe.v1.Prover"), 1);
+  const auto services = reflected_services(channel);
+  EXPECT_NE(std::find(services.begin(), services.end(), "zkpipe.v1.Prover"), services.end());
+  EXPECT_NE(std::find(services.begin(), services.end(), "grpc.health.v1.Health"), services.end());
+  EXPECT_EQ(server.drain(0s), 0u);
+  EXPECT_EQ(health_of(channel, ""), 2);
+  EXPECT_EQ(health_of(channel, "zkpipe.v1.Prover"), 2);
+  // Draining: a submit is refused UNAVAILABLE.
+  const auto [submit, unused] =
+      raw_unary(channel, "/zkpipe.v1.Prover/SubmitProof", request(1).SerializeAsString(), "sesame");
+  EXPECT_EQ(submit.error_code(), grpc::StatusCode::UNAVAILABLE) << submit.error_message();
+}
+
+// Bytes that are no valid request: UNAUTHENTICATED without the token (checked
+// first), INVALID_ARGUMENT with the reason with it; WatchBuffers' bounds.
+TEST_F(Service, GrpcRefusesBadBytesAfterTheTokenAndBoundsWatches) {
+  auto s = start();
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  GrpcServer server(*s, c, "sesame");
+  auto channel = grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials());
+  const std::string garbage = "\x0a\xff\xff\xff\xff\x0f garbage";
+  auto bad_label = request(1);
+  bad_label.set_label("\xc3\x28");
+  for (const std::string method : {"SubmitProof", "Prove"}) {
+    const std::string path = "/zkpipe.v1.Prover/" + method;
+    EXPECT_EQ(raw_unary(channel, path, garbage).first.error_code(), grpc::StatusCode::UNAUTHENTICATED) << method;
+    const grpc::Status bytes = raw_unary(channel, path, garbage, "sesame").first;
+    EXPECT_EQ(bytes.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method;
+    EXPECT_NE(bytes.error_message().find("not a protobuf encoding"), std::string::npos) << bytes.error_message();
+    const grpc::Status utf8 = raw_unary(channel, path, bad_label.SerializeAsString(), "sesame").first;
+    EXPECT_EQ(utf8.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method;
+    EXPECT_NE(utf8.error_message().find("zkpipe.v1.SubmitProofRequest.label is not valid UTF-8"), std::string::npos)
+        << utf8.error_message();
+  }
+  for (const std::string method : {"AwaitProof", "CancelProof", "GetStatus", "EvictParams"}) {
+    const grpc::Status st = raw_unary(channel, "/zkpipe.v1.Prover/" + method, garbage, "sesame").first;
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method << ": " << st.error_message();
+  }
+
+  auto stub = v1::Prover::NewStub(channel);
+  auto watch = [&](std::uint32_t interval_ms, std::uint32_t count) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+    ctx.AddMetadata("authorization", "Bearer sesame");
+    v1::WatchBuffersRequest w;
+    w.set_interval_ms(interval_ms);
+    w.set_count(count);
+    auto reader = stub->WatchBuffers(&ctx, w);
+    v1::LedgerSnapshot snapshot;
+    while (reader->Read(&snapshot)) {
+    }
+    return reader->Finish();
+  };
+  for (const std::uint32_t absurd : {1u, 49u, 60001u, 4000000000u}) {
+    const grpc::Status st = watch(absurd, 1);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << absurd;
+    EXPECT_NE(st.error_message().find("interval_ms must be 0 (1000) or between 50 and 60000"), std::string::npos)
+        << st.error_message();
+  }
+  const grpc::Status many = watch(50, 4000000000u);
+  EXPECT_EQ(many.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(many.error_message().find("count must be at most 1000000"), std::string::npos) << many.error_message();
+  EXPECT_TRUE(watch(0, 1).ok());
+}
+
+// A second server on a socket a live one listens on refuses to start, naming the
+// path; a socket nobody listens on (its daemon died) is taken over.
+TEST_F(Service, ASecondServerRefusesALiveSocketAndTakesOverAStaleOne) {
+  auto s = start();
+  ServiceConfig c = config_;
+  const fs::path path = dir_.path() / "zkpipe.sock";
+  c.listen = "unix:" + path.string();
+  {
+    GrpcServer first(*s, c, "");
+    try {
+      GrpcServer second(*s, c, "");
+      ADD_FAILURE() << "a second server took over a live socket";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(path.string() + " is in use"), std::string::npos) << e.what();
+    }
+    auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext ctx;
+    v1::GetStatusResponse r;
+    EXPECT_TRUE(stub->GetStatus(&ctx, {}, &r).ok()) << "the first server lost its socket";
+  }
+  // A bound socket that nobody listens on, as a daemon killed with kill -9 leaves it.
+  fs::remove(path);
+  {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
+    ::close(fd);
+  }
+  ASSERT_TRUE(fs::is_socket(path));
+  GrpcServer again(*s, c, "");
+  auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  v1::GetStatusResponse r;
+  EXPECT_TRUE(stub->GetStatus(&ctx, {}, &r).ok());
 }
 
 class CircomService : public Service {
@@ -663,6 +1045,36 @@ TEST_F(CircomService, RefusesFilesOutsideTheRootsAndFailsABadWitness) {
   EXPECT_EQ(finish(*s, s->submit(circom(zkey_, wtns_))).state(), v1::JOB_STATE_DONE);
 }
 
+TEST_F(CircomService, AWitnessSwappedOutsideTheRootAfterSubmitIsNotRead) {
+  // The witness named through a link; a well-formed witness outside the root that
+  // does not satisfy the circuit.
+  const fs::path link = key_.parent_path() / "link.wtns";
+  fs::create_symlink(wtns_.filename(), link);
+  const fs::path outside = dir_.path() / "outside.wtns";
+  fs::copy_file(wtns_, outside);
+  {
+    std::fstream f(outside, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(outside) - 32));
+    const char byte = 5;
+    f.write(&byte, 1);
+  }
+  auto s = start();
+  s->pause();
+  const std::uint64_t id = s->submit(circom(zkey_, link));
+  ASSERT_TRUE(eventually([&] { return s->await(id, 0ms).state() == v1::JOB_STATE_RUNNING; }));
+  // Accepted and queued in the engine, not synthesized: the link and the file it
+  // resolved to are swapped to point outside the root.
+  fs::remove(link);
+  fs::create_symlink(outside, link);
+  const fs::path checked = dir_.path() / "checked.wtns";
+  fs::rename(wtns_, checked);
+  fs::create_symlink(outside, wtns_);
+  s->resume();
+  const auto r = finish(*s, id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(verifies_json(r));
+}
+
 TEST_F(Service, AKeyOfAnotherPresetIsRefused) {
   auto s = start();
   // First sight of the key: the load compares counts before compiling an evaluator.
@@ -689,29 +1101,153 @@ TEST_F(Service, AKeyOfAnotherPresetIsRefused) {
   EXPECT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
 }
 
-TEST_F(CircomService, ALongParameterLoadHoldsUpNoResidentJob) {
-  auto s = start();
+// A parameter load in progress holds up no job whose key is resident. The load is
+// held, not merely slow: the budget holds two keys and a working set, so loading a
+// third evicts the least recently used idle one, and the test's tier release of that
+// key (which a GPU tier may spend waiting for a start() in progress) waits until the
+// test lets it go. Jobs on the resident key must complete meanwhile; the deadline is
+// reached only if they wait behind the load.
+TEST_F(Service, ALongParameterLoadHoldsUpNoResidentJob) {
+  const fs::path idle = key_.parent_path() / "idle.zkp";
+  const fs::path loading = key_.parent_path() / "loading.zkp";
+  write_key(idle, 6);
+  write_key(loading, 7);
   v1::PreloadParamsRequest preload;
-  preload.set_parameter_file(key_.string());
   preload.set_preset("tiny");
-  s->preload(preload);
-  // A key named as the 2e24 preset's that is not one: its load counts the 2e24
-  // circuit before refusing it (about 2 s), while the tiny jobs behind it find their
-  // key resident.
-  const fs::path impostor = key_.parent_path() / "impostor.zkp";
-  fs::copy_file(key_, impostor);
-  auto slow = request(1);
-  slow.mutable_porep()->set_preset("2e24");
-  slow.mutable_porep()->set_parameter_file(impostor.string());
-  const std::uint64_t slow_id = s->submit(slow);
-  std::vector<std::uint64_t> fast;
-  for (std::uint64_t seed = 1; seed <= 2; ++seed) fast.push_back(s->submit(request(1, seed)));
-  for (const std::uint64_t id : fast) {
-    const auto r = finish(*s, id);
-    ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  std::size_t key_bytes = 0;
+  {
+    preload.set_parameter_file(key_.string());
+    key_bytes = start()->preload(preload).parameters().bytes();
   }
-  EXPECT_EQ(s->await(slow_id, 0ms).state(), v1::JOB_STATE_QUEUED) << "the slow load ended first: it proves nothing";
-  EXPECT_EQ(finish(*s, slow_id).state(), v1::JOB_STATE_FAILED);
+  std::promise<void> release_began;
+  std::promise<void> let_go;
+  std::shared_future<void> released = let_go.get_future().share();
+  std::once_flag first_release;
+  BackendSetup backend;
+  backend.backends = {std::make_shared<groth16::CpuProver>()};
+  backend.tiers.release = [&](const groth16::ProvingKey&) {
+    std::call_once(first_release, [&] { release_began.set_value(); });
+    released.wait_for(60s);
+  };
+  ServiceConfig c = config_;
+  c.budget_bytes = 2 * key_bytes + key_bytes / 2;
+  auto s = std::make_unique<ProvingService>(c, std::move(backend));
+  // The idle key first: it is the least recently used when the third one needs room.
+  preload.set_parameter_file(idle.string());
+  s->preload(preload);
+  preload.set_parameter_file(key_.string());
+  s->preload(preload);
+
+  auto held = request(1, 3);
+  held.mutable_porep()->set_parameter_file(loading.string());
+  const std::uint64_t held_id = s->submit(held);
+  // No assertion may return before the hold is let go: the service's shutdown would
+  // wait at it.
+  const bool load_held = release_began.get_future().wait_for(60s) == std::future_status::ready;
+  std::vector<v1::AwaitProofResponse> done;
+  if (load_held) {
+    std::vector<std::uint64_t> resident;
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) resident.push_back(s->submit(request(1, seed)));
+    for (const std::uint64_t id : resident) done.push_back(s->await(id, 60s));
+  }
+  const v1::JobState held_state = s->await(held_id, 0ms).state();
+  let_go.set_value();
+  ASSERT_TRUE(load_held) << "the load never evicted the idle key";
+  for (std::size_t i = 0; i < done.size(); ++i) {
+    ASSERT_EQ(done[i].state(), v1::JOB_STATE_DONE) << "a job on the resident key waited behind the load";
+    EXPECT_TRUE(verifies(done[i], i + 1));
+  }
+  EXPECT_EQ(held_state, v1::JOB_STATE_QUEUED) << "the held load ended before the other jobs";
+  const auto r = finish(*s, held_id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_GT(r.timings().parameter_load(), 0.0) << "its key was loaded for it";
+}
+
+TEST_F(Service, AKeyTruncatedWhileResidentFailsTheNextJobAndTheDaemonGoesOn) {
+  auto s = start();
+  ASSERT_EQ(finish(*s, s->submit(request(1, 1))).state(), v1::JOB_STATE_DONE);
+  const auto size = fs::file_size(key_);
+  fs::resize_file(key_, 4096);
+  // Without the check, reading the mapping past its new end kills the process (SIGBUS).
+  const auto failed = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(failed.error(), "parameter file " + key_.string() + " changed since it was loaded (size " +
+                                std::to_string(size) + " → 4096)");
+  EXPECT_EQ(s->status().parameters_size(), 0) << "the stale mapping stays resident";
+  write_key(key_, 5);
+  const auto again = finish(*s, s->submit(request(1, 3)));
+  ASSERT_EQ(again.state(), v1::JOB_STATE_DONE) << again.error();
+  EXPECT_TRUE(verifies(again, 3));
+}
+
+TEST_F(Service, AKeyReplacedByRenameIsLoadedAgainNotServedStale) {
+  auto s = start();
+  ASSERT_EQ(finish(*s, s->submit(request(1, 1))).state(), v1::JOB_STATE_DONE);
+  write_key(key_, 6);  // written beside it and renamed over it: another inode
+  const auto r = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_TRUE(verifies(r, 2)) << "proved with the replaced key";
+  EXPECT_GT(r.timings().parameter_load(), 0.0);
+}
+
+// The CPU backend, after truncating the key file once: the proof reads its points
+// through a mapping whose file has shrunk.
+class TruncatesTheKeyFirst final : public groth16::ProverBackend {
+ public:
+  explicit TruncatesTheKeyFirst(fs::path key) : key_(std::move(key)) {}
+  std::string name() const override { return cpu_.name(); }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    std::call_once(once_, [&] { fs::resize_file(key_, 4096); });
+    return cpu_.start(std::move(w), key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+ private:
+  fs::path key_;
+  std::once_flag once_;
+  groth16::CpuProver cpu_;
+};
+
+TEST_F(Service, AKeyTruncatedWhileAJobReadsItFailsThatJobNotTheDaemon) {
+  io::install_mapping_fault_handler();  // as `zkpipe serve` does at start
+  BackendSetup backend;
+  backend.backends = {std::make_shared<TruncatesTheKeyFirst>(key_)};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  const auto failed = finish(*s, s->submit(request(1, 1)));
+  ASSERT_EQ(failed.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(failed.error().find("parameter file " + key_.string() + " was truncated while this job read it"),
+            std::string::npos)
+      << failed.error();
+  EXPECT_TRUE(failed.proof().empty());
+  write_key(key_, 5);
+  const auto again = finish(*s, s->submit(request(1, 2)));
+  ASSERT_EQ(again.state(), v1::JOB_STATE_DONE) << again.error();
+  EXPECT_TRUE(verifies(again, 2));
+}
+
+TEST_F(Service, AKeyLinkSwappedOutsideTheRootBeforeTheJobStartsIsNotFollowed) {
+  const fs::path link = key_.parent_path() / "link.zkp";
+  fs::create_symlink(key_.filename(), link);
+  const fs::path outside = dir_.path() / "outside.zkp";
+  write_key(outside, 6);
+  auto linked = request(1, 4);
+  linked.mutable_porep()->set_parameter_file(link.string());
+  std::uint64_t id = 0;
+  {
+    auto s = start();
+    s->pause();
+    id = s->submit(linked);
+  }  // stopped before proving: the job starts again at the next start
+  fs::remove(link);
+  fs::create_symlink(outside, link);
+  auto s = start();
+  const auto r = finish(*s, id);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_NE(r.error().find("outside the allowed roots"), std::string::npos) << r.error();
 }
 
 // Two engine devices: a CPU backend that waits until the other device has failed,
@@ -789,6 +1325,37 @@ TEST_F(Service, AFailedDeviceIsIsolatedAndReportedWhileTheJobCompletesOnAnother)
       << metrics;
 }
 
+// A CPU prover that says it drives GPU 0: the ordinal a GPU backend reports.
+class OnGpuZero final : public groth16::ProverBackend {
+ public:
+  std::string name() const override { return "on-gpu-0"; }
+  std::optional<int> device_ordinal() const override { return 0; }
+  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
+                                               const groth16::Blinding& blinding) override {
+    return cpu_.start(std::move(w), key, blinding);
+  }
+  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
+    return cpu_.finish(std::move(pending));
+  }
+  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
+
+ private:
+  groth16::CpuProver cpu_;
+};
+
+// Device.ordinal is a one-field oneof (older protoc rejects proto3 `optional`): GPU 0
+// must still be told apart from no GPU, in the message and on the wire.
+TEST_F(Service, GpuOrdinalZeroIsSetAndSurvivesTheWire) {
+  BackendSetup backend;
+  backend.backends = {std::make_shared<OnGpuZero>()};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  v1::GetStatusResponse status;
+  ASSERT_TRUE(status.ParseFromString(s->status().SerializeAsString()));
+  ASSERT_EQ(status.devices_size(), 1);
+  EXPECT_TRUE(status.devices(0).has_ordinal());
+  EXPECT_EQ(status.devices(0).ordinal(), 0);
+}
+
 TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   TempDir dir;
   const fs::path file = dir.path() / "zkpipe.toml";
@@ -821,6 +1388,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("queue = \"mysql://db/zkpipe\"\n", "queue must be a postgresql://");
   refused("lease_seconds = 2\nheartbeat_seconds = 2\n", "must be below lease_seconds");
   refused("poll_seconds = 0\n", "must be in (0, 86400]");
+  refused("max_waits_per_peer = 0\n", "max_waits_per_peer must be between 1 and 1000000");
   refused("devices = []\n", "devices: an empty list");
   refused("devices = [0, -1]\n", "devices: expected device ordinals");
   refused("devices = \"0,1\"\n", "devices: expected an array");
@@ -847,6 +1415,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.lease_seconds, defaults.lease_seconds);
   EXPECT_EQ(example.engine_devices(), defaults.engine_devices());
   EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
+  EXPECT_EQ(example.max_waits_per_peer, defaults.max_waits_per_peer);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
   EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
   EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());

@@ -1,0 +1,61 @@
+// A whole regular file mapped read-only, unmapped with its last owner; the one way
+// the layers above map a file (parameter, evaluator, .zkey, .r1cs, .wtns files).
+//
+// A mapping shows the file as it is now, not as it was when mapped: a file changed
+// in place changes what later reads see, and one truncated makes reads past its new
+// end fault. So a mapping keeps its file open and remembers the file's identity when
+// mapped (change() says whether it still matches), and is registered with the fault
+// handler (mapping_faults.hpp), so that such a read, when the program installed the
+// handler, reads zeros and is reported by damage() instead of killing the process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "io/mapping_faults.hpp"
+#include "io/read_only_file.hpp"
+
+namespace zkpipe::io {
+
+class FileMapping {
+ public:
+  // Throws FileError when the file cannot be mapped.
+  static std::shared_ptr<const FileMapping> map(std::shared_ptr<const ReadOnlyFile> file);
+  // Opens `path` (ReadOnlyFile::open) and maps it.
+  static std::shared_ptr<const FileMapping> open(const std::filesystem::path& path);
+
+  FileMapping(const FileMapping&) = delete;
+  FileMapping& operator=(const FileMapping&) = delete;
+  ~FileMapping();
+
+  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+  const std::string& name() const { return file_->name(); }
+  const ReadOnlyFile& file() const { return *file_; }
+  // The file as it was when mapped.
+  const FileIdentity& identity() const { return identity_; }
+  // How the file differs now from when it was mapped ("size A → B", describe_change);
+  // nullopt while it does not.
+  std::optional<std::string> change() const;
+  // The offset of the lowest page a read found beyond the file's end (read as zeros);
+  // nullopt while none did.
+  std::optional<std::size_t> damage() const { return guard_.damage(); }
+  // Throws FileError when damage() has something to say, e.g. after parsing the file.
+  void expect_undamaged() const;
+
+ private:
+  FileMapping(std::shared_ptr<const ReadOnlyFile> file, FileIdentity identity, const std::uint8_t* data,
+              std::size_t size);
+
+  std::shared_ptr<const ReadOnlyFile> file_;
+  FileIdentity identity_;
+  const std::uint8_t* data_;
+  std::size_t size_;
+  FaultGuard guard_;
+};
+
+}  // namespace zkpipe::io
