@@ -264,7 +264,10 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
                                                                          static_cast<double>(w.baseline.runtime.total()));
     const double u = untracked(s, w.baseline);
     report.untracked_max = std::max(report.untracked_max, u);
-    if (s.rss != 0) report.untracked_share_max = std::max(report.untracked_share_max, u / static_cast<double>(s.rss));
+    if (s.rss != 0 && u / static_cast<double>(s.rss) > report.untracked_share_max) {
+      report.untracked_share_max = u / static_cast<double>(s.rss);
+      report.untracked_share_peak = s;
+    }
   }
   report.budget_bound = static_cast<double>(w.baseline.rss) + static_cast<double>(report.budget) +
                         std::max(0.0, report.runtime_growth_max);
@@ -352,6 +355,13 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
   std::snprintf(buf, sizeof buf, "untracked share of RSS: max %.1f %% over %zu samples (target <= %.0f %%)\n",
                 100 * r.untracked_share_max, r.samples, 100 * kMaxUntrackedShare);
   out << buf;
+  if (const auto& s = r.untracked_share_peak) {
+    std::snprintf(buf, sizeof buf, "%.3f s", s->time);
+    out << "  peaked at " << engine::hook_name(s->hook) << " of proof " << s->request << " partition " << s->partition + 1
+        << " (" << buf << " into the run): rss " << engine::format_compact_bytes(static_cast<double>(s->rss)) << ", tracked "
+        << engine::format_compact_bytes(static_cast<double>(s->tracked)) << ", runtime "
+        << engine::format_compact_bytes(static_cast<double>(s->runtime)) << "\n";
+  }
   if (!o.trace_path.empty()) out << "trace: " << o.trace_path << " (Chrome trace-event JSON; open in ui.perfetto.dev)\n";
   if (!o.plot_path.empty()) out << "plot:  " << o.plot_path << "\n";
 }

@@ -87,6 +87,8 @@ struct BenchReport {
   double untracked_final = 0;
   // The largest untracked / RSS over the samples (one per lifecycle hook).
   double untracked_share_max = 0;
+  // The sample where that share peaked: where to look when it is too high.
+  std::optional<engine::LedgerSample> untracked_share_peak;
   std::size_t samples = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch
 };

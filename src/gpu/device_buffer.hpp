@@ -80,13 +80,16 @@ class Buffer {
     if (data_) Allocator::release(data_);
   }
 
-  // Old contents are not kept when the buffer grows.
+  // Old contents are not kept when the buffer grows. The bytes are charged before
+  // they are allocated: page-locking 64 MiB takes milliseconds, during which its pages
+  // are resident, and a ledger sample taken then must not see them uncounted.
   void reserve(std::size_t n) {
     if (n <= capacity_) return;
     if (data_) Allocator::release(data_);
     data_ = nullptr;
     capacity_ = 0;
     const std::size_t bytes = n * sizeof(T);
+    charge(bytes);
     try {
       data_ = static_cast<T*>(Allocator::allocate(bytes));
     } catch (...) {
@@ -94,7 +97,6 @@ class Buffer {
       throw;
     }
     capacity_ = n;
-    charge(bytes);
   }
 
   T* data() const { return data_; }

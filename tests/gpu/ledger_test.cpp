@@ -27,6 +27,35 @@ using memory::Stage;
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
+// Host memory that records, when asked for, what the ledger it charges holds then.
+struct LedgerWatchingAllocator {
+  inline static BufferLedger* ledger = nullptr;
+  inline static std::size_t scratch_bytes_at_allocation = 0;
+
+  static BufferLedger::Charge charge(BufferLedger& l, std::size_t bytes) { return l.charge(Stage::scratch, bytes); }
+  static void* allocate(std::size_t bytes) {
+    scratch_bytes_at_allocation = ledger->snapshot()[Stage::scratch].bytes;
+    return ::operator new(bytes);
+  }
+  static void release(void* p) { ::operator delete(p); }
+};
+
+// A page-locked allocation's pages are resident while cudaMallocHost runs: a hook's
+// sample then (another thread's) must find them charged, or it counts them untracked
+// (up to 8.7 % of RSS at 2e24 before the charge came first). No device needed.
+TEST(DeviceBufferLedger, ABufferIsChargedBeforeItsMemoryIsAllocated) {
+  BufferLedger ledger;
+  LedgerWatchingAllocator::ledger = &ledger;
+  {
+    detail::Buffer<std::byte, LedgerWatchingAllocator> buffer(ledger, 2 * kMiB);
+    EXPECT_EQ(LedgerWatchingAllocator::scratch_bytes_at_allocation, 2 * kMiB);
+    buffer.reserve(5 * kMiB);
+    EXPECT_EQ(LedgerWatchingAllocator::scratch_bytes_at_allocation, 5 * kMiB) << "growing charges first too";
+    EXPECT_EQ(ledger.snapshot()[Stage::scratch].count, 1u);
+  }
+  EXPECT_EQ(ledger.snapshot()[Stage::scratch].bytes, 0u);
+}
+
 TEST(DeviceBufferLedger, LargeBuffersChargeThemselvesForTheirLifetime) {
   ZKPIPE_REQUIRE_GPU();
   BufferLedger& ledger = BufferLedger::process();
