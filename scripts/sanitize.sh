@@ -47,32 +47,36 @@ configure() {
 #                                report libpq's own allocations as leaks
 asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|service\.cluster_queue)$'
 
+# Each mode returns its tests' status itself: called as `run_x || …`, a function runs
+# without set -e, so a failing ctest would otherwise be hidden by the echo after it.
 run_asan() {
-  local t0
+  local t0 rc=0
   t0=$(date +%s)
-  configure build-asan address,undefined
-  cmake --build build-asan -j"$jobs"
+  configure build-asan address,undefined || return
+  cmake --build build-asan -j"$jobs" || return
   local built=$(($(date +%s) - t0))
   # detect_leaks: LeakSanitizer at every test program's exit.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-40} \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 1800 -E "$asan_excluded"
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 1800 -E "$asan_excluded" || rc=$?
   echo "zkpipe sanitize: asan+ubsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
+  return $rc
 }
 
 run_tsan() {
-  local t0
+  local t0 rc=0
   t0=$(date +%s)
-  configure build-tsan thread
-  cmake --build build-tsan -j"$jobs" --target test_engine
+  configure build-tsan thread || return
+  cmake --build build-tsan -j"$jobs" --target test_engine || return
   local built=$(($(date +%s) - t0))
   # One process for the whole suite (ctest would start one per test case).
   # oneTBB runs one thread in this build (tests/engine/tsan_environment.cpp says why).
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-30} \
-    build-tsan/tests/test_engine
+    build-tsan/tests/test_engine || rc=$?
   echo "zkpipe sanitize: tsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
+  return $rc
 }
 
 # Every mode runs even when one fails, so that one run reports everything.
