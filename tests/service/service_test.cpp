@@ -288,17 +288,14 @@ TEST_F(Service, CancelFreesEverythingTheJobHeld) {
   EXPECT_EQ(error_of([&] { s->cancel(999); }), ErrorKind::not_found);
 }
 
-// A CPU backend that records the public inputs of every partition it starts, in order.
-class RecordsStarts final : public groth16::ProverBackend {
+// The CPU backend with one step changed by a test: before_start runs ahead of each
+// start(); everything else is the CPU prover's.
+class CpuProverWith : public groth16::ProverBackend {
  public:
   std::string name() const override { return cpu_.name(); }
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
-                                               const groth16::Blinding& blinding) override {
-    {
-      std::lock_guard lock(mutex_);
-      const std::vector<ff::Fr>& inputs = w.assignment.inputs;  // ONE first
-      started_.emplace_back(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
-    }
+                                               const groth16::Blinding& blinding) final {
+    before_start(w, key);
     return cpu_.start(std::move(w), key, blinding);
   }
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
@@ -306,13 +303,28 @@ class RecordsStarts final : public groth16::ProverBackend {
   }
   void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
 
+ protected:
+  virtual void before_start(const groth16::PartitionWitness&, const groth16::ProvingKey&) {}
+
+ private:
+  groth16::CpuProver cpu_;
+};
+
+// A CPU backend that records the public inputs of every partition it starts, in order.
+class RecordsStarts final : public CpuProverWith {
+ public:
   std::vector<std::vector<ff::Fr>> started() const {
     std::lock_guard lock(mutex_);
     return started_;
   }
 
  private:
-  groth16::CpuProver cpu_;
+  void before_start(const groth16::PartitionWitness& w, const groth16::ProvingKey&) override {
+    std::lock_guard lock(mutex_);
+    const std::vector<ff::Fr>& inputs = w.assignment.inputs;  // ONE first
+    started_.emplace_back(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
+  }
+
   mutable std::mutex mutex_;
   std::vector<std::vector<ff::Fr>> started_;
 };
@@ -1192,24 +1204,17 @@ TEST_F(Service, AKeyReplacedByRenameIsLoadedAgainNotServedStale) {
 
 // The CPU backend, after truncating the key file once: the proof reads its points
 // through a mapping whose file has shrunk.
-class TruncatesTheKeyFirst final : public groth16::ProverBackend {
+class TruncatesTheKeyFirst final : public CpuProverWith {
  public:
   explicit TruncatesTheKeyFirst(fs::path key) : key_(std::move(key)) {}
-  std::string name() const override { return cpu_.name(); }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
-                                               const groth16::Blinding& blinding) override {
-    std::call_once(once_, [&] { fs::resize_file(key_, 4096); });
-    return cpu_.start(std::move(w), key, blinding);
-  }
-  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
-    return cpu_.finish(std::move(pending));
-  }
-  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
 
  private:
+  void before_start(const groth16::PartitionWitness&, const groth16::ProvingKey&) override {
+    std::call_once(once_, [&] { fs::resize_file(key_, 4096); });
+  }
+
   fs::path key_;
   std::once_flag once_;
-  groth16::CpuProver cpu_;
 };
 
 TEST_F(Service, AKeyTruncatedWhileAJobReadsItFailsThatJobNotTheDaemon) {
@@ -1278,23 +1283,14 @@ class LosesItsDevice final : public groth16::ProverBackend {
   std::shared_ptr<DeviceLoss> loss_;
 };
 
-class ProvesAfterTheLoss final : public groth16::ProverBackend {
+class ProvesAfterTheLoss final : public CpuProverWith {
  public:
   explicit ProvesAfterTheLoss(std::shared_ptr<DeviceLoss> loss) : loss_(std::move(loss)) {}
-  std::string name() const override { return cpu_.name(); }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
-                                               const groth16::Blinding& blinding) override {
-    loss_->seen.wait();
-    return cpu_.start(std::move(w), key, blinding);
-  }
-  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
-    return cpu_.finish(std::move(pending));
-  }
-  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
 
  private:
+  void before_start(const groth16::PartitionWitness&, const groth16::ProvingKey&) override { loss_->seen.wait(); }
+
   std::shared_ptr<DeviceLoss> loss_;
-  groth16::CpuProver cpu_;
 };
 
 TEST_F(Service, AFailedDeviceIsIsolatedAndReportedWhileTheJobCompletesOnAnother) {
@@ -1326,21 +1322,10 @@ TEST_F(Service, AFailedDeviceIsIsolatedAndReportedWhileTheJobCompletesOnAnother)
 }
 
 // A CPU prover that says it drives GPU 0: the ordinal a GPU backend reports.
-class OnGpuZero final : public groth16::ProverBackend {
+class OnGpuZero final : public CpuProverWith {
  public:
   std::string name() const override { return "on-gpu-0"; }
   std::optional<int> device_ordinal() const override { return 0; }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
-                                               const groth16::Blinding& blinding) override {
-    return cpu_.start(std::move(w), key, blinding);
-  }
-  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
-    return cpu_.finish(std::move(pending));
-  }
-  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
-
- private:
-  groth16::CpuProver cpu_;
 };
 
 // Device.ordinal is a one-field oneof (older protoc rejects proto3 `optional`): GPU 0
