@@ -1,6 +1,6 @@
 // CPU MSM benchmarks. Arguments: log2 of the size and the thread cap (0 = all threads,
 // 1 = one thread). Run one family with e.g. --benchmark_filter=G1Msm/16/1.
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "ec/msm_precomputed.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/precomputed.hpp"
+#include "ec/msm/testing.hpp"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "groth16/synthesis.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/sparse_product.hpp"
 

@@ -11,7 +11,7 @@
 #include "groth16/evaluator_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::cli {
 

@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 #include "groth16/assembly.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "gpu/compact.hpp"

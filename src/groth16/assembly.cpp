@@ -1,6 +1,6 @@
 #include "groth16/assembly.hpp"
 
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 #include "ec/scalar_mul.hpp"
 #include "groth16/query_scalars.hpp"
 

@@ -6,7 +6,7 @@
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_group.h>
 
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 #include "groth16/assembly.hpp"
 #include "groth16/query_scalars.hpp"
 #include "poly/evaluation_domain.hpp"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 #include "ec/scalar_mul.hpp"
 #include "groth16/key_validation.hpp"
 #include "pairing/final_exponentiation.hpp"

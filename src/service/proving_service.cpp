@@ -18,7 +18,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "io/read_only_file.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 #include "service/errors.hpp"
 
 namespace zkpipe::service {

@@ -1,6 +1,6 @@
 // MSM checked against the naive sum of double-and-add products, plus consistency
 // checks (threads, precomputed tables, linearity) on sizes too large for the naive sum.
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 
 #include <gmp.h>
 #include <gtest/gtest.h>
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "ec/generators.hpp"
-#include "ec/msm_digits.hpp"
-#include "ec/msm_plan.hpp"
-#include "ec/msm_precomputed.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/digits.hpp"
+#include "ec/msm/plan.hpp"
+#include "ec/msm/precomputed.hpp"
+#include "ec/msm/testing.hpp"
 
 namespace zkpipe::ec {
 namespace {

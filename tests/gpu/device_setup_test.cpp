@@ -7,7 +7,7 @@
 #include <random>
 
 #include "ec/generators.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/testing.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
@@ -17,7 +17,7 @@
 #include "gpu/device_setup.hpp"
 #include "gpu/fixed_base.hpp"
 #include "gpu_test_env.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::gpu {
 namespace {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "ec/msm.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/msm.hpp"
+#include "ec/msm/testing.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"

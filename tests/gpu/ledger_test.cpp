@@ -16,7 +16,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "memory/buffer_ledger.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::gpu {
 namespace {

@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "ec/msm.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/msm.hpp"
+#include "ec/msm/testing.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"

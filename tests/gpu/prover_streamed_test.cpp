@@ -13,7 +13,7 @@
 #include "gpu/cuda_prover.hpp"
 #include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::gpu {
 namespace {

@@ -12,7 +12,7 @@
 #include "groth16/verifier.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu_test_env.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::gpu {
 namespace {

@@ -27,7 +27,7 @@
 #include "gpu_test_env.hpp"
 #include "r1cs/compact_values.hpp"
 #include "r1cs/compiled_r1cs.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 #include "r1cs/sparse_product.hpp"
 
 namespace zkpipe::gpu {

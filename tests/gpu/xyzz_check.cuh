@@ -10,7 +10,7 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "ec/msm_testing.hpp"
+#include "ec/msm/testing.hpp"
 #include "ec/xyzz.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"

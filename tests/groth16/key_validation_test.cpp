@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ec/jacobian.hpp"
-#include "ec/msm.hpp"
+#include "ec/msm/msm.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "test_circuits.hpp"

@@ -9,7 +9,7 @@
 #include "groth16/qap.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 
 namespace zkpipe::groth16 {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "r1cs/boolean.hpp"
-#include "r1cs/num.hpp"
+#include "gadgets/boolean.hpp"
+#include "gadgets/num.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/test_system.hpp"

@@ -2,11 +2,11 @@
 
 #include <random>
 
-#include "r1cs/merkle_gadget.hpp"
-#include "r1cs/poseidon_gadget.hpp"
+#include "gadgets/merkle.hpp"
+#include "gadgets/poseidon.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/recording_system.hpp"
-#include "r1cs/sha256_gadget.hpp"
+#include "gadgets/sha256.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/witness_system.hpp"
 

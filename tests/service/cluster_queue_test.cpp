@@ -26,7 +26,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
 

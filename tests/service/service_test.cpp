@@ -36,7 +36,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "io/mapping_faults.hpp"
-#include "r1cs/porep/porep_circuit.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
 #include "service/http_metrics.hpp"

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Fails when a source file includes a header of a layer below its own.
+
+The layer order is the table "Architecture: layers" in docs/DESIGN.md: each row names a
+folder, and a file in one folder may include only headers of its own folder or of the
+folders in the rows above it. Headers outside every layer (system, library, generated
+ones) are not judged. Usage: check-layers.py [REPO_ROOT]
+"""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
+design = (root / "docs" / "DESIGN.md").read_text()
+section = design.split("## Architecture: layers", 1)
+if len(section) != 2:
+    sys.exit("check-layers: docs/DESIGN.md has no '## Architecture: layers' section")
+rows = re.findall(r"^\| [^|]+ \| `([^`]+)/` \|", section[1].split("\n## ", 1)[0], re.M)
+if len(rows) < 2:
+    sys.exit("check-layers: the layer table in docs/DESIGN.md lists fewer than two folders")
+rank = {folder: i for i, folder in enumerate(rows)}
+
+
+def layer_of(path: str):
+    """The layer folder holding `path` (relative to the root), the longest match."""
+    best = None
+    for folder in rank:
+        if path == folder or path.startswith(folder + "/"):
+            if best is None or len(folder) > len(best):
+                best = folder
+    return best
+
+
+include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+problems = []
+sources = [p for p in root.rglob("*") if p.suffix in {".hpp", ".cpp", ".cu", ".cuh"}
+           and not any(part.startswith("build") or part.startswith(".") for part in p.relative_to(root).parts)]
+for path in sorted(sources):
+    rel = path.relative_to(root).as_posix()
+    own = layer_of(rel)
+    if own is None:
+        continue
+    for header in include.findall(path.read_text(errors="replace")):
+        target = layer_of("src/" + header) or layer_of(header)
+        if target is not None and rank[target] > rank[own]:
+            problems.append(f"{rel}: includes \"{header}\" ({target}/, a layer below {own}/)")
+
+for line in problems:
+    print(line)
+if problems:
+    print(f"check-layers: {len(problems)} include(s) go down the layer order of docs/DESIGN.md")
+    sys.exit(1)
+print(f"check-layers: {len(sources)} files, {len(rows)} layers, no include goes down the order")

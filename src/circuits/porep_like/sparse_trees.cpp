@@ -1,0 +1,78 @@
+#include "circuits/porep_like/sparse_trees.hpp"
+
+#include <stdexcept>
+
+#include "hash/poseidon.hpp"
+#include "hash/poseidon_params.hpp"
+
+namespace zkpipe::r1cs::porep {
+
+SparseSha256Tree::SparseSha256Tree(std::size_t depth, const std::map<std::uint64_t, Node>& leaves,
+                                   const std::function<Node(std::size_t, std::uint64_t)>& filler) {
+  if (leaves.empty()) throw std::invalid_argument("sparse tree: no leaves");
+  levels_.push_back(leaves);
+  for (std::size_t level = 0; level < depth; ++level) {
+    auto& below = levels_.back();
+    for (const auto& [index, node] : std::map(below)) {
+      if (!below.contains(index ^ 1)) below.emplace(index ^ 1, filler(level, index ^ 1));
+    }
+    std::map<std::uint64_t, Node> above;
+    for (const auto& [index, node] : below) {
+      if (index % 2 == 0) above[index / 2] = merkle::sha256_node(node, below.at(index + 1));
+    }
+    levels_.push_back(std::move(above));
+  }
+}
+
+merkle::Sha256Path SparseSha256Tree::path(std::uint64_t leaf) const {
+  merkle::Sha256Path p;
+  p.index = leaf;
+  for (std::size_t level = 0; level + 1 < levels_.size(); ++level) {
+    p.siblings.push_back(levels_[level].at((leaf >> level) ^ 1));
+  }
+  return p;
+}
+
+SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, Fr>& leaves,
+                                       const std::function<Fr(std::size_t, std::uint64_t)>& filler) {
+  if (leaves.empty()) throw std::invalid_argument("sparse tree: no leaves");
+  constexpr std::uint64_t kArity = merkle::kPoseidonArity;
+  levels_.push_back(leaves);
+  for (std::size_t level = 0; level < depth; ++level) {
+    auto& below = levels_.back();
+    for (const auto& [index, node] : std::map(below)) {
+      std::uint64_t first = index - index % kArity;
+      for (std::uint64_t k = first; k < first + kArity; ++k) {
+        if (!below.contains(k)) below.emplace(k, filler(level, k));
+      }
+    }
+    std::map<std::uint64_t, Fr> above;
+    for (auto it = below.begin(); it != below.end();) {
+      std::vector<Fr> children;
+      std::uint64_t parent = it->first / kArity;
+      for (std::uint64_t k = 0; k < kArity; ++k, ++it) children.push_back(it->second);
+      above[parent] = poseidon::hash(poseidon::params_t9(), children);
+    }
+    levels_.push_back(std::move(above));
+  }
+}
+
+merkle::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
+  constexpr std::uint64_t kArity = merkle::kPoseidonArity;
+  merkle::PoseidonPath p;
+  p.index = leaf;
+  std::uint64_t index = leaf;
+  for (std::size_t level = 0; level + 1 < levels_.size(); ++level) {
+    std::array<Fr, kArity - 1> siblings;
+    std::uint64_t first = index - index % kArity;
+    std::size_t out = 0;
+    for (std::uint64_t k = first; k < first + kArity; ++k) {
+      if (k != index) siblings[out++] = levels_[level].at(k);
+    }
+    p.siblings.push_back(siblings);
+    index /= kArity;
+  }
+  return p;
+}
+
+}  // namespace zkpipe::r1cs::porep

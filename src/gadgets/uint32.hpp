@@ -1,0 +1,62 @@
+// A 32-bit word in a circuit, as 32 Booleans (least significant first).
+// Rotations and shifts only rename bits; xor / and cost one constraint per
+// non-constant bit; addmany adds several words mod 2^32 with one packing constraint
+// plus the booleanity of the sum's bits.
+//
+// Every word also carries its value and which of its bits are constants, as two
+// machine words. On a values-only system (constraint_system.hpp) the operations run
+// on those alone — a few word instructions and one bulk append of the new bits —
+// and the per-bit Booleans exist only where a caller asks for them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "gadgets/boolean.hpp"
+
+namespace zkpipe::r1cs {
+
+class UInt32 {
+ public:
+  // The constant 0.
+  UInt32() = default;
+
+  static UInt32 constant(std::uint32_t value);
+  static UInt32 alloc(ConstraintSystem& cs, std::uint32_t value);
+  static UInt32 from_bits_le(std::span<const Boolean, 32> bits);
+  // 32 bits, most significant first (SHA-256's word order within a block).
+  static UInt32 from_bits_be(std::span<const Boolean, 32> bits);
+  // A values-only system's word: no variables behind its non-constant bits.
+  static UInt32 of_values(std::uint32_t value, std::uint32_t constant_mask);
+
+  std::uint32_t value() const { return value_; }
+  // Bit i set: bit i is a constant (no variable).
+  std::uint32_t constant_mask() const { return constant_mask_; }
+  std::array<Boolean, 32> bits_le() const;
+  std::array<Boolean, 32> bits_be() const;
+
+  UInt32 rotr(unsigned n) const;
+  UInt32 shr(unsigned n) const;
+
+  // Σ operands mod 2^32.
+  static UInt32 addmany(ConstraintSystem& cs, std::span<const UInt32> operands);
+
+ private:
+  explicit UInt32(const std::array<Boolean, 32>& bits);
+
+  // Meaningful only when has_bits_; a values-only word materializes them on request.
+  std::array<Boolean, 32> bits_{};
+  std::uint32_t value_ = 0;
+  std::uint32_t constant_mask_ = ~std::uint32_t{0};
+  bool has_bits_ = true;
+};
+
+UInt32 xor_of(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+UInt32 and_of(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+
+// The bits of `value` at the set positions of `mask`, packed from bit 0 up in
+// ascending position order: the values of the variables an operation allocates.
+std::uint64_t gather_bits(std::uint64_t value, std::uint64_t mask);
+
+}  // namespace zkpipe::r1cs
