@@ -97,8 +97,9 @@ TEST(FilecoinSdrGraph, ParentCacheOf2KiBMatchesTheManifest) {
   expect_matches_manifest(seal_proof("StackedDrg2KiBV1_1"));
 }
 
+// 2^18 nodes, with more buckets and Feistel cycle walking than 2 KiB exercises (a few
+// seconds; the legacy 8 MiB graph differs from 2 KiB's only in size, so one suffices).
 TEST(FilecoinSdrGraph, ParentCacheOf8MiBMatchesTheManifest) {
-  expect_matches_manifest(seal_proof("StackedDrg8MiBV1"));
   expect_matches_manifest(seal_proof("StackedDrg8MiBV1_1"));
 }
 

@@ -1,5 +1,6 @@
 #include "circuits/filecoin/blake2b.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <stdexcept>
@@ -88,22 +89,22 @@ void blake2b(std::span<const std::uint8_t> message, std::span<std::uint8_t> dige
   std::array<std::uint64_t, 8> h = kIv;
   h[0] ^= 0x01010000 ^ (std::uint64_t{key.size()} << 8) ^ std::uint64_t{digest.size()};
 
-  // A key is hashed as a whole first block, zero-padded.
-  const std::size_t key_block_bytes = key.empty() ? 0 : kBlockBytes;
-  const std::size_t total = key_block_bytes + message.size();
-  const auto byte_at = [&](std::size_t i) -> std::uint8_t {
-    if (i < key_block_bytes) return i < key.size() ? key[i] : 0;
-    return message[i - key_block_bytes];
-  };
-  // The last block is the one holding the final byte (or one zero block for no input).
-  const std::size_t blocks = total == 0 ? 1 : (total + kBlockBytes - 1) / kBlockBytes;
-  for (std::size_t b = 0; b < blocks; ++b) {
+  std::uint64_t hashed = 0;
+  const auto absorb = [&](std::span<const std::uint8_t> bytes, std::uint64_t counted, bool last) {
     Block block{};
-    const std::size_t begin = b * kBlockBytes;
-    const std::size_t end = std::min(total, begin + kBlockBytes);
-    for (std::size_t i = begin; i < end; ++i) block[i - begin] = byte_at(i);
-    compress(h, block, end, b + 1 == blocks);
+    std::copy(bytes.begin(), bytes.end(), block.begin());
+    hashed += counted;
+    compress(h, block, hashed, last);
+  };
+  // A key is hashed as a whole first block, zero-padded; the last block is the one
+  // holding the final byte, or a zero block when there is no input at all.
+  if (!key.empty()) absorb(key, kBlockBytes, message.empty());
+  std::size_t offset = 0;
+  while (message.size() - offset > kBlockBytes) {
+    absorb(message.subspan(offset, kBlockBytes), kBlockBytes, false);
+    offset += kBlockBytes;
   }
+  if (!message.empty() || key.empty()) absorb(message.subspan(offset), message.size() - offset, true);
   for (std::size_t i = 0; i < digest.size(); ++i) digest[i] = static_cast<std::uint8_t>(h[i / 8] >> (8 * (i % 8)));
 }
 
