@@ -1,6 +1,6 @@
 // Writes the fuzz targets' seed corpora for the formats that have no small file in
 // tests/fixtures/: a native parameter file and evaluator file, a .zkey, .r1cs and
-// .wtns, a bellperson verifying key, proofs and their JSON, all for one small circuit
+// .wtns, a bellperson verifying key and .params file, proofs and their JSON, all for one small circuit
 // (a cubic with a wide coefficient and three public bits: 15 constraints), so that
 // every seed is a few KiB (tens of KiB for the page-aligned native files) and the
 // fuzzer runs thousands of times a second.
@@ -17,6 +17,7 @@
 
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
+#include "formats/bellperson_params.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/field_bytes.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -264,6 +265,8 @@ int main(int argc, char** argv) {
   write(out / "r1cs" / "seed.r1cs", r1cs_of(evaluator));
   write(out / "wtns" / "seed.wtns", wtns_of(evaluator.num_inputs + evaluator.num_aux));
   write(out / "bellperson_vk" / "seed.vk", formats::encode_bellperson_vk(key.vk));
+  fs::create_directories(out / "bellperson_params");
+  formats::write_bellperson_params(out / "bellperson_params" / "seed.params", key);
 
   const groth16::Proof p{key.vk.alpha_g1, key.vk.beta_g2, key.vk.ic[0]};
   const groth16::Proof q{G1Affine::identity(), key.vk.delta_g2, key.vk.delta_g1};

@@ -30,11 +30,11 @@ jobs=${ZKPIPE_FUZZ_JOBS:-1}
 declare -A max_len=(
   [zkey]=16384 [r1cs]=4096 [wtns]=2048
   [parameter_file]=65536 [evaluator_file]=98304
-  [proofs]=1024 [bellperson_vk]=4096
+  [proofs]=1024 [bellperson_vk]=4096 [bellperson_params]=65536
   [proof_json]=4096 [public_json]=1024 [verifying_key_json]=8192
   [service_request]=4096
 )
-all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk"
+all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params"
 
 t0=$(date +%s)
 if [[ -z ${ZKPIPE_FUZZ_PREBUILT:-} ]]; then
