@@ -176,15 +176,15 @@ Constants make_constants(std::size_t arity, Strength strength) {
   p.round_constants.resize((p.full_rounds + p.partial_rounds) * t);
   for (Fr& rc : p.round_constants) rc = lfsr.next_fr_rejection_sampled();
 
-  const SquareMatrix mds = cauchy_mds(t);
+  c.mds = cauchy_mds(t);
   p.mds.assign(t * t, Fr::zero());
   for (std::size_t i = 0; i < t; ++i) {
-    for (std::size_t j = 0; j < t; ++j) p.mds[i * t + j] = mds.at(i, j);
+    for (std::size_t j = 0; j < t; ++j) p.mds[i * t + j] = c.mds.at(i, j);
   }
 
-  c.compressed_round_constants = compress_round_constants(p, inverse_of(mds, "MDS matrix"));
-  // neptune factors the transpose of M; the Cauchy matrix is symmetric, so that is M.
-  factor_partial_rounds(mds.transpose(), p.partial_rounds, c);
+  c.compressed_round_constants = compress_round_constants(p, inverse_of(c.mds, "MDS matrix"));
+  // neptune factors the transpose of M (symmetric here, so M itself).
+  factor_partial_rounds(c.mds.transpose(), p.partial_rounds, c);
   return c;
 }
 

@@ -34,6 +34,7 @@ struct SparseMatrix {
 
 struct Constants {
   r1cs::poseidon::Params plain;  // t, R_F, R_P, round constants, MDS
+  SquareMatrix mds{0};           // plain.mds as a matrix
   Strength strength = Strength::kStandard;
   // 8·t + R_P constants, in the order the circuit adds them: t before the first
   // S-boxes, then t after each S-box layer of the first half, one after each partial
