@@ -1,6 +1,5 @@
 #include "circuits/filecoin/poseidon_constants.hpp"
 
-#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -146,11 +145,6 @@ const Constants& instance() {
 
 }  // namespace
 
-bool is_supported_arity(std::size_t arity) {
-  return std::any_of(kRoundNumbers.begin(), kRoundNumbers.end(),
-                     [&](const RoundNumbers& r) { return r.arity == arity; });
-}
-
 std::size_t full_rounds(std::size_t arity) {
   round_numbers(arity);
   return kFullRounds;
@@ -164,7 +158,6 @@ std::size_t partial_rounds(std::size_t arity, Strength strength) {
 Constants make_constants(std::size_t arity, Strength strength) {
   const std::size_t t = arity + 1;
   Constants c;
-  c.strength = strength;
   r1cs::poseidon::Params& p = c.plain;
   p.t = t;
   p.full_rounds = full_rounds(arity);

@@ -35,7 +35,6 @@ struct SparseMatrix {
 struct Constants {
   r1cs::poseidon::Params plain;  // t, R_F, R_P, round constants, MDS
   SquareMatrix mds{0};           // plain.mds as a matrix
-  Strength strength = Strength::kStandard;
   // 8·t + R_P constants, in the order the circuit adds them: t before the first
   // S-boxes, then t after each S-box layer of the first half, one after each partial
   // S-box, t after each of the last half's S-box layers but the final one.
@@ -49,11 +48,9 @@ struct Constants {
   std::size_t partial_rounds() const { return plain.partial_rounds; }
 };
 
-// The arities Filecoin instantiates (filecoin-hashers' POSEIDON_CONSTANTS_*):
-// 2, 4, 8, 11, 16, 24, 36.
-bool is_supported_arity(std::size_t arity);
-
-// (R_F, R_P) as neptune's round_numbers gives them.
+// (R_F, R_P) as neptune's round_numbers gives them, for the arities Filecoin
+// instantiates (filecoin-hashers' POSEIDON_CONSTANTS_*): 2, 4, 8, 11, 16, 24, 36;
+// std::invalid_argument for any other.
 std::size_t full_rounds(std::size_t arity);
 std::size_t partial_rounds(std::size_t arity, Strength strength);
 

@@ -1,5 +1,6 @@
 #include "circuits/filecoin/poseidon_gadget.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>

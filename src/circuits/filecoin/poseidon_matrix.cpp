@@ -72,15 +72,6 @@ std::vector<Fr> SquareMatrix::times_column(std::span<const Fr> v) const {
   return out;
 }
 
-std::vector<Fr> SquareMatrix::row_times(std::span<const Fr> v) const {
-  if (v.size() != n_) throw std::invalid_argument("SquareMatrix::row_times: size");
-  std::vector<Fr> out(n_, Fr::zero());
-  for (std::size_t j = 0; j < n_; ++j) {
-    for (std::size_t i = 0; i < n_; ++i) out[j] += v[i] * at(i, j);
-  }
-  return out;
-}
-
 SquareMatrix operator*(const SquareMatrix& a, const SquareMatrix& b) {
   if (a.size() != b.size()) throw std::invalid_argument("SquareMatrix product: sizes differ");
   const std::size_t n = a.size();

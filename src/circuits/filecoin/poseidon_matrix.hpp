@@ -31,8 +31,6 @@ class SquareMatrix {
 
   // M·v, v a column vector.
   std::vector<Fr> times_column(std::span<const Fr> v) const;
-  // v·M, v a row vector (how neptune applies its round matrices to the state).
-  std::vector<Fr> row_times(std::span<const Fr> v) const;
 
   bool operator==(const SquareMatrix&) const = default;
 
