@@ -7,19 +7,20 @@ namespace zkpipe::r1cs::poseidon {
 namespace {
 
 constexpr unsigned kPrimeField = 1;
-constexpr unsigned kSboxPower = 0;
 
 }  // namespace
 
-GrainLfsr::GrainLfsr(unsigned field_bits, unsigned t, unsigned full_rounds, unsigned partial_rounds)
+GrainLfsr::GrainLfsr(unsigned field_bits, unsigned t, unsigned full_rounds, unsigned partial_rounds,
+                     unsigned sbox_field)
     : field_bits_(field_bits) {
   if (field_bits > 256) throw std::invalid_argument("GrainLfsr: at most 256-bit fields");
+  if (sbox_field > 15) throw std::invalid_argument("GrainLfsr: the S-box field is 4 bits");
   unsigned pos = 0;
   auto push = [&](unsigned value, unsigned width) {
     for (unsigned i = width; i-- > 0;) state_[pos++] = static_cast<std::uint8_t>((value >> i) & 1);
   };
   push(kPrimeField, 2);
-  push(kSboxPower, 4);
+  push(sbox_field, 4);
   push(field_bits, 12);
   push(t, 12);
   push(full_rounds, 10);

@@ -12,10 +12,17 @@ namespace zkpipe::r1cs::poseidon {
 
 class GrainLfsr {
  public:
+  // What the seed's 4-bit S-box field holds. The paper's script writes 0 for x^α;
+  // neptune (Filecoin's Poseidon) writes 1 for its x^5 S-box, so its constants are
+  // a different stream.
+  static constexpr unsigned kSboxPaper = 0;
+  static constexpr unsigned kSboxNeptune = 1;
+
   // Seeds the 80-bit state with: field type (2 bits, 1 = prime field), S-box
-  // (4 bits, 0 = x^α), field size n (12), width t (12), R_F (10), R_P (10), then
-  // thirty 1s; the first 160 bits are discarded.
-  GrainLfsr(unsigned field_bits, unsigned t, unsigned full_rounds, unsigned partial_rounds);
+  // (4 bits), field size n (12), width t (12), R_F (10), R_P (10), then thirty 1s;
+  // the first 160 bits are discarded.
+  GrainLfsr(unsigned field_bits, unsigned t, unsigned full_rounds, unsigned partial_rounds,
+            unsigned sbox_field = kSboxPaper);
 
   // The next output bit: bits are drawn in pairs and the second one is output only
   // when the first is 1.

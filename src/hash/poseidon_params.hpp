@@ -5,8 +5,9 @@
 // Round numbers (128-bit security, R_F = 8): t = 3 uses R_P = 57, the number the
 // published t = 3 instance and its test vectors use. t = 9 and t = 12 use R_P = 57,
 // what the reference calc_round_numbers.py (with its security margin) gives for a
-// 255-bit field; these are also the numbers Filecoin's neptune uses for arities 8
-// and 11.
+// 255-bit field. Filecoin's neptune uses the same round numbers for arities 8 and
+// 11 but not these instances: its Grain seed and MDS matrix differ
+// (circuits/filecoin/poseidon_constants.hpp).
 #pragma once
 
 #include <cstddef>
