@@ -109,6 +109,17 @@ TEST_P(PorepCircuit, ShapeDoesNotDependOnSeedOrPartition) {
   EXPECT_EQ(x.b_aux_density().words(), y.b_aux_density().words());
 }
 
+// The values-only synthesis (word-level SHA-256, native Poseidon, challenges on all
+// cores) must give the recording synthesis's assignment exactly.
+TEST_P(PorepCircuit, ValuesOnlySynthesisGivesTheSameAssignment) {
+  PorepLikeCircuit circuit(find_preset(GetParam()), 4, 2);
+  ProvingAssignment pa;
+  circuit.synthesize(pa, 1);
+  const WitnessValues values = circuit.synthesize_values(1);
+  EXPECT_EQ(values.inputs, pa.inputs());
+  EXPECT_EQ(values.aux.expand(), pa.aux());
+}
+
 INSTANTIATE_TEST_SUITE_P(Presets, PorepCircuit, ::testing::Values("tiny", "2e16"));
 
 TEST(PorepCircuitErrors, CorruptedWitnessNamesTheFailingConstraint) {
