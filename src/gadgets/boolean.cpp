@@ -8,20 +8,45 @@ namespace {
 
 Fr fr_of(bool b) { return b ? Fr::one() : Fr::zero(); }
 
-// A values-only system's new bit: the value, `constraints` counted, a placeholder variable.
-Boolean values_only_bit(ConstraintSystem& cs, bool value, std::size_t constraints) {
-  cs.alloc_bit_values(value, 1);
-  cs.skip_constraints(constraints);
-  return Boolean::from_constrained_variable(Variable(), value);
+// The value of the variable behind a non-constant bit.
+bool stored_value(const Boolean& b) { return b.value() != b.is_negated(); }
+
+// A new bit holding `value`, with the one constraint `constrain(variable)` enforces.
+// On a values-only system: the value, the count and a placeholder variable.
+template <class Constrain>
+Boolean new_bit(ConstraintSystem& cs, bool value, const Constrain& constrain) {
+  if (cs.values_only()) {
+    cs.alloc_bit_values(value, 1);
+    cs.skip_constraints(1);
+    return Boolean::from_constrained_variable(Variable(), value);
+  }
+  const Variable v = cs.alloc([&] { return fr_of(value); });
+  constrain(v);
+  return Boolean::from_constrained_variable(v, value);
+}
+
+LC one_minus(Variable v) { return LC::constant(Fr::one()) - LC(v); }
+
+// c = a ⊕ b for the variables behind two bits: (a + a)·b = a + b − c.
+Boolean xor_variables(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+  return new_bit(cs, stored_value(a) != stored_value(b), [&](Variable c) {
+    cs.enforce(LC(Fr::from_u64(2), a.variable()), LC(b.variable()), LC(a.variable()) + LC(b.variable()) - LC(c));
+  });
 }
 
 }  // namespace
 
 Boolean Boolean::alloc(ConstraintSystem& cs, bool value) {
-  if (cs.values_only()) return values_only_bit(cs, value, 1);
-  Variable v = cs.alloc([&] { return fr_of(value); });
-  cs.enforce(LC::constant(Fr::one()) - LC(v), LC(v), LC());
-  return Boolean(Kind::kIs, v, value);
+  return new_bit(cs, value, [&](Variable v) { cs.enforce(one_minus(v), LC(v), LC()); });
+}
+
+Boolean Boolean::alloc_conditionally(ConstraintSystem& cs, bool value, const Boolean& must_be_false) {
+  if (must_be_false.is_constant() || must_be_false.is_negated()) {
+    throw std::invalid_argument("Boolean::alloc_conditionally: the condition must be an allocated bit");
+  }
+  return new_bit(cs, value, [&](Variable v) {
+    cs.enforce(one_minus(must_be_false.variable()) - LC(v), LC(v), LC());
+  });
 }
 
 Boolean Boolean::operator!() const {
@@ -62,59 +87,86 @@ void Boolean::add_to(LC& lc, const Fr& coeff, Fr& constant) const {
 Boolean xor_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant()) return a.value() ? !b : b;
   if (b.is_constant()) return b.value() ? !a : a;
-  const bool value = a.value() != b.value();
-  if (cs.values_only()) return values_only_bit(cs, value, 1);
-  Variable c = cs.alloc([&] { return fr_of(value); });
-  // 2a·b = a + b − c: c is a ⊕ b, and therefore boolean.
-  const Fr two = Fr::from_u64(2);
-  cs.enforce(two * a.lc(), b.lc(), a.lc() + b.lc() - LC(c));
-  return Boolean::from_constrained_variable(c, value);
+  // a ⊕ ¬b = ¬(a ⊕ b) and ¬a ⊕ ¬b = a ⊕ b: always the xor of the two variables.
+  const Boolean c = xor_variables(cs, a, b);
+  return a.is_negated() != b.is_negated() ? !c : c;
 }
 
 Boolean and_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
-  if (a.is_constant()) return a.value() ? b : Boolean::constant(false);
-  if (b.is_constant()) return b.value() ? a : Boolean::constant(false);
+  if ((a.is_constant() && !a.value()) || (b.is_constant() && !b.value())) return Boolean::constant(false);
+  if (a.is_constant()) return b;
+  if (b.is_constant()) return a;
   const bool value = a.value() && b.value();
-  if (cs.values_only()) return values_only_bit(cs, value, 1);
-  Variable c = cs.alloc([&] { return fr_of(value); });
-  cs.enforce(a.lc(), b.lc(), LC(c));
-  return Boolean::from_constrained_variable(c, value);
+  if (a.is_negated() && b.is_negated()) {
+    return new_bit(cs, value, [&](Variable c) {
+      cs.enforce(one_minus(a.variable()), one_minus(b.variable()), LC(c));
+    });
+  }
+  if (a.is_negated() || b.is_negated()) {
+    const Boolean& is = a.is_negated() ? b : a;
+    const Boolean& not_ = a.is_negated() ? a : b;
+    return new_bit(cs, value, [&](Variable c) {
+      cs.enforce(LC(is.variable()), one_minus(not_.variable()), LC(c));
+    });
+  }
+  return new_bit(cs, value, [&](Variable c) { cs.enforce(LC(a.variable()), LC(b.variable()), LC(c)); });
 }
 
+Boolean or_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) { return !and_of(cs, !a, !b); }
+
 Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
-  if (a.is_constant()) return a.value() ? b : c;
-  if (b.is_constant() && c.is_constant()) {
-    if (b.value() == c.value()) return b;
-    return b.value() ? a : !a;
-  }
   const bool value = a.value() ? b.value() : c.value();
-  if (cs.values_only()) return values_only_bit(cs, value, 1);
-  Variable ch = cs.alloc([&] { return fr_of(value); });
-  // a·(b − c) = ch − c
-  cs.enforce(a.lc(), b.lc() - c.lc(), LC(ch) - c.lc());
-  return Boolean::from_constrained_variable(ch, value);
+  if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
+  if (a.is_constant() && !a.value()) return c;
+  if (b.is_constant() && !b.value()) return and_of(cs, !a, c);
+  if (c.is_constant() && !c.value()) return and_of(cs, a, b);
+  if (c.is_constant()) return !and_of(cs, a, !b);
+  if (b.is_constant()) return !and_of(cs, !a, !c);
+  // a constant true still takes the general form, as in bellperson.
+  return new_bit(cs, value, [&](Variable ch) {
+    // (b − c)·a = ch − c
+    cs.enforce(b.lc() - c.lc(), a.lc(), LC(ch) - c.lc());
+  });
 }
 
 Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
-  if (a.is_constant()) {
-    return a.value() ? !and_of(cs, !b, !c) : and_of(cs, b, c);
-  }
-  // maj is symmetric: move a constant argument to the front.
-  if (b.is_constant()) return sha256_maj(cs, b, a, c);
-  if (c.is_constant()) return sha256_maj(cs, c, a, b);
-  // maj = a·(b + c − 2bc) + bc
-  Boolean bc = and_of(cs, b, c);
   const bool value = (a.value() + b.value() + c.value()) >= 2;
-  if (cs.values_only()) return values_only_bit(cs, value, 1);
-  Variable maj = cs.alloc([&] { return fr_of(value); });
-  const Fr two = Fr::from_u64(2);
-  cs.enforce(a.lc(), b.lc() + c.lc() - two * bc.lc(), LC(maj) - bc.lc());
+  if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
+  if (a.is_constant() && !a.value()) return and_of(cs, b, c);
+  if (b.is_constant() && !b.value()) return and_of(cs, a, c);
+  if (c.is_constant() && !c.value()) return and_of(cs, a, b);
+  if (c.is_constant()) return !and_of(cs, !a, !b);
+  if (b.is_constant()) return !and_of(cs, !a, !c);
+  if (a.is_constant()) return !and_of(cs, !b, !c);
+  // maj = a·(b + c − 2bc) + bc. The majority is allocated before b·c.
+  if (cs.values_only()) {
+    cs.alloc_bit_values(value, 1);
+    and_of(cs, b, c);
+    cs.skip_constraints(1);
+    return Boolean::from_constrained_variable(Variable(), value);
+  }
+  const Variable maj = cs.alloc([&] { return fr_of(value); });
+  const Boolean bc = and_of(cs, b, c);
+  // (2bc − b − c)·a = bc − maj
+  cs.enforce(Fr::from_u64(2) * bc.lc() - b.lc() - c.lc(), a.lc(), bc.lc() - LC(maj));
   return Boolean::from_constrained_variable(maj, value);
 }
 
 void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+  if (a.is_constant() && b.is_constant()) {
+    if (a.value() != b.value()) throw std::invalid_argument("enforce_equal: two different constant bits");
+    return;
+  }
   if (cs.values_only()) return cs.skip_constraints(1);
-  cs.enforce(a.lc() - b.lc(), LC(Variable::one()), LC());
+  LC difference;
+  if ((a.is_constant() && a.value()) || (b.is_constant() && b.value())) {
+    difference = LC::constant(Fr::one()) - (a.is_constant() ? b : a).lc();
+  } else if (a.is_constant() || b.is_constant()) {
+    difference = (a.is_constant() ? b : a).lc();
+  } else {
+    difference = a.lc() - b.lc();
+  }
+  cs.enforce(LC(), LC(), difference);
 }
 
 std::pair<Boolean, Boolean> conditional_swap(ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
@@ -123,17 +175,14 @@ std::pair<Boolean, Boolean> conditional_swap(ConstraintSystem& cs, const Boolean
   if (x.is_constant() && y.is_constant() && x.value() == y.value()) return {x, y};
   const bool first_value = swap.value() ? y.value() : x.value();
   const bool second_value = swap.value() ? x.value() : y.value();
-  if (cs.values_only()) {
-    const Boolean first = values_only_bit(cs, first_value, 1);
-    return {first, values_only_bit(cs, second_value, 1)};
-  }
   // first = x + swap·(y − x), second = y + swap·(x − y): each is x or y, so boolean.
-  Variable first = cs.alloc([&] { return fr_of(first_value); });
-  cs.enforce(swap.lc(), y.lc() - x.lc(), LC(first) - x.lc());
-  Variable second = cs.alloc([&] { return fr_of(second_value); });
-  cs.enforce(swap.lc(), x.lc() - y.lc(), LC(second) - y.lc());
-  return {Boolean::from_constrained_variable(first, first_value),
-          Boolean::from_constrained_variable(second, second_value)};
+  const Boolean first = new_bit(cs, first_value, [&](Variable v) {
+    cs.enforce(swap.lc(), y.lc() - x.lc(), LC(v) - x.lc());
+  });
+  const Boolean second = new_bit(cs, second_value, [&](Variable v) {
+    cs.enforce(swap.lc(), x.lc() - y.lc(), LC(v) - y.lc());
+  });
+  return {first, second};
 }
 
 std::vector<bool> bytes_to_bits_be(std::span<const std::uint8_t> bytes) {
@@ -173,6 +222,17 @@ std::vector<Boolean> constant_bits(const std::vector<bool>& values) {
   bits.reserve(values.size());
   for (bool v : values) bits.push_back(Boolean::constant(v));
   return bits;
+}
+
+std::vector<Boolean> reverse_bit_numbering(std::span<const Boolean> bits) {
+  std::vector<Boolean> padded(bits.begin(), bits.end());
+  while (padded.size() % 8 != 0) padded.push_back(Boolean::constant(false));
+  std::vector<Boolean> out;
+  out.reserve(padded.size());
+  for (std::size_t byte = 0; byte < padded.size(); byte += 8) {
+    for (std::size_t i = 8; i-- > 0;) out.push_back(padded[byte + i]);
+  }
+  return out;
 }
 
 }  // namespace zkpipe::r1cs

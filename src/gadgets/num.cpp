@@ -1,8 +1,33 @@
 #include "gadgets/num.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace zkpipe::r1cs {
+
+namespace {
+
+constexpr std::size_t kFrBits = Fr::kBits;          // 255
+constexpr std::size_t kFrCapacity = Fr::kBits - 1;  // bits that always pack injectively
+
+bool limb_bit(const ff::Limbs<Fr::kLimbs>& limbs, std::size_t i) { return ((limbs[i / 64] >> (i % 64)) & 1) != 0; }
+
+// 0·0 = Σ 2^i·bits[i] − x.
+void enforce_unpacking(ConstraintSystem& cs, std::span<const Boolean> bits_le, Variable x) {
+  if (cs.values_only()) return cs.skip_constraints(1);
+  LC lc;
+  lc.reserve(bits_le.size() + 1);
+  Fr weight = Fr::one();
+  for (const Boolean& bit : bits_le) {
+    lc.add(weight, bit.variable());
+    weight = weight.dbl();
+  }
+  lc.add(-Fr::one(), x);
+  cs.enforce(LC(), LC(), lc);
+}
+
+}  // namespace
 
 AllocatedNum AllocatedNum::alloc(ConstraintSystem& cs, const Fr& value) {
   return AllocatedNum(cs.alloc([&] { return value; }), value);
@@ -12,8 +37,70 @@ AllocatedNum AllocatedNum::alloc_input(ConstraintSystem& cs, const Fr& value) {
   return AllocatedNum(cs.alloc_input([&] { return value; }), value);
 }
 
+AllocatedNum AllocatedNum::inputize(ConstraintSystem& cs) const {
+  const AllocatedNum input = alloc_input(cs, value_);
+  if (cs.values_only()) {
+    cs.skip_constraints(1);
+  } else {
+    cs.enforce(input.lc(), LC(Variable::one()), lc());
+  }
+  return input;
+}
+
+std::vector<Boolean> AllocatedNum::to_bits_le(ConstraintSystem& cs) const {
+  const auto value = value_.to_canonical();
+  std::vector<Boolean> bits;
+  bits.reserve(kFrBits);
+  for (std::size_t i = 0; i < kFrBits; ++i) bits.push_back(Boolean::alloc(cs, limb_bit(value, i)));
+  enforce_unpacking(cs, bits, var_);
+  return bits;
+}
+
+std::vector<Boolean> AllocatedNum::to_bits_le_strict(ConstraintSystem& cs) const {
+  const auto value = value_.to_canonical();
+  ff::Limbs<Fr::kLimbs> r_minus_1 = Fr::kModulus;
+  r_minus_1[0] -= 1;  // r is odd
+  // From the most significant bit down: a bit at a one of r − 1 is free; a bit at
+  // a zero must be 0 when every bit at the ones above it (since the last zero, and
+  // all runs before) equals r − 1's, i.e. when the AND of those bits is 1.
+  std::vector<Boolean> bits_be;
+  bits_be.reserve(kFrBits);
+  std::vector<Boolean> current_run;
+  std::optional<Boolean> last_run;
+  for (std::size_t i = kFrBits; i-- > 0;) {
+    const bool bit = limb_bit(value, i);
+    if (limb_bit(r_minus_1, i)) {
+      bits_be.push_back(Boolean::alloc(cs, bit));
+      current_run.push_back(bits_be.back());
+      continue;
+    }
+    if (!current_run.empty()) {
+      if (last_run) current_run.push_back(*last_run);
+      Boolean run = current_run.front();
+      for (std::size_t k = 1; k < current_run.size(); ++k) run = and_of(cs, run, current_run[k]);
+      last_run = run;
+      current_run.clear();
+    }
+    if (!last_run) throw std::logic_error("to_bits_le_strict: r − 1 starts with a zero bit");
+    bits_be.push_back(Boolean::alloc_conditionally(cs, bit, *last_run));
+  }
+  std::vector<Boolean> bits(bits_be.rbegin(), bits_be.rend());
+  enforce_unpacking(cs, bits, var_);
+  return bits;
+}
+
+AllocatedNum add(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b) {
+  const AllocatedNum sum = AllocatedNum::alloc(cs, a.value() + b.value());
+  if (cs.values_only()) {
+    cs.skip_constraints(1);
+  } else {
+    cs.enforce(a.lc() + b.lc(), LC(Variable::one()), sum.lc());
+  }
+  return sum;
+}
+
 Num pack_bits_le(std::span<const Boolean> bits) {
-  if (bits.size() >= Fr::kBits) throw std::invalid_argument("pack_bits_le: more bits than fit in Fr");
+  if (bits.size() > kFrCapacity) throw std::invalid_argument("pack_bits_le: more bits than fit in Fr");
   Num n{LC(), Fr::zero()};
   n.lc.reserve(bits.size() + 1);
   Fr constant = Fr::zero();
@@ -33,9 +120,29 @@ AllocatedNum alloc_packed(ConstraintSystem& cs, std::span<const Boolean> bits_le
 
 AllocatedNum inputize_packed(ConstraintSystem& cs, std::span<const Boolean> bits_le) {
   const Num packed = pack_bits_le(bits_le);
-  AllocatedNum input = AllocatedNum::alloc_input(cs, packed.value);
-  enforce_equal(cs, packed, Num::of(input));
+  const AllocatedNum input = AllocatedNum::alloc_input(cs, packed.value);
+  cs.enforce(packed.lc, LC(Variable::one()), input.lc());
   return input;
+}
+
+void pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits_le) {
+  for (std::size_t at = 0; at < bits_le.size(); at += kFrCapacity) {
+    inputize_packed(cs, bits_le.subspan(at, std::min(kFrCapacity, bits_le.size() - at)));
+  }
+}
+
+std::vector<Fr> compute_multipacking(const std::vector<bool>& bits_le) {
+  std::vector<Fr> inputs;
+  for (std::size_t at = 0; at < bits_le.size(); at += kFrCapacity) {
+    Fr packed = Fr::zero();
+    Fr weight = Fr::one();
+    for (std::size_t i = at; i < std::min(at + kFrCapacity, bits_le.size()); ++i) {
+      if (bits_le[i]) packed += weight;
+      weight = weight.dbl();
+    }
+    inputs.push_back(packed);
+  }
+  return inputs;
 }
 
 AllocatedNum alloc_equal(ConstraintSystem& cs, const Num& n) {

@@ -1,9 +1,14 @@
 // Field elements in a circuit: AllocatedNum is one variable with its value; Num is
 // a linear combination with its value, for results that need no constraint of their
 // own (sums, scalings, Poseidon's linear layer).
+//
+// The gadgets with a bellperson counterpart (bellpepper-core gadgets/num.rs,
+// bellperson gadgets/multipack.rs) build the same variables and constraints, in the
+// same order and with the same A, B and C.
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "gadgets/boolean.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -19,12 +24,27 @@ class AllocatedNum {
   const Fr& value() const { return value_; }
   LC lc() const { return LC(var_); }
 
+  // A new public input equal to this: input·1 = this (one constraint).
+  AllocatedNum inputize(ConstraintSystem& cs) const;
+
+  // The value's 255 bits, least significant first, each boolean-constrained, and
+  // 0·0 = Σ 2^i·bit_i − this: 256 constraints. Not strict: a witness may use the
+  // bits of value + r instead (bellperson's to_bits_le).
+  std::vector<Boolean> to_bits_le(ConstraintSystem& cs) const;
+  // As to_bits_le, but the bits must also encode a number below r: each bit at a
+  // zero of r − 1 is allocated conditionally on the run of ones above it.
+  std::vector<Boolean> to_bits_le_strict(ConstraintSystem& cs) const;
+
  private:
   AllocatedNum(Variable var, const Fr& value) : var_(var), value_(value) {}
 
   Variable var_;
   Fr value_;
 };
+
+// a + b as a new variable: (a + b)·1 = sum (Filecoin's encode is this, with the key
+// and the data as a and b).
+AllocatedNum add(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b);
 
 struct Num {
   LC lc;
@@ -49,11 +69,17 @@ struct Num {
 // injective encoding into Fr.
 Num pack_bits_le(std::span<const Boolean> bits);
 
-// A new variable constrained to equal the packed bits.
+// A new variable constrained to equal the packed bits, packed·1 = x (bellperson's
+// multipack::pack_bits).
 AllocatedNum alloc_packed(ConstraintSystem& cs, std::span<const Boolean> bits_le);
 
-// A new public input constrained to equal the packed bits.
+// A new public input constrained to equal the packed bits, packed·1 = input.
 AllocatedNum inputize_packed(ConstraintSystem& cs, std::span<const Boolean> bits_le);
+
+// The bits as public inputs, 254 to an input (bellperson's multipack::pack_into_inputs).
+void pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits_le);
+// The inputs pack_into_inputs makes of these bit values (multipack::compute_multipacking).
+std::vector<Fr> compute_multipacking(const std::vector<bool>& bits_le);
 
 // Allocates x with x = lc, so that a long combination becomes a single term.
 AllocatedNum alloc_equal(ConstraintSystem& cs, const Num& n);

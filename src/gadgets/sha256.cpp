@@ -1,7 +1,9 @@
 #include "gadgets/sha256.hpp"
 
+#include <optional>
 #include <stdexcept>
 
+#include "gadgets/multieq.hpp"
 #include "hash/sha256_constants.hpp"
 
 namespace zkpipe::r1cs::sha256 {
@@ -12,56 +14,39 @@ UInt32 xor3(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32
   return xor_of(cs, xor_of(cs, a, b), c);
 }
 
-UInt32 ch(ConstraintSystem& cs, const UInt32& e, const UInt32& f, const UInt32& g) {
-  const bool any_constant = (e.constant_mask() | f.constant_mask() | g.constant_mask()) != 0;
-  if (cs.values_only() && !any_constant) {
-    // One new bit per position.
-    const std::uint32_t value = (e.value() & f.value()) | (~e.value() & g.value());
-    cs.alloc_bit_values(value, 32);
-    cs.skip_constraints(32);
-    return UInt32::of_values(value, 0);
-  }
-  const auto x = e.bits_le();
-  const auto y = f.bits_le();
-  const auto z = g.bits_le();
-  std::array<Boolean, 32> bits;
-  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_ch(cs, x[i], y[i], z[i]);
-  return UInt32::from_bits_le(bits);
-}
+// A working variable that is either a word or a sum not yet computed: bellperson
+// leaves a and e as their addends until they are next read, so that the last
+// round's a and e absorb the final addition of the chaining value into the same
+// addmany.
+class Deferred {
+ public:
+  explicit Deferred(const UInt32& word) : word_(word) {}
+  explicit Deferred(std::vector<UInt32> addends) : addends_(std::move(addends)) {}
 
-UInt32 maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
-  const bool any_constant = (a.constant_mask() | b.constant_mask() | c.constant_mask()) != 0;
-  if (cs.values_only() && !any_constant) {
-    // Two new bits per position, in allocation order: b·c, then the majority.
-    const std::uint32_t bc = b.value() & c.value();
-    const std::uint32_t value = (a.value() & (b.value() | c.value())) | bc;
-    std::uint64_t interleaved = 0;
-    for (unsigned i = 0; i < 32; ++i) {
-      interleaved |= static_cast<std::uint64_t>((bc >> i) & 1) << (2 * i);
-      interleaved |= static_cast<std::uint64_t>((value >> i) & 1) << (2 * i + 1);
-    }
-    cs.alloc_bit_values(interleaved, 64);
-    cs.skip_constraints(64);
-    return UInt32::of_values(value, 0);
+  // The word, adding `more` to the addends first when it is still a sum (a word
+  // that already exists takes nothing more).
+  UInt32 compute(MultiEq& eq, std::span<const UInt32> more = {}) {
+    if (word_) return *word_;
+    addends_.insert(addends_.end(), more.begin(), more.end());
+    return UInt32::addmany(eq, addends_);
   }
-  const auto x = a.bits_le();
-  const auto y = b.bits_le();
-  const auto z = c.bits_le();
-  std::array<Boolean, 32> bits;
-  for (unsigned i = 0; i < 32; ++i) bits[i] = sha256_maj(cs, x[i], y[i], z[i]);
-  return UInt32::from_bits_le(bits);
-}
 
-std::array<UInt32, 64> message_schedule(ConstraintSystem& cs, std::span<const Boolean> block) {
+ private:
+  std::optional<UInt32> word_;
+  std::vector<UInt32> addends_;
+};
+
+std::vector<UInt32> message_schedule(ConstraintSystem& cs, MultiEq& eq, std::span<const Boolean> block) {
   auto s = cs.scope("schedule");
-  std::array<UInt32, 64> w;
-  for (std::size_t t = 0; t < 16; ++t) w[t] = UInt32::from_bits_be(block.subspan(32 * t).first<32>());
+  std::vector<UInt32> w;
+  w.reserve(64);
+  for (std::size_t t = 0; t < 16; ++t) w.push_back(UInt32::from_bits_be(block.subspan(32 * t).first<32>()));
   for (std::size_t t = 16; t < 64; ++t) {
     auto st = cs.scope("word", t);
     const UInt32 s0 = xor3(cs, w[t - 15].rotr(7), w[t - 15].rotr(18), w[t - 15].shr(3));
     const UInt32 s1 = xor3(cs, w[t - 2].rotr(17), w[t - 2].rotr(19), w[t - 2].shr(10));
-    const std::array<UInt32, 4> terms = {s1, w[t - 7], s0, w[t - 16]};
-    w[t] = UInt32::addmany(cs, terms);
+    const std::array<UInt32, 4> terms = {w[t - 16], s0, w[t - 7], s1};
+    w.push_back(UInt32::addmany(eq, terms));
   }
   return w;
 }
@@ -76,41 +61,57 @@ WordState initial_state() {
 
 WordState compress(ConstraintSystem& cs, std::span<const Boolean> block, const WordState& state) {
   if (block.size() != 512) throw std::invalid_argument("sha256::compress: a block is 512 bits");
-  const std::array<UInt32, 64> w = message_schedule(cs, block);
-  auto [a, b, c, d, e, f, g, h] = state;
+  MultiEq eq(cs);
+  const std::vector<UInt32> w = message_schedule(cs, eq, block);
+  Deferred a(state[0]);
+  UInt32 b = state[1];
+  UInt32 c = state[2];
+  UInt32 d = state[3];
+  Deferred e(state[4]);
+  UInt32 f = state[5];
+  UInt32 g = state[6];
+  UInt32 h = state[7];
   for (std::size_t t = 0; t < 64; ++t) {
     auto sr = cs.scope("round", t);
-    const UInt32 big_s1 = xor3(cs, e.rotr(6), e.rotr(11), e.rotr(25));
-    UInt32 ch_efg = [&] {
+    const UInt32 new_e = e.compute(eq);
+    const UInt32 big_s1 = xor3(cs, new_e.rotr(6), new_e.rotr(11), new_e.rotr(25));
+    const UInt32 ch = [&] {
       auto s = cs.scope("ch");
-      return ch(cs, e, f, g);
+      return sha256_ch(cs, new_e, f, g);
     }();
-    const UInt32 big_s0 = xor3(cs, a.rotr(2), a.rotr(13), a.rotr(22));
-    UInt32 maj_abc = [&] {
+    const UInt32 new_a = a.compute(eq);
+    const UInt32 big_s0 = xor3(cs, new_a.rotr(2), new_a.rotr(13), new_a.rotr(22));
+    const UInt32 maj = [&] {
       auto s = cs.scope("maj");
-      return maj(cs, a, b, c);
+      return sha256_maj(cs, new_a, b, c);
     }();
+    // T1 = h + Σ1 + ch + K + W and T2 = Σ0 + maj are never materialized: the new e
+    // and a are each one addmany over all their addends.
     const UInt32 k = UInt32::constant(kRoundConstants[t]);
-    // T1 = h + Σ1 + ch + K + W is never materialized: each new word adds its
-    // operands in one addmany, which costs one packing constraint instead of two.
-    const std::array<UInt32, 6> new_e_terms = {d, h, big_s1, ch_efg, k, w[t]};
-    const std::array<UInt32, 7> new_a_terms = {h, big_s1, ch_efg, k, w[t], big_s0, maj_abc};
+    e = Deferred(std::vector<UInt32>{h, big_s1, ch, k, w[t], d});
+    a = Deferred(std::vector<UInt32>{h, big_s1, ch, k, w[t], big_s0, maj});
     h = g;
     g = f;
-    f = e;
-    e = UInt32::addmany(cs, new_e_terms);
+    f = new_e;
     d = c;
     c = b;
-    b = a;
-    a = UInt32::addmany(cs, new_a_terms);
+    b = new_a;
   }
   auto sf = cs.scope("final add");
-  const WordState add = {a, b, c, d, e, f, g, h};
+  const auto add = [&](const UInt32& x, const UInt32& y) {
+    const std::array<UInt32, 2> terms = {x, y};
+    return UInt32::addmany(eq, terms);
+  };
   WordState out;
-  for (std::size_t i = 0; i < 8; ++i) {
-    const std::array<UInt32, 2> terms = {state[i], add[i]};
-    out[i] = UInt32::addmany(cs, terms);
-  }
+  out[0] = a.compute(eq, std::span(&state[0], 1));
+  out[1] = add(state[1], b);
+  out[2] = add(state[2], c);
+  out[3] = add(state[3], d);
+  out[4] = e.compute(eq, std::span(&state[4], 1));
+  out[5] = add(state[5], f);
+  out[6] = add(state[6], g);
+  out[7] = add(state[7], h);
+  eq.flush();
   return out;
 }
 
