@@ -10,6 +10,7 @@
 #include <random>
 
 #include "circuits/filecoin/challenges.hpp"
+#include "circuits/filecoin/seal_proof.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
 #include "circuits/filecoin/stacked_circuit.hpp"
 #include "circuits/filecoin/stacked_replica.hpp"
@@ -210,6 +211,29 @@ TEST(FilecoinStackedCircuit, SeveralPartitionsAndChallenges) {
     EXPECT_EQ(allocated_inputs(cs), circuit.public_inputs(k));
   }
   EXPECT_THROW(circuit.public_inputs(2), std::out_of_range);
+}
+
+// A 2 KiB sector as StackedDrg2KiBV1_1 seals it (its porep_id, 2 layers, tree 8-0-0,
+// one partition of 2 interactive challenges): the whole partition circuit.
+TEST(FilecoinStackedCircuit, TwoKiBSealProofPartition) {
+  const SealProof& proof = seal_proof("StackedDrg2KiBV1_1");
+  const SectorShape& shape = proof.shape();
+  std::mt19937_64 rng(2048);
+  const ReplicaId replica_id = fr_to_domain(Fr::random(rng));
+  const TreeShape tree{shape.base_arity, shape.sub_arity, shape.top_arity};
+  const InMemoryReplica replica(SdrGraph(shape.nodes(), proof.porep_id(), proof.api_version), shape.layers, tree,
+                                replica_id, random_nodes(rng, shape.nodes()));
+  ChallengeSeed seed{};
+  for (auto& b : seed) b = static_cast<std::uint8_t>(rng());
+  ASSERT_EQ(proof.partitions(), 1u);
+  const std::vector<std::uint64_t> challenges = porep_challenges(proof, replica_id, seed, {}, 0);
+  ASSERT_EQ(challenges.size(), 2u);
+  const StackedCircuit circuit(replica.graph(), tree, {replica.prove_partition(challenges)});
+  TestSystem cs;
+  circuit.synthesize(cs, 0);
+  ASSERT_TRUE(cs.is_satisfied()) << *cs.which_is_unsatisfied();
+  EXPECT_EQ(cs.num_inputs(), 1 + 3 + 2 * 18u);
+  EXPECT_EQ(allocated_inputs(cs), circuit.public_inputs(0));
 }
 
 TEST(FilecoinStackedCircuit, RejectsMalformedProofs) {
