@@ -128,36 +128,12 @@ class Reader {
  public:
   explicit Reader(std::string_view source) : source_(source) {}
 
-  [[noreturn]] void fail(const Where& where, const std::string& problem) const {
-    throw C1OutputError(source_, where.str(), problem);
+  [[noreturn]] void fail(const Where& where, const std::string& problem) const { fail(where.str(), problem); }
+  [[noreturn]] void fail(std::string json_path, const std::string& problem) const {
+    throw C1OutputError(source_, std::move(json_path), problem);
   }
 
-  Json parse(std::string_view text) const {
-    // 32-byte arrays become binary values as they close: a 32 GiB sector's output
-    // holds millions of them, and a JSON value per byte would be 16 times the text.
-    auto compact = [&](int depth, Json::parse_event_t event, Json& value) {
-      if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
-          depth >= kMaxDepth) {
-        fail(Where(), "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
-      }
-      if (event == Json::parse_event_t::array_end && value.size() == 32 &&
-          std::all_of(value.begin(), value.end(),
-                      [](const Json& b) { return b.is_number_unsigned() && b.get<std::uint64_t>() <= 0xff; })) {
-        Json::binary_t bytes;
-        bytes.reserve(32);
-        for (const Json& b : value) bytes.push_back(static_cast<std::uint8_t>(b.get<std::uint64_t>()));
-        value = Json::binary(std::move(bytes));
-      }
-      return true;
-    };
-    try {
-      return Json::parse(text.begin(), text.end(), compact);
-    } catch (const Json::parse_error& e) {
-      fail(Where(), "not valid JSON at byte " + std::to_string(e.byte) + " (" + e.what() + ")");
-    } catch (const Json::exception& e) {
-      fail(Where(), std::string("not valid JSON (") + e.what() + ")");
-    }
-  }
+  Json parse(std::string_view text) const;
 
   const Json& member(const Json& object, const Where& where, const char* key) const {
     if (!object.is_object()) fail(where, "expected an object, got " + kind_of(object));
@@ -399,7 +375,149 @@ class Reader {
   std::string source_;
 };
 
+// nlohmann's DOM, built from its SAX events so that each array of 32 bytes becomes one
+// binary value: a 32 GiB sector's output holds millions of them, and a JSON value per
+// byte would take 16 times the text. Also refuses what serde_json refuses and nlohmann
+// accepts (a field given twice) and bounds the nesting.
+class DomBuilder final : public nlohmann::json_sax<Json> {
+ public:
+  explicit DomBuilder(const Reader& reader) : reader_(reader) {}
+
+  Json take() { return std::move(root_); }
+
+  bool null() override { return add(Json(nullptr)); }
+  bool boolean(bool v) override { return add(Json(v)); }
+  bool number_integer(number_integer_t v) override { return add(Json(v)); }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (!frames_.empty()) {
+      Frame& f = frames_.back();
+      if (f.collecting && v <= 0xff && f.bytes.size() < 32) {
+        f.bytes.push_back(static_cast<std::uint8_t>(v));
+        return true;
+      }
+    }
+    return add(Json(v));
+  }
+  bool number_float(number_float_t v, const string_t&) override { return add(Json(v)); }
+  bool string(string_t& v) override { return add(Json(std::move(v))); }
+  bool binary(binary_t& v) override { return add(Json::binary(std::move(v))); }
+  bool start_object(std::size_t) override { return open(Json::object()); }
+  bool key(string_t& k) override {
+    if (frames_.back().value->contains(k)) reader_.fail(where(), "duplicate field \"" + k + "\"");
+    key_ = std::move(k);
+    return true;
+  }
+  bool end_object() override {
+    frames_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return open(Json::array()); }
+  bool end_array() override {
+    Frame& f = frames_.back();
+    if (f.collecting && f.bytes.size() == 32) {
+      *f.value = Json::binary(std::move(f.bytes));
+    } else {
+      flush(f);
+    }
+    frames_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    reader_.fail(Where(), "not valid JSON at byte " + std::to_string(position) + " (" + e.what() + ")");
+  }
+
+ private:
+  struct Frame {
+    Json* value;
+    std::string label;  // its key, or [index], in its parent
+    bool collecting;    // an array holding only bytes so far, kept in `bytes`
+    std::vector<std::uint8_t> bytes;
+  };
+
+  // The JSON path of the value being read, for an error.
+  std::string where() const {
+    std::string s;
+    for (const Frame& f : frames_) {
+      if (f.label.empty()) continue;
+      if (!s.empty() && f.label.front() != '[') s += '.';
+      s += f.label;
+    }
+    return s;
+  }
+
+  void flush(Frame& f) {
+    for (const std::uint8_t b : f.bytes) f.value->push_back(Json(b));
+    f.bytes.clear();
+    f.collecting = false;
+  }
+
+  Json* place(Json v, std::string& label) {
+    if (frames_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Frame& f = frames_.back();
+    if (f.value->is_array()) {
+      flush(f);
+      label = '[' + std::to_string(f.value->size()) + ']';
+      f.value->push_back(std::move(v));
+      return &f.value->back();
+    }
+    label = key_;
+    return &((*f.value)[key_] = std::move(v));
+  }
+
+  bool add(Json v) {
+    std::string label;
+    place(std::move(v), label);
+    return true;
+  }
+
+  bool open(Json v) {
+    if (frames_.size() >= static_cast<std::size_t>(kMaxDepth)) {
+      reader_.fail(Where(), "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    const bool array = v.is_array();
+    std::string label;
+    Json* value = place(std::move(v), label);
+    frames_.push_back({value, std::move(label), array, {}});
+    return true;
+  }
+
+  const Reader& reader_;
+  Json root_;
+  std::vector<Frame> frames_;  // the open objects and arrays; their values stay put until closed
+  std::string key_;
+};
+
+Json Reader::parse(std::string_view text) const {
+  DomBuilder builder(*this);
+  try {
+    Json::sax_parse(text.begin(), text.end(), &builder);
+  } catch (const Json::exception& e) {
+    fail(Where(), std::string("not valid JSON (") + e.what() + ")");
+  }
+  return builder.take();
+}
+
 // ---------------------------------------------------------------- writing
+
+// The decimal digits of 0 .. 255.
+struct Decimal {
+  std::array<char, 3> digits;
+  std::size_t size;
+};
+
+constexpr std::array<Decimal, 256> kDecimal = [] {
+  std::array<Decimal, 256> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto d = [](std::size_t x) { return static_cast<char>('0' + x % 10); };
+    if (i >= 100) t[i] = {{d(i / 100), d(i / 10), d(i)}, 3};
+    else if (i >= 10) t[i] = {{d(i / 10), d(i), 0}, 2};
+    else t[i] = {{d(i), 0, 0}, 1};
+  }
+  return t;
+}();
 
 class Writer {
  public:
@@ -409,7 +527,7 @@ class Writer {
     out_ += '[';
     for (std::size_t i = 0; i < b.size(); ++i) {
       if (i) out_ += ',';
-      out_ += std::to_string(b[i]);
+      out_.append(kDecimal[b[i]].digits.data(), kDecimal[b[i]].size);
     }
     out_ += ']';
   }
