@@ -1,12 +1,13 @@
-// filecoin::parse_c1_output on any text: a commit-phase-1 output (c1.json) either reads
-// or is refused with C1OutputError. One that reads is written back to the same value,
-// and writing is stable from then on.
+// filecoin::parse_c1_output and parse_commit2_input (lotus-bench / curio's wrapper) on
+// any text: a commit-phase-1 output either reads or is refused with C1OutputError. One
+// that reads is written back to the same value, and writing is stable from then on.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;
@@ -24,6 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const filecoin::C1Output again = filecoin::parse_c1_output(written, "again.json");
     ZKPIPE_FUZZ_CHECK(again == output);
     ZKPIPE_FUZZ_CHECK(filecoin::c1_output_to_json(again) == written);
+  } catch (const filecoin::C1OutputError&) {
+  }
+  try {
+    const filecoin::Commit2Input input = filecoin::parse_commit2_input(text, "fuzz.json");
+    ZKPIPE_FUZZ_CHECK(filecoin::parse_commit2_input(filecoin::commit2_input_to_json(input), "again.json") == input);
   } catch (const filecoin::C1OutputError&) {
   }
   return 0;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
 #include "formats/bellperson_params.hpp"
@@ -308,6 +309,7 @@ int main(int argc, char** argv) {
   write(out / "public_json" / "seed.json", formats::public_to_json(signals));
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
   write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
+  write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
   std::printf("zkpipe fuzz seeds in %s (parameter file %ju bytes, evaluator %ju bytes)\n", out.c_str(),
               static_cast<std::uintmax_t>(fs::file_size(out / "parameter_file" / "seed.zkp")),
               static_cast<std::uintmax_t>(fs::file_size(out / "evaluator_file" / "seed.zkpev")));

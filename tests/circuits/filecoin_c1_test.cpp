@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
 #include "circuits/filecoin/labels.hpp"
 #include "circuits/filecoin/sdr_graph.hpp"
 
@@ -492,6 +493,77 @@ TEST(FilecoinC1Output, DuplicateField) {
 
 TEST(FilecoinC1Output, DeepNestingIsRefused) {
   expect_rejected(std::string(100, '[') + std::string(100, ']'), "", "nested deeper than 64 levels");
+}
+
+// ---------------------------------------------------------------- lotus-bench / curio wrapper
+
+TEST(FilecoinCommit2Input, RoundTripWithBase64FromCoreutils) {
+  const Commit2Input input{7, sample(seal_proof("StackedDrg2KiBV1_1"))};
+  const std::string text = commit2_input_to_json(input);
+  // `printf '%s' '{"registered_proof":"StackedDrg2KiBV1_1",...{"root":[' | base64 -w0`,
+  // its first 123 bytes (whole 3-byte groups).
+  const std::string expected_prefix =
+      "{\"SectorNum\":7,\"Phase1Out\":\"eyJyZWdpc3RlcmVkX3Byb29mIjoiU3RhY2tlZERyZzJLaUJWMV8xIiwidmFuaWxsYV9wcm9vZnMiOnsi"
+      "U3RhY2tlZERyZzJLaUJWMSI6W1t7ImNvbW1fZF9wcm9vZnMiOnsiZGF0YSI6eyJTaW5nbGUiOnsicm9vdCI6";
+  EXPECT_EQ(text.rfind(expected_prefix, 0), 0u);
+  EXPECT_NE(text.find("\",\"SectorSize\":2048}"), std::string::npos);
+  const Commit2Input back = parse_commit2_input(text, "c1.json");
+  EXPECT_TRUE(back == input);
+  EXPECT_EQ(commit2_input_to_json(back), text);
+}
+
+TEST(FilecoinCommit2Input, Rejections) {
+  const Commit2Input input{7, sample(seal_proof("StackedDrg2KiBV1_1"))};
+  OJson j = OJson::parse(commit2_input_to_json(input));
+  j["SectorSize"] = 34359738368ull;
+  try {
+    parse_commit2_input(j.dump(), "c1.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_EQ(e.json_path(), "SectorSize") << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected 2048 for StackedDrg2KiBV1_1, got 34359738368"), std::string::npos)
+        << e.what();
+  }
+
+  j = OJson::parse(commit2_input_to_json(input));
+  std::string b64 = j["Phase1Out"];
+  j["Phase1Out"] = b64.substr(0, b64.size() - 1);
+  try {
+    parse_commit2_input(j.dump(), "c1.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_EQ(e.json_path(), "Phase1Out") << e.what();
+  }
+  b64[10] = '*';
+  j["Phase1Out"] = b64;
+  try {
+    parse_commit2_input(j.dump(), "c1.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("Phase1Out: not standard base64 with padding at character 10"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // An error inside the decoded output names its path there.
+  Commit2Input bad = input;
+  bad.phase1_output.vanilla_proofs[0].pop_back();
+  try {
+    parse_commit2_input(commit2_input_to_json(bad), "c1.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_EQ(e.source(), "c1.json Phase1Out");
+    EXPECT_EQ(e.json_path(), "vanilla_proofs.StackedDrg2KiBV1[0]") << e.what();
+  }
+
+  j = OJson::parse(commit2_input_to_json(input));
+  j.erase("SectorNum");
+  try {
+    parse_commit2_input(j.dump(), "c1.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing field \"SectorNum\""), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
