@@ -143,6 +143,7 @@ class Reader {
   }
 
   const Json& array(const Json& j, const Where& where) const {
+    if (j.is_binary()) fail(where, "expected an array of objects or of 32-byte arrays, got 32 bare numbers");
     if (!j.is_array()) fail(where, "expected an array, got " + kind_of(j));
     return j;
   }
