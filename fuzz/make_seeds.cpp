@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
 #include "formats/bellperson_params.hpp"
@@ -238,6 +240,34 @@ void write(const fs::path& path, std::string_view text) {
   write(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
+// A 2 KiB commit-phase-1 output (64 nodes: tree_d 6 binary levels, the replica's trees
+// 2 levels of 8) whose every challenge and parent is node 0 and every element zero.
+filecoin::C1Output c1_output_seed() {
+  using filecoin::NodeBytes;
+  const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  const std::size_t layers = proof.shape().layers;
+  const auto path = [](std::size_t levels, std::size_t arity) {
+    return filecoin::MerklePath(levels, {std::vector<NodeBytes>(arity - 1), 0});
+  };
+  filecoin::MerkleProof tree_d;
+  tree_d.base = path(6, 2);
+  filecoin::MerkleProof tree_r;
+  tree_r.base = path(2, 8);
+  const filecoin::ColumnProof column{0, std::vector<NodeBytes>(layers), tree_r};
+  filecoin::VanillaProof v;
+  v.comm_d_proofs = tree_d;
+  v.comm_r_last_proof = tree_r;
+  v.replica_column_proofs = {column, std::vector(6, column), std::vector(8, column)};
+  for (std::uint32_t layer = 1; layer <= layers; ++layer) {
+    v.labeling_proofs.push_back({std::vector<NodeBytes>(37), layer, 0});
+  }
+  v.encoding_proof = v.labeling_proofs.back();
+  filecoin::C1Output c;
+  c.registered_proof = proof;
+  c.vanilla_proofs.assign(proof.partitions(), std::vector(proof.challenges_per_partition(), v));
+  return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -278,6 +308,8 @@ int main(int argc, char** argv) {
   const std::vector<Fr> signals{Fr::from_u64(35), Fr::one(), Fr::zero(), -Fr::one()};
   write(out / "public_json" / "seed.json", formats::public_to_json(signals));
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
+  write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
+  write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
   std::printf("zkpipe fuzz seeds in %s (parameter file %ju bytes, evaluator %ju bytes)\n", out.c_str(),
               static_cast<std::uintmax_t>(fs::file_size(out / "parameter_file" / "seed.zkp")),
               static_cast<std::uintmax_t>(fs::file_size(out / "evaluator_file" / "seed.zkpev")));

@@ -33,8 +33,9 @@ declare -A max_len=(
   [proofs]=1024 [bellperson_vk]=4096 [bellperson_params]=65536
   [proof_json]=4096 [public_json]=1024 [verifying_key_json]=8192
   [service_request]=4096
+  [c1_output]=131072
 )
-all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params"
+all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params c1_output"
 
 t0=$(date +%s)
 if [[ -z ${ZKPIPE_FUZZ_PREBUILT:-} ]]; then
@@ -119,7 +120,7 @@ fuzz_one() {
   mkdir -p "$build/corpus/$t" "$artifacts/$t"
   local dict=()
   case $t in
-    *_json) dict=(-dict=fuzz/json.dict) ;;
+    *_json | c1_output) dict=(-dict=fuzz/json.dict) ;;
     zkey | r1cs | wtns | parameter_file | evaluator_file) dict=(-dict=fuzz/binary.dict) ;;
   esac
   # Inputs that once crashed a target: each must now be handled.

@@ -1,0 +1,36 @@
+// filecoin::parse_c1_output and parse_commit2_input (lotus-bench / curio's wrapper) on
+// any text: a commit-phase-1 output either reads or is refused with C1OutputError. One
+// that reads is written back to the same value, and writing is stable from then on.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
+#include "fuzz_common.hpp"
+
+using namespace zkpipe;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fuzz::init_single_thread();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const filecoin::C1Output output = filecoin::parse_c1_output(text, "fuzz.json");
+    const std::string written = filecoin::c1_output_to_json(output);
+    const filecoin::C1Output again = filecoin::parse_c1_output(written, "again.json");
+    ZKPIPE_FUZZ_CHECK(again == output);
+    ZKPIPE_FUZZ_CHECK(filecoin::c1_output_to_json(again) == written);
+  } catch (const filecoin::C1OutputError&) {
+  }
+  try {
+    const filecoin::Commit2Input input = filecoin::parse_commit2_input(text, "fuzz.json");
+    ZKPIPE_FUZZ_CHECK(filecoin::parse_commit2_input(filecoin::commit2_input_to_json(input), "again.json") == input);
+  } catch (const filecoin::C1OutputError&) {
+  }
+  return 0;
+}
