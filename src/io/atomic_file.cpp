@@ -35,7 +35,8 @@ AtomicFile::AtomicFile(std::filesystem::path path)
   // so that they concern one directory even if its path is renamed meanwhile.
   directory_ = FileDescriptor(::open(directory_path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!directory_.valid()) {
-    throw FileError(directory_path_.string(), system_reason("cannot open the directory to write " + name.string(), errno));
+    throw FileError(directory_path_.string(),
+                    system_reason("cannot open the directory to write " + name.string(), errno));
   }
   const std::string temporary_name = temporary_path_.filename().string();
   for (int attempt = 0; attempt < kMaxTakeoverAttempts; ++attempt) {
@@ -50,7 +51,8 @@ AtomicFile::AtomicFile(std::filesystem::path path)
     if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       if (err == EWOULDBLOCK) {
-        throw FileError(temporary_path_.string(), "cannot write: another process is writing " + path_.string() + " now");
+        throw FileError(temporary_path_.string(),
+                        "cannot write: another process is writing " + path_.string() + " now");
       }
       throw FileError(temporary_path_.string(), system_reason("cannot lock", err));
     }
