@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Fails when a source file includes a header of a layer below its own.
+"""Fails when a source file includes a header of a layer below its own, or maps memory
+outside the layers that own mappings.
 
 The layer order is the table "Architecture: layers" in docs/DESIGN.md: each row names a
 folder, and a file in one folder may include only headers of its own folder or of the
 folders in the rows above it. Headers outside every layer (system, library, generated
-ones) are not judged. Usage: check-layers.py [REPO_ROOT]
+ones) are not judged.
+
+A file is mapped only through src/io (io::FileMapping), and memory is mapped only by
+the ledger's tracked buffers in src/memory: a call of mmap anywhere else (their tests
+aside) bypasses the fault handler and the buffer ledger. Usage: check-layers.py [REPO_ROOT]
 """
 import pathlib
 import re
@@ -45,9 +50,25 @@ for path in sorted(sources):
         if target is not None and rank[target] > rank[own]:
             problems.append(f"{rel}: includes \"{header}\" ({target}/, a layer below {own}/)")
 
-for line in problems:
+mapping_owners = ("src/io/", "src/memory/", "tests/io/", "tests/memory/")
+mmap_call = re.compile(r"\bmmap(?:64)?\s*\(")
+comment = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+mappings = []
+for path in sorted(sources):
+    rel = path.relative_to(root).as_posix()
+    if rel.startswith(mapping_owners):
+        continue
+    code = comment.sub("", path.read_text(errors="replace"))
+    if mmap_call.search(code):
+        mappings.append(f"{rel}: calls mmap (map files through src/io, memory through src/memory's tracked buffers)")
+
+for line in problems + mappings:
     print(line)
 if problems:
     print(f"check-layers: {len(problems)} include(s) go down the layer order of docs/DESIGN.md")
+if mappings:
+    print(f"check-layers: {len(mappings)} file(s) outside src/io and src/memory call mmap")
+if problems or mappings:
     sys.exit(1)
-print(f"check-layers: {len(sources)} files, {len(rows)} layers, no include goes down the order")
+print(f"check-layers: {len(sources)} files, {len(rows)} layers, no include goes down the order, "
+      "no mmap outside src/io and src/memory")

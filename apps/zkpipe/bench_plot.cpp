@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 
+#include "io/atomic_file.hpp"
 #include "progress.hpp"
 
 namespace zkpipe::cli {
@@ -99,7 +100,7 @@ void write_buffer_plot(const std::string& path, const std::vector<engine::Ledger
                      return std::max(0.0, static_cast<double>(s.rss) - static_cast<double>(baseline_rss));
                    }});
 
-  std::ofstream svg(path);
+  std::ostringstream svg;
   const double height = kTop + 2 * kPanelHeight + kGap + 40;
   svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << kWidth << "' height='" << height
       << "' font-family='sans-serif'>\n<rect width='100%' height='100%' fill='white'/>\n";
@@ -109,7 +110,7 @@ void write_buffer_plot(const std::string& path, const std::vector<engine::Ledger
   panel(svg, kTop + kPanelHeight + kGap, "bytes per stage, tracked total, RSS above baseline", samples, bytes,
         [](double v) { return format_bytes(v); });
   svg << "</svg>\n";
-  if (!svg.flush()) throw std::runtime_error(path + ": write failed");
+  io::write_file_atomically(path, svg.str());
 }
 
 }  // namespace zkpipe::cli

@@ -9,19 +9,20 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "bench_plot.hpp"
 #include "device_summary.hpp"
 #include "engine/buffer_log.hpp"
 #include "engine/work_queue.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "io/atomic_file.hpp"
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
 #include "setup_run.hpp"
@@ -275,9 +276,9 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   if (!recorder->samples().empty()) report.untracked_final = untracked(recorder->samples().back(), w.baseline);
 
   if (!o.trace_path.empty()) {
-    std::ofstream out(o.trace_path);
-    recorder->write_chrome_trace(out);
-    if (!out.flush()) throw std::runtime_error(o.trace_path + ": write failed");
+    std::ostringstream trace;
+    recorder->write_chrome_trace(trace);
+    io::write_file_atomically(o.trace_path, trace.str());
   }
   if (!o.plot_path.empty()) {
     write_buffer_plot(o.plot_path, recorder->samples(), w.baseline.rss,

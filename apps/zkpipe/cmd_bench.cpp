@@ -1,6 +1,5 @@
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include "commands.hpp"
 #include "file_args.hpp"
 #include "engine/buffer_log.hpp"
+#include "io/atomic_file.hpp"
 #include "progress.hpp"
 
 namespace zkpipe::cli {
@@ -174,9 +174,7 @@ void run_bench_sweep(BenchCommand& c) {
             << c.policy << ", " << describe_backend(c.options.backend) << "\n\n"
             << markdown_and_csv(reports, csv) << "\n```csv\n" << csv << "```\n";
   if (!c.csv_path.empty()) {
-    std::ofstream out(c.csv_path);
-    out << csv;
-    if (!out.flush()) throw std::runtime_error(c.csv_path + ": write failed");
+    io::write_file_atomically(c.csv_path, csv);
     std::cout << "csv: " << c.csv_path << "\n";
   }
 }

@@ -21,7 +21,8 @@
 #include "commands.hpp"
 #include "engine/priority.hpp"
 #include "file_args.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
+#include "io/atomic_file.hpp"
 #include "progress.hpp"
 #include "service/grpc_server.hpp"
 #include "workloads.hpp"
@@ -166,14 +167,14 @@ void report(const Client& client, const v1::AwaitProofResponse& r, const std::st
       throw std::invalid_argument("job " + std::to_string(r.job_id()) +
                                   " is a circom job: give --public FILE for its public.json beside --out");
     }
-    formats::write_file_atomically(out, r.proof_json());
-    formats::write_file_atomically(public_out, r.public_json());
+    io::write_file_atomically(out, r.proof_json());
+    io::write_file_atomically(public_out, r.public_json());
   } else if (r.state() == v1::JOB_STATE_DONE && !out.empty()) {
     if (r.proof().size() != static_cast<std::size_t>(r.partitions()) * 192) {
       throw std::runtime_error("the daemon returned " + std::to_string(r.proof().size()) + " proof bytes for " +
                                std::to_string(r.partitions()) + " partitions");
     }
-    formats::write_file_atomically(out, r.proof());
+    io::write_file_atomically(out, r.proof());
   }
   if (client.options().json) {
     std::cout << to_json(r) << "\n";

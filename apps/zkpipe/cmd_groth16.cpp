@@ -12,8 +12,9 @@
 
 #include "commands.hpp"
 #include "file_args.hpp"
-#include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
+#include "io/atomic_file.hpp"
+#include "io/bounded_read.hpp"
 #include "io/file_mapping.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -126,21 +127,20 @@ void run_prove(const Groth16ProveOptions& o) {
     }
     timer.lap("verify");
   }
-  formats::write_file_atomically(o.proof, formats::proof_to_json(proof));
-  formats::write_file_atomically(o.public_signals, formats::public_to_json(public_signals));
+  io::write_file_atomically(o.proof, formats::proof_to_json(proof));
+  io::write_file_atomically(o.public_signals, formats::public_to_json(public_signals));
   timer.lap("write");
 }
 
 void run_verify(const Groth16VerifyOptions& o) {
   const groth16::VerifyingKey vk = formats::verifying_key_from_json(
-      formats::read_bounded_file(o.vk, formats::kMaxVerifyingKeyJsonBytes, "verification key"), o.vk,
-      o.insecure_key);
+      io::read_bounded_file(o.vk, formats::kMaxVerifyingKeyJsonBytes, "verification key"), o.vk, o.insecure_key);
   const std::vector<ff::Fr> inputs = formats::public_from_json(
-      formats::read_bounded_file(o.public_signals, formats::max_public_json_bytes(vk.ic.size() - 1),
-                                 "public.json for this key"),
+      io::read_bounded_file(o.public_signals, formats::max_public_json_bytes(vk.ic.size() - 1),
+                            "public.json for this key"),
       o.public_signals);
   const groth16::Proof proof = formats::proof_from_json(
-      formats::read_bounded_file(o.proof, formats::kMaxProofJsonBytes, "proof.json"), o.proof);
+      io::read_bounded_file(o.proof, formats::kMaxProofJsonBytes, "proof.json"), o.proof);
   if (inputs.size() + 1 != vk.ic.size()) {
     throw std::runtime_error(o.public_signals + " holds " + std::to_string(inputs.size()) +
                              " public signals, the verification key expects " + std::to_string(vk.ic.size() - 1));

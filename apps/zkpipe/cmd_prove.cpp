@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -17,10 +17,10 @@
 #include "engine/engine.hpp"
 #include "engine/run_recorder.hpp"
 #include "file_args.hpp"
-#include "formats/file_io.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "io/atomic_file.hpp"
 #include "io/file_mapping.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "memory/process_memory.hpp"
@@ -145,21 +145,21 @@ void run_prove(const ProveOptions& o) {
   eng.shutdown(engine::ShutdownMode::drain);
 
   auto bytes = groth16::encode_proofs(result.proofs);
-  formats::write_file_atomically(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  io::write_file_atomically(o.out, bytes);
   if (!o.json_dir.empty()) {
     std::filesystem::create_directories(o.json_dir);
     for (std::size_t p = 0; p < result.proofs.size(); ++p) {
       const std::filesystem::path dir(o.json_dir);
-      formats::write_file_atomically(dir / ("proof_" + std::to_string(p) + ".json"),
-                                     formats::proof_to_json(result.proofs[p]));
-      formats::write_file_atomically(dir / ("public_" + std::to_string(p) + ".json"),
-                                     formats::public_to_json(circuit->public_inputs(p)));
+      io::write_file_atomically(dir / ("proof_" + std::to_string(p) + ".json"),
+                                formats::proof_to_json(result.proofs[p]));
+      io::write_file_atomically(dir / ("public_" + std::to_string(p) + ".json"),
+                                formats::public_to_json(circuit->public_inputs(p)));
     }
   }
   if (!o.trace_path.empty()) {
-    std::ofstream out(o.trace_path);
-    recorder->write_chrome_trace(out);
-    if (!out.flush()) throw std::runtime_error(o.trace_path + ": write failed");
+    std::ostringstream trace;
+    recorder->write_chrome_trace(trace);
+    io::write_file_atomically(o.trace_path, trace.str());
   }
   std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size() << " partition proofs"
             << (result.verified ? ", each verified" : "") << ") to " << o.out << " in "

@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "formats/file_io.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
 #include "insecure_key.hpp"
+#include "io/bounded_read.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -24,7 +24,7 @@ void run_verify(const VerifyOptions& o) {
   auto circuit = make_circuit(o.workload);
   // Read before the key is loaded: a wrong file fails fast. Bounded by the expected
   // size, so that /dev/zero or a huge file is refused, not read into memory.
-  const std::string bytes = formats::read_bounded_file(
+  const std::string bytes = io::read_bounded_file(
       o.proof, o.workload.partitions * groth16::Proof::kEncodedSize,
       "proof file of " + std::to_string(o.workload.partitions) + " partitions");
   groth16::ProvingKey key = groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key});

@@ -4,11 +4,11 @@
 
 #include "commands.hpp"
 #include "file_args.hpp"
-#include "formats/file_io.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
 #include "insecure_key.hpp"
+#include "io/atomic_file.hpp"
 
 namespace zkpipe::cli {
 
@@ -25,11 +25,11 @@ void run_export(const VkExportOptions& o) {
   refuse_overwriting_inputs({o.key}, {o.out});
   const groth16::ProvingKey key = groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key});
   if (o.format == "json") {
-    formats::write_file_atomically(o.out, formats::verifying_key_to_json(key.vk));
+    io::write_file_atomically(o.out, formats::verifying_key_to_json(key.vk));
     return;
   }
   const std::vector<std::uint8_t> bytes = formats::encode_bellperson_vk(key.vk);
-  formats::write_file_atomically(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  io::write_file_atomically(o.out, bytes);
 }
 
 }  // namespace

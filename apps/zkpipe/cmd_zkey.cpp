@@ -6,13 +6,13 @@
 
 #include "commands.hpp"
 #include "file_args.hpp"
-#include "formats/file_io.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/format_error.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/zkey_file.hpp"
 #include "groth16/parameter_file.hpp"
 #include "insecure_key.hpp"
+#include "io/atomic_file.hpp"
 
 namespace zkpipe::cli {
 
@@ -44,11 +44,11 @@ void run_export_vk(const ZkeyExportVkOptions& o) {
   refuse_overwriting_inputs({o.zkey}, {o.out});
   const formats::Zkey zkey = formats::read_zkey(o.zkey, {.check_subgroup = true, .insecure_key = o.insecure_key});
   if (o.format == "json") {
-    formats::write_file_atomically(o.out, formats::verifying_key_to_json(zkey.key.vk));
+    io::write_file_atomically(o.out, formats::verifying_key_to_json(zkey.key.vk));
     return;
   }
   const std::vector<std::uint8_t> bytes = formats::encode_bellperson_vk(zkey.key.vk);
-  formats::write_file_atomically(o.out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  io::write_file_atomically(o.out, bytes);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "commands.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "io/mapping_faults.hpp"
 #include "memory/allocator.hpp"
 

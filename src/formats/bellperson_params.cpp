@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <fstream>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -16,9 +15,9 @@
 #include "ec/serialization.hpp"
 #include "ff/huge_pages.hpp"
 #include "formats/bellperson_vk.hpp"
-#include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/qap.hpp"
+#include "io/atomic_file.hpp"
 #include "io/file_error.hpp"
 #include "poly/evaluation_domain.hpp"
 
@@ -160,26 +159,13 @@ std::size_t count_set(const std::vector<bool>& bits) {
   return static_cast<std::size_t>(std::count(bits.begin(), bits.end(), true));
 }
 
-// Streams a .params file into `path`.partial, renamed over `path` once complete.
+// Streams a .params file through an io::AtomicFile (whose errors the caller turns
+// into FormatErrors).
 class ParamsWriter {
  public:
-  explicit ParamsWriter(const std::filesystem::path& path)
-      : path_(path), temporary_(path.string() + ".partial"), out_(temporary_, std::ios::binary | std::ios::trunc) {
-    if (!out_) throw FormatError(temporary_.string(), "cannot create");
-  }
-  ParamsWriter(const ParamsWriter&) = delete;
-  ParamsWriter& operator=(const ParamsWriter&) = delete;
-  ~ParamsWriter() {
-    if (committed_) return;
-    // A failed write leaves nothing behind.
-    out_.close();
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-  }
+  explicit ParamsWriter(const std::filesystem::path& path) : path_(path), out_(path) {}
 
-  void bytes(std::span<const std::uint8_t> b) {
-    out_.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  }
+  void bytes(std::span<const std::uint8_t> b) { out_.write(b); }
 
   void u32(std::uint64_t count, const char* what) {
     if (count > std::numeric_limits<std::uint32_t>::max()) {
@@ -221,18 +207,11 @@ class ParamsWriter {
     }
   }
 
-  void commit() {
-    if (!out_.flush()) throw FormatError(temporary_.string(), "write failed (disk full?)");
-    out_.close();
-    std::filesystem::rename(temporary_, path_);
-    committed_ = true;
-  }
+  void commit() { out_.commit(); }
 
  private:
   std::filesystem::path path_;
-  std::filesystem::path temporary_;
-  std::ofstream out_;
-  bool committed_ = false;
+  io::AtomicFile out_;
 };
 
 }  // namespace
@@ -319,19 +298,26 @@ void write_bellperson_params(const std::filesystem::path& path, const groth16::P
     throw FormatError(path.string(), "cannot write: the key's H query is in snarkjs's odd-coset layout; "
                                      "bellperson's holds τ^j·Z(τ)/δ");
   }
-  ParamsWriter out(path);
-  out.bytes(encode_bellperson_vk(key.vk));
-  out.query<ec::G1Curve>(key.h.span(), "h");
-  out.query<ec::G1Curve>(key.l.span(), "l");
-  out.query<ec::G1Curve>(key.a.span(), "a");
-  out.query<ec::G1Curve>(key.b_g1.span(), "b_g1");
-  out.query<ec::G2Curve>(key.b_g2.span(), "b_g2");
-  out.commit();
+  try {
+    ParamsWriter out(path);
+    out.bytes(encode_bellperson_vk(key.vk));
+    out.query<ec::G1Curve>(key.h.span(), "h");
+    out.query<ec::G1Curve>(key.l.span(), "l");
+    out.query<ec::G1Curve>(key.a.span(), "a");
+    out.query<ec::G1Curve>(key.b_g1.span(), "b_g1");
+    out.query<ec::G2Curve>(key.b_g2.span(), "b_g2");
+    out.commit();
+  } catch (const io::FileError& e) {
+    throw FormatError(e.file(), e.reason());
+  }
 }
 
 void write_bellperson_vk(const std::filesystem::path& path, const groth16::VerifyingKey& vk) {
-  const std::vector<std::uint8_t> bytes = encode_bellperson_vk(vk);
-  write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  try {
+    io::write_file_atomically(path, encode_bellperson_vk(vk));
+  } catch (const io::FileError& e) {
+    throw FormatError(e.file(), e.reason());
+  }
 }
 
 }  // namespace zkpipe::formats

@@ -86,10 +86,10 @@ CircuitRequirements circuit_requirements(const r1cs::R1csMatrices& circuit);
 groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequirements& circuit,
                                    const std::string& name);
 
-// Writes `key` as a .params file through a temporary renamed into place. Throws
-// FormatError for a key bellperson could not read back: an H query not in the
-// monomial layout (a snarkjs key), a point at infinity in H, L, A or B, or a query
-// longer than a u32 count; also for a failed write.
+// Writes `key` as a .params file through io::AtomicFile (streamed, synced, renamed
+// into place). Throws FormatError for a key bellperson could not read back: an H
+// query not in the monomial layout (a snarkjs key), a point at infinity in H, L, A or
+// B, or a query longer than a u32 count; also for a failed write.
 void write_bellperson_params(const std::filesystem::path& path, const groth16::ProvingKey& key);
 
 // The verifying key alone as a .vk file (bellperson_vk.hpp), likewise atomic.

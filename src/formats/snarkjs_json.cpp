@@ -7,7 +7,7 @@
 #include "ec/jacobian.hpp"
 #include "ec/subgroup.hpp"
 #include "formats/decimal.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/key_validation.hpp"
 #include "pairing/pairing.hpp"

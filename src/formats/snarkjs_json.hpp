@@ -33,7 +33,7 @@ namespace zkpipe::formats {
 
 inline constexpr int kMaxJsonDepth = 16;            // a verifying key's deepest value is at 4
 inline constexpr std::size_t kMaxJsonMembers = 64;  // a verifying key has 9
-// Bounds for read_bounded_file (file_io.hpp): a proof is under 1 KiB; a key with
+// Bounds for io::read_bounded_file (io/bounded_read.hpp): a proof is under 1 KiB; a key with
 // 200,000 public inputs is about 50 MiB; a public signal takes at most 81 bytes.
 inline constexpr std::size_t kMaxProofJsonBytes = std::size_t{64} << 10;
 inline constexpr std::size_t kMaxVerifyingKeyJsonBytes = std::size_t{64} << 20;

@@ -1,7 +1,5 @@
 #include "groth16/evaluator_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <tbb/blocked_range.h>
@@ -12,7 +10,6 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <cerrno>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/atomic_file.hpp"
 #include "io/file_error.hpp"
 
 namespace zkpipe::groth16 {
@@ -227,79 +225,6 @@ std::array<std::uint64_t, kSectionCount> checksums_of(const Payloads& payloads) 
                     [&](std::size_t i) { sums[i] = XXH64(payloads[i].data(), payloads[i].size(), 0); });
   return sums;
 }
-
-// Closes the descriptor it owns; -1 owns nothing.
-class UniqueFd {
- public:
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  // Closes now and says whether that worked (a deferred write error can surface here).
-  bool close() { return ::close(std::exchange(fd_, -1)) == 0; }
-
- private:
-  int fd_;
-};
-
-std::string system_error(const std::filesystem::path& path, const char* what, int err) {
-  return path.string() + ": " + what + ": " + std::strerror(err);
-}
-
-// `<path>.partial`, written sequentially; removed unless committed, so a failed or
-// interrupted write leaves nothing behind under either name.
-class PartialFile {
- public:
-  explicit PartialFile(const std::filesystem::path& final_path)
-      : final_path_(final_path),
-        partial_path_(final_path.string() + ".partial"),
-        // O_NOFOLLOW: a planted symlink must not redirect the write elsewhere.
-        fd_(::open(partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644)) {
-    if (!fd_.valid()) throw EvaluatorFileError(system_error(partial_path_, "cannot create", errno));
-  }
-  PartialFile(const PartialFile&) = delete;
-  PartialFile& operator=(const PartialFile&) = delete;
-  ~PartialFile() {
-    if (!committed_) ::unlink(partial_path_.c_str());
-  }
-
-  void write(std::span<const std::uint8_t> bytes) {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_.get(), bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw EvaluatorFileError(system_error(partial_path_, "write failed", n < 0 ? errno : EIO));
-      bytes = bytes.subspan(static_cast<std::size_t>(n));
-      position_ += static_cast<std::uint64_t>(n);
-    }
-  }
-
-  void pad_to(std::uint64_t offset) {
-    static constexpr std::array<std::uint8_t, kPage> kZeros{};
-    while (position_ < offset) write(std::span(kZeros).first(std::min<std::uint64_t>(kPage, offset - position_)));
-  }
-
-  // Durable before it becomes visible under the final name.
-  void commit() {
-    if (::fsync(fd_.get()) != 0) throw EvaluatorFileError(system_error(partial_path_, "fsync failed", errno));
-    if (!fd_.close()) throw EvaluatorFileError(system_error(partial_path_, "close failed", errno));
-    if (::rename(partial_path_.c_str(), final_path_.c_str()) != 0) {
-      throw EvaluatorFileError(system_error(final_path_, "cannot rename the finished file into place", errno));
-    }
-    committed_ = true;
-  }
-
- private:
-  std::filesystem::path final_path_;
-  std::filesystem::path partial_path_;
-  UniqueFd fd_;
-  std::uint64_t position_ = 0;
-  bool committed_ = false;
-};
 
 // A bitmap that many threads set bits of at once.
 class ConcurrentBitmap {
@@ -685,14 +610,18 @@ void write_evaluator_file(const std::filesystem::path& path, const r1cs::Compile
     offset = align_up(offset + payloads[i].size());
   }
 
-  PartialFile out(path);
-  out.write(bytes_of_value(header));
-  out.write(bytes_of(std::span<const SectionEntry>(table)));
-  for (std::size_t i = 0; i < kSectionCount; ++i) {
-    out.pad_to(table[i].offset);
-    out.write(payloads[i]);
+  try {
+    io::AtomicFile out(path);
+    out.write(bytes_of_value(header));
+    out.write(bytes_of(std::span<const SectionEntry>(table)));
+    for (std::size_t i = 0; i < kSectionCount; ++i) {
+      out.write_zeros(table[i].offset - out.size());
+      out.write(payloads[i]);
+    }
+    out.commit();
+  } catch (const io::FileError& e) {
+    throw EvaluatorFileError(e.what());
   }
-  out.commit();
 }
 
 namespace {

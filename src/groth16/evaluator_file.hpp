@@ -52,8 +52,8 @@ struct EvaluatorExpectation {
   std::uint64_t key_fingerprint = 0;
 };
 
-// Writes `<path>.partial`, syncs it, then renames it over `path`: readers never see
-// a half-written file under the final name. Throws EvaluatorFileError for a name
+// Streams to `path` through io::AtomicFile: readers see the old file or the whole
+// new one, on disk. Throws EvaluatorFileError for a name
 // over kEvaluatorCircuitNameBytes (or holding a NUL), an inconsistent `evaluator`,
 // or an I/O failure.
 void write_evaluator_file(const std::filesystem::path& path, const r1cs::CompiledR1cs& evaluator,

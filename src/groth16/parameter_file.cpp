@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "groth16/key_validation.hpp"
 #include "groth16/stored_points.hpp"
+#include "io/atomic_file.hpp"
 #include "io/file_error.hpp"
 
 namespace zkpipe::groth16 {
@@ -205,30 +205,19 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
     offset = align_up(offset + payloads[i].size());
   }
 
-  const std::filesystem::path tmp = path.string() + ".partial";
   try {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw ParameterFileError(tmp.string() + ": cannot create");
-    std::vector<char> head(kDataStart, 0);
+    io::AtomicFile out(path);
+    std::vector<std::uint8_t> head(kDataStart, 0);
     std::memcpy(head.data(), &header, sizeof header);
     std::memcpy(head.data() + kTableOffset, table.data(), sizeof table);
-    out.write(head.data(), static_cast<std::streamsize>(head.size()));
-    const std::vector<char> padding(kPage, 0);
+    out.write(head);
     for (std::size_t i = 0; i < kSectionCount; ++i) {
-      out.write(reinterpret_cast<const char*>(payloads[i].data()), static_cast<std::streamsize>(payloads[i].size()));
-      if (i + 1 == kSectionCount) break;  // no padding after the last section
-      std::uint64_t end = table[i].offset + payloads[i].size();
-      out.write(padding.data(), static_cast<std::streamsize>(align_up(end) - end));
+      out.write_zeros(table[i].offset - out.size());
+      out.write(payloads[i]);
     }
-    if (!out.flush()) throw ParameterFileError(tmp.string() + ": write failed (disk full?)");
-    out.close();
-    // Readers never see a half-written file under the final name.
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    // A failed write leaves nothing behind.
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
+    out.commit();
+  } catch (const io::FileError& e) {
+    throw ParameterFileError(e.what());
   }
 }
 

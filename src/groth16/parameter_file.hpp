@@ -40,6 +40,8 @@ struct LoadOptions {
   InsecureKey insecure_key = InsecureKey::kRefuse;
 };
 
+// Streams the key to `path` through io::AtomicFile: readers see the old file or the
+// whole new one, on disk. Throws ParameterFileError naming the file on an I/O failure.
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);
 
 // Throws ParameterFileError naming the file, section and offset of the first problem.

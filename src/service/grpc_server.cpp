@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "formats/file_descriptor.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "service/call_threads.hpp"
 #include "service/errors.hpp"
 #include "service/peer_limit.hpp"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "io/file_error.hpp"
 #include "service/config.hpp"
 #include "service/errors.hpp"

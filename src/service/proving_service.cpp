@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "memory/process_memory.hpp"
-#include "formats/file_io.hpp"
+#include "formats/excerpt.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
 #include "formats/wtns_file.hpp"

@@ -7,13 +7,13 @@
 #include "fixtures.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/field_bytes.hpp"
-#include "formats/file_io.hpp"
 #include "formats/format_error.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
 #include "formats/wtns_file.hpp"
 #include "formats/zkey_file.hpp"
+#include "io/bounded_read.hpp"
 
 namespace zkpipe::formats {
 namespace {
@@ -186,7 +186,8 @@ TEST(MalformedJson, ProofAndPublicAndKey) {
   EXPECT_THROW(public_from_json(R"(["52435875175126190479447740508185965837690552500527637822603658699938581184513"])", "pub"),
                FormatError);
   EXPECT_THROW(public_from_json(R"([3])", "pub"), FormatError);
-  std::string vk = read_bounded_file(kChain / "verification_key.json", kMaxVerifyingKeyJsonBytes, "verification key");
+  std::string vk =
+      io::read_bounded_file(kChain / "verification_key.json", kMaxVerifyingKeyJsonBytes, "verification key");
   vk.replace(vk.find("bls12381"), 8, "bn128");
   EXPECT_THROW(verifying_key_from_json(vk, "vk"), FormatError);
 }

@@ -8,7 +8,6 @@
 
 #include "fixtures.hpp"
 #include "formats/decimal.hpp"
-#include "formats/file_io.hpp"
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
@@ -17,6 +16,7 @@
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bounded_read.hpp"
 #include "poly/evaluation_domain.hpp"
 
 namespace zkpipe::formats {
@@ -36,7 +36,7 @@ struct FixtureSet {
 class SnarkjsFixture : public ::testing::TestWithParam<FixtureSet> {
  protected:
   std::filesystem::path file(const char* name) const { return fixture_dir(GetParam().name) / name; }
-  std::string text(const char* name) const { return read_bounded_file(file(name), std::size_t{64} << 20, name); }
+  std::string text(const char* name) const { return io::read_bounded_file(file(name), std::size_t{64} << 20, name); }
 
   // Reading a key checks every point's subgroup, the slow part: read each set once.
   const Zkey& zkey() const {

@@ -18,24 +18,14 @@
 #include "io/file_mapping.hpp"
 #include "io/mapping_faults.hpp"
 #include "io/read_only_file.hpp"
+#include "temp_dir.hpp"
 
 namespace zkpipe::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-io-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::TempDir;
 
 constexpr std::size_t kPages = 16;
 

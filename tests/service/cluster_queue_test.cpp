@@ -19,7 +19,6 @@
 #include <set>
 #include <thread>
 
-#include "formats/file_io.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
@@ -27,6 +26,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
+#include "io/bounded_read.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
 
@@ -297,7 +297,7 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   }
   ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
   const groth16::VerifyingKey vk = formats::verifying_key_from_json(
-      formats::read_bounded_file(fixtures / "verification_key.json", formats::kMaxVerifyingKeyJsonBytes, "vk"), "vk");
+      io::read_bounded_file(fixtures / "verification_key.json", formats::kMaxVerifyingKeyJsonBytes, "vk"), "vk");
   EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(vk), formats::proof_from_json(r.proof_json(), "proof"),
                               formats::public_from_json(r.public_json(), "public")));
   second.reset();

@@ -27,8 +27,8 @@
 #include <httplib.h>
 #include <thread>
 
-#include "formats/file_io.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "io/bounded_read.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
@@ -973,7 +973,7 @@ class CircomService : public Service {
   // As `zkpipe groth16 verify` checks them: the JSON texts against the fixture's key.
   bool verifies_json(const v1::AwaitProofResponse& r) const {
     const groth16::VerifyingKey vk = formats::verifying_key_from_json(
-        formats::read_bounded_file(vk_, formats::kMaxVerifyingKeyJsonBytes, "vk"), vk_.string());
+        io::read_bounded_file(vk_, formats::kMaxVerifyingKeyJsonBytes, "vk"), vk_.string());
     const auto inputs = formats::public_from_json(r.public_json(), "public.json");
     const auto proof = formats::proof_from_json(r.proof_json(), "proof.json");
     return inputs.size() + 1 == vk.ic.size() && groth16::verify(groth16::PreparedVerifyingKey(vk), proof, inputs);
@@ -992,7 +992,7 @@ TEST_F(CircomService, ProvesAZkeyAndWitnessAsSnarkjsJson) {
   // The public signals are the fixture's (snarkjs's public.json for this witness).
   const fs::path fixtures = fs::path(ZKPIPE_SOURCE_DIR) / "tests/fixtures/chain-2e10";
   EXPECT_EQ(formats::public_from_json(r.public_json(), "public.json"),
-            formats::public_from_json(formats::read_bounded_file(fixtures / "public.json", 1 << 20, "public.json"),
+            formats::public_from_json(io::read_bounded_file(fixtures / "public.json", 1 << 20, "public.json"),
                                       "public.json"));
   EXPECT_GT(r.timings().parameter_load(), 0.0);
   // Warm: the .zkey stays resident; its coefficient lists are charged with the key.
