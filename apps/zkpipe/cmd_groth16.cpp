@@ -165,7 +165,7 @@ void run_prove(const Groth16ProveOptions& o) {
   }
   if (loaded.mapping) loaded.mapping->expect_undamaged();
   eng.shutdown(engine::ShutdownMode::drain);
-  timer.lap(o.self_verify ? "prove+verify" : "prove");
+  timer.lap("prove");
 
   const groth16::Proof& proof = result.proofs.front();
   formats::write_file_atomically(o.proof, formats::proof_to_json(proof));
@@ -218,7 +218,7 @@ void register_groth16(CLI::App& app) {
   p->add_flag("--check-subgroup", prove->check_subgroup,
               "also check that every key point is in its prime-order subgroup (slow; `zkey import` always does)");
   p->add_flag("--verify,!--no-verify", prove->self_verify,
-              "verify the proof before writing it (the default; --no-verify skips it, see --timings for its cost)");
+              "verify the proof before writing it (the default; --no-verify skips it)");
   p->add_flag("--timings", prove->timings,
               "print the time of each step to stderr, and the partition's stages in the engine");
   p->add_option("--trace", prove->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")

@@ -459,7 +459,8 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
   // As `zkpipe groth16 prove`: nothing is returned that does not verify.
   proving::PreparedRequest prepared = proving::circom_request(
-      proving::request_basis(out.lease.parameters(), *backend_.backends.front()), {witness_file, out.lease.zkey()});
+      proving::request_basis(out.lease.parameters(), *backend_.backends.front()),
+      {.witness = witness_file, .zkey = out.lease.zkey()});
   out.request = std::move(prepared.request);
   out.check = std::move(prepared.check);
   job->public_signals = prepared.public_signals;
