@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <optional>
 
 #include "backend.hpp"
 #include "commands.hpp"
