@@ -25,6 +25,7 @@
 #include "io/atomic_file.hpp"
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
+#include "proving/proof_request.hpp"
 #include "setup_run.hpp"
 
 namespace zkpipe::cli {
@@ -142,9 +143,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   }
   w.shape = groth16::CircuitShape::of(*w.key);
   // Engine devices are alike (one backend kind): the first one's accounting holds for all.
-  w.footprint = o.synthesis == "pce" ? groth16::PartitionFootprint::of_deferred(w.shape, *w.backends.front())
-                                      : groth16::PartitionFootprint::of(w.shape, *w.backends.front());
-  w.pvk = std::make_shared<const groth16::PreparedVerifyingKey>(w.key->vk);
+  w.footprint = proving::partition_footprint(*w.key, w.evaluator != nullptr, *w.backends.front());
   return w;
 }
 
@@ -164,7 +163,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   eng.add_listener(std::make_shared<engine::BufferLogger>(
       std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline},
       w.backends));
-  auto parameters = eng.make_resident(w.key, w.evaluator);
+  proving::RequestBasis basis = proving::request_basis(eng.make_resident(w.key, w.evaluator), *w.backends.front());
   ledger.reset_peaks();
 
   engine::WorkQueue<std::shared_future<engine::ProofResult>> completed;
@@ -172,22 +171,9 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   auto submit_next = [&] {
     WorkloadSpec spec = o.workload;
     spec.seed = o.workload.seed + submitted;
-    std::shared_ptr<const r1cs::PartitionedCircuit> circuit = make_circuit(spec);
-    engine::ProofRequest request;
-    request.label = circuit->name() + " seed " + std::to_string(spec.seed);
-    request.parameters = parameters;
-    request.partitions = spec.partitions;
-    request.footprint = w.footprint;
-    request.synthesize = [circuit, evaluator = w.evaluator](std::size_t p) {
-      return synthesize_partition(*circuit, p, evaluator);
-    };
-    if (o.verify) {
-      request.verify = [circuit, pvk = w.pvk](std::span<const groth16::Proof> proofs) {
-        std::vector<std::vector<ff::Fr>> inputs;
-        for (std::size_t p = 0; p < proofs.size(); ++p) inputs.push_back(circuit->public_inputs(p));
-        return groth16::verify_batch(*pvk, proofs, inputs);
-      };
-    }
+    engine::ProofRequest request = proving::preset_request(basis, make_circuit(spec)).request;
+    request.label += " seed " + std::to_string(spec.seed);
+    if (!o.verify) request.verify = nullptr;
     request.on_complete = [&completed](const std::shared_future<engine::ProofResult>& f) { completed.push(f); };
     eng.submit(std::move(request));
     ++submitted;
@@ -250,7 +236,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.ledger = ledger.snapshot();
   report.device_used = groth16::device_memory_used(w.backends);
   eng.shutdown(engine::ShutdownMode::drain);
-  parameters.reset();
+  basis.parameters.reset();
   report.peak_rss = memory::peak_resident_bytes();
 
   for (memory::Stage s : {memory::Stage::synthesizing, memory::Stage::queued, memory::Stage::on_device,

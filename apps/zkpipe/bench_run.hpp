@@ -50,7 +50,6 @@ struct PreparedWorkload {
   std::shared_ptr<const groth16::ProvingKey> key;
   groth16::CircuitShape shape;
   groth16::PartitionFootprint footprint;  // its scratch 0 when the backend charges its own
-  std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;  // null for --synthesis assignment
   std::string key_path;
   memory::MemoryBaseline baseline;  // before the parameters were loaded

@@ -4,13 +4,19 @@
 //   zkpipe groth16 verify <verification_key.json> <public.json> <proof.json>
 //
 // The files are snarkjs's, and so is the JSON zkpipe writes (snarkjs verifies it).
+// prove runs the job through the engine, as `zkpipe prove` and the daemon's circom
+// jobs do: its memory budget and ledger, --backend / --device, --trace.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 #include <iostream>
 #include <memory>
-#include <optional>
 
+#include "backend.hpp"
 #include "commands.hpp"
+#include "engine/engine.hpp"
+#include "engine/run_recorder.hpp"
 #include "file_args.hpp"
 #include "formats/format_error.hpp"
 #include "io/atomic_file.hpp"
@@ -19,12 +25,15 @@
 #include "formats/r1cs_file.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/snarkjs_witness.hpp"
-#include "formats/wtns_file.hpp"
 #include "formats/zkey_file.hpp"
-#include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
 #include "insecure_key.hpp"
+#include "io/file_mapping.hpp"
+#include "io/read_only_file.hpp"
+#include "memory/buffer_ledger.hpp"
+#include "partition_lines.hpp"
+#include "proving/proof_request.hpp"
 
 namespace zkpipe::cli {
 
@@ -39,6 +48,8 @@ struct Groth16ProveOptions {
   bool check_subgroup = false;
   bool self_verify = true;
   bool timings = false;
+  std::string trace_path;
+  BackendOptions backend;
   groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
 
@@ -72,63 +83,99 @@ bool is_native_parameter_file(const std::string& path) {
   return bytes.size() >= 8 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 8) == "ZKPIPEPK";
 }
 
-// The key and the prover's witness, from a .zkey (its coefficient lists give a and b)
-// or from a native parameter file imported from one (then the .r1cs gives them).
-struct Job {
-  groth16::ProvingKey key;
-  groth16::PartitionWitness witness;
+// The key and what maps the witness to the prover's a, b, c: a .zkey's coefficient
+// lists, or the .r1cs for a native parameter file imported from a .zkey.
+struct CircomKey {
+  std::shared_ptr<const groth16::ProvingKey> key;
+  std::shared_ptr<const io::FileMapping> mapping;  // a native key's file, viewed in place
+  proving::CircomInstance instance;
+  std::size_t companion_bytes = 0;  // the coefficient lists, kept beside the key
 };
 
-Job load_job(const Groth16ProveOptions& o, const std::vector<ff::Fr>& assignment) {
-  std::optional<formats::R1csFile> r1cs;
-  if (!o.r1cs.empty()) r1cs = formats::read_r1cs(o.r1cs);
+CircomKey load_key(const Groth16ProveOptions& o) {
+  CircomKey out;
+  if (!o.r1cs.empty()) {
+    out.instance.r1cs = std::make_shared<const formats::R1csFile>(formats::read_r1cs(o.r1cs));
+    out.instance.r1cs_name = o.r1cs;
+  }
   if (is_native_parameter_file(o.key)) {
-    if (!r1cs) {
+    if (!out.instance.r1cs) {
       throw std::runtime_error(o.key + " is a native parameter file: pass the circuit with --r1cs to prove with it");
     }
-    Job job{groth16::load_parameter_file(o.key, {.insecure_key = o.insecure_key}), {}};
-    if (job.key.h_query != groth16::HQuery::kSnarkjsOddCoset) {
+    out.mapping = io::FileMapping::open(o.key);
+    out.key = std::make_shared<const groth16::ProvingKey>(
+        groth16::load_parameter_file(out.mapping, {.insecure_key = o.insecure_key}));
+    if (out.key->h_query != groth16::HQuery::kSnarkjsOddCoset) {
       throw std::runtime_error(o.key + " was not imported from a snarkjs .zkey (zkpipe zkey import)");
     }
-    job.witness = formats::r1cs_witness(*r1cs, job.key, assignment);
-    return job;
+    return out;
   }
   formats::Zkey zkey = formats::read_zkey(o.key, {.check_subgroup = o.check_subgroup, .insecure_key = o.insecure_key});
-  if (r1cs) {
-    formats::check_same_circuit(*r1cs, o.r1cs, zkey.header, o.key);
-    if (auto bad = r1cs->first_unsatisfied(assignment)) {
-      throw std::runtime_error(o.witness + " does not satisfy constraint " + std::to_string(*bad) + " of " + o.r1cs);
-    }
-  }
-  groth16::PartitionWitness witness = formats::zkey_witness(zkey, assignment);
-  return {std::move(zkey.key), std::move(witness)};
+  if (out.instance.r1cs) formats::check_same_circuit(*out.instance.r1cs, o.r1cs, zkey.header, o.key);
+  auto circuit = std::make_shared<const proving::ZkeyCircuit>(
+      proving::ZkeyCircuit{zkey.header, std::move(zkey.a_coefficients), std::move(zkey.b_coefficients)});
+  out.companion_bytes = circuit->bytes();
+  out.instance.zkey = std::move(circuit);
+  out.key = std::make_shared<const groth16::ProvingKey>(std::move(zkey.key));
+  return out;
 }
 
 void run_prove(const Groth16ProveOptions& o) {
-  refuse_overwriting_inputs({o.key, o.witness, o.r1cs}, {o.proof, o.public_signals});
+  refuse_overwriting_inputs({o.key, o.witness, o.r1cs}, {o.proof, o.public_signals, o.trace_path});
+  // The backend first: a missing device fails before any work is done.
+  memory::BufferLedger& ledger = memory::BufferLedger::process();
+  const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   Timer timer(o.timings);
-  const std::vector<ff::Fr> assignment = formats::read_wtns(o.witness);
-  timer.lap("read_wtns");
-  Job job = load_job(o, assignment);
+  // Opened (a FIFO refused) now, read in synthesis.
+  const std::shared_ptr<const io::ReadOnlyFile> witness_file = io::ReadOnlyFile::open(o.witness);
+  CircomKey loaded = load_key(o);
+  loaded.instance.witness = witness_file;
   timer.lap("read_key");
-  const std::vector<ff::Fr> inputs = job.witness.assignment.inputs;
-  const groth16::OneShotProof one_shot =
-      groth16::prove_on_cpu(std::move(job.witness), job.key, groth16::Blinding::random());
-  if (o.timings) {
-    for (const groth16::StageTime& t : one_shot.timings) std::fprintf(stderr, "  %-8s %8.3f s\n", t.stage.c_str(), t.seconds);
-  }
-  timer.lap("prove");
-  const groth16::Proof& proof = one_shot.proof;
-  const std::span<const ff::Fr> public_signals(inputs.data() + 1, inputs.size() - 1);
+
+  engine::EngineConfig config;
+  config.synthesis_workers = 1;
+  config.ledger = &ledger;
+  engine::Engine eng(config, backends);
+  if (o.timings) eng.add_listener(std::make_shared<PartitionLines>(backends, false));
+  auto recorder = std::make_shared<engine::RunRecorder>();
+  if (!o.trace_path.empty()) eng.add_listener(recorder);
+  proving::PreparedRequest prepared = proving::circom_request(
+      proving::request_basis(eng.make_resident(loaded.key, nullptr, loaded.companion_bytes), *backends.front(),
+                             o.insecure_key),
+      loaded.instance);
+  engine::ProofRequest request = std::move(prepared.request);
+  auto rejected = std::make_shared<std::atomic<bool>>(false);
+  request.verify = nullptr;
   if (o.self_verify) {
-    if (!groth16::verify(groth16::PreparedVerifyingKey(job.key.vk, o.insecure_key), proof, public_signals)) {
+    request.verify = [check = prepared.check, rejected](std::span<const groth16::Proof> proofs) {
+      if (proofs.size() == 1 && check(0, proofs[0])) return true;
+      rejected->store(true);
+      return false;
+    };
+  }
+  engine::ProofResult result;
+  try {
+    result = eng.submit(std::move(request)).get();
+  } catch (const engine::RequestFailed&) {
+    if (loaded.mapping) loaded.mapping->expect_undamaged();
+    if (rejected->load()) {
       throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +
                                " does not satisfy the circuit of " + o.key + ", or one of the two is corrupt");
     }
-    timer.lap("verify");
+    throw;
   }
+  if (loaded.mapping) loaded.mapping->expect_undamaged();
+  eng.shutdown(engine::ShutdownMode::drain);
+  timer.lap("prove");
+
+  const groth16::Proof& proof = result.proofs.front();
   io::write_file_atomically(o.proof, formats::proof_to_json(proof));
-  io::write_file_atomically(o.public_signals, formats::public_to_json(public_signals));
+  io::write_file_atomically(o.public_signals, formats::public_to_json(*prepared.public_signals));
+  if (!o.trace_path.empty()) {
+    std::ostringstream out;
+    recorder->write_chrome_trace(out);
+    io::write_file_atomically(o.trace_path, out.str());
+  }
   timer.lap("write");
 }
 
@@ -171,8 +218,12 @@ void register_groth16(CLI::App& app) {
   p->add_flag("--check-subgroup", prove->check_subgroup,
               "also check that every key point is in its prime-order subgroup (slow; `zkey import` always does)");
   p->add_flag("--verify,!--no-verify", prove->self_verify,
-              "verify the proof before writing it (the default; --no-verify skips it, see --timings for its cost)");
-  p->add_flag("--timings", prove->timings, "print the time of each step to stderr");
+              "verify the proof before writing it (the default; --no-verify skips it)");
+  p->add_flag("--timings", prove->timings,
+              "print the time of each step to stderr, and the partition's stages in the engine");
+  p->add_option("--trace", prove->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
+      ->check(output_file());
+  add_backend_options(*p, prove->backend);
   add_insecure_key_flag(*p, prove->insecure_key);
   p->callback([prove] { run_prove(*prove); });
 

@@ -23,8 +23,9 @@
 #include "io/atomic_file.hpp"
 #include "io/file_mapping.hpp"
 #include "memory/buffer_ledger.hpp"
-#include "memory/process_memory.hpp"
+#include "partition_lines.hpp"
 #include "progress.hpp"
+#include "proving/proof_request.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -45,43 +46,6 @@ struct ProveOptions {
   bool quiet = false;
 };
 
-// One line per partition as it leaves the pipeline: its stages and the backend's
-// steps inside start(), the process's peak RSS and, for a device, its memory.
-class PartitionLines final : public engine::EngineListener {
- public:
-  PartitionLines(std::vector<std::shared_ptr<groth16::ProverBackend>> backends, bool name_device)
-      : backends_(std::move(backends)), name_device_(name_device) {}
-
-  void on_partition_retired(const engine::PartitionTimeline& t) override {
-    using memory::Stage;
-    std::string steps;
-    for (const auto& step : t.start_steps) steps += " " + step.stage + "=" + format_seconds(step.seconds);
-    std::cerr << "partition " << t.partition + 1 << "/" << t.partitions
-              << (name_device_ ? " on device " + std::to_string(t.device) : std::string()) << ": synthesis "
-              << format_seconds(t.seconds_in(Stage::synthesizing)) << ", queued "
-              << format_seconds(t.seconds_in(Stage::queued)) << ", start "
-              << format_seconds(t.seconds_in(Stage::on_device)) << (steps.empty() ? "" : " (" + steps.substr(1) + ")")
-              << ", finish " << format_seconds(t.seconds_in(Stage::pending_finalize)) << ", peak RSS "
-              << format_bytes(static_cast<double>(memory::peak_resident_bytes())) << device_note() << "\n";
-  }
-
- private:
-  // The device's memory: the ledger's and the driver's, which should agree up to the
-  // context and small allocations.
-  std::string device_note() const {
-    const memory::StageTotals dev = memory::BufferLedger::process().snapshot()[memory::Stage::device];
-    const std::optional<std::size_t> used = groth16::device_memory_used(backends_);
-    if (!used && dev.peak_bytes == 0) return "";
-    std::string note = ", device memory " + format_bytes(static_cast<double>(dev.bytes)) + " in " +
-                       std::to_string(dev.count) + " ledger buffers";
-    if (used) note += " (" + format_bytes(static_cast<double>(*used)) + " in use)";
-    return note;
-  }
-
-  std::vector<std::shared_ptr<groth16::ProverBackend>> backends_;
-  bool name_device_;
-};
-
 void run_prove(const ProveOptions& o) {
   refuse_overwriting_inputs({o.key}, {o.out, o.trace_path});
   // The backend first: a missing device fails before any work is done.
@@ -93,11 +57,6 @@ void run_prove(const ProveOptions& o) {
   const auto key_file = io::FileMapping::open(o.key);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(key_file));
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
-  const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
-  groth16::PartitionFootprint footprint =
-      evaluator ? groth16::PartitionFootprint::of_deferred(shape, *backends.front())
-                : groth16::PartitionFootprint::of(shape, *backends.front());
-
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
   config.workers_per_device = o.workers_per_device;
@@ -107,21 +66,17 @@ void run_prove(const ProveOptions& o) {
   auto recorder = std::make_shared<engine::RunRecorder>();
   if (!o.trace_path.empty()) eng.add_listener(recorder);
 
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
+  engine::ProofRequest request = std::move(prepared.request);
   // Each partition's proof checked against its own public inputs, so that a failure
   // names the partition.
-  std::optional<groth16::PreparedVerifyingKey> pvk;
-  if (o.self_verify) pvk.emplace(key->vk);
   auto first_invalid = std::make_shared<std::atomic<std::size_t>>(o.workload.partitions);
-  engine::ProofRequest request;
-  request.label = circuit->name();
-  request.parameters = eng.make_resident(key, evaluator);
-  request.partitions = o.workload.partitions;
-  request.footprint = footprint;
-  request.synthesize = [circuit, evaluator](std::size_t p) { return synthesize_partition(*circuit, p, evaluator); };
-  if (pvk) {
-    request.verify = [circuit, &pvk, first_invalid](std::span<const groth16::Proof> proofs) {
+  request.verify = nullptr;
+  if (o.self_verify) {
+    request.verify = [check = prepared.check, first_invalid](std::span<const groth16::Proof> proofs) {
       for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!groth16::verify(*pvk, proofs[p], circuit->public_inputs(p))) {
+        if (!check(p, proofs[p])) {
           first_invalid->store(p);
           return false;
         }

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "file_args.hpp"
 #include "progress.hpp"
+#include "proving/evaluator_cache.hpp"
 #include "setup_run.hpp"
 
 namespace zkpipe::cli {
@@ -21,7 +22,7 @@ void run_setup(const SetupOptions& o) {
   const SetUpParameters parameters = set_up_parameters(o.request);
   write_parameters(o.out, parameters);
   std::cerr << "setup done in " << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
-            << "; wrote " << o.out << " and its evaluator " << evaluator_path(o.out) << "\n";
+            << "; wrote " << o.out << " and its evaluator " << proving::evaluator_path(o.out).string() << "\n";
   std::cerr << "WARNING: test-only parameters: the toxic waste derives from --setup-seed\n";
 }
 

@@ -11,6 +11,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
+#include "proving/evaluator_cache.hpp"
 #ifdef ZKPIPE_WITH_CUDA
 #include "gpu/device_setup.hpp"
 #endif
@@ -84,7 +85,7 @@ void write_parameters(const std::filesystem::path& path, const SetUpParameters& 
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
   groth16::write_parameter_file(path, *p.key);
   try {
-    groth16::write_evaluator_file(evaluator_path(path.string()), *p.evaluator, p.circuit_name,
+    groth16::write_evaluator_file(proving::evaluator_path(path), *p.evaluator, p.circuit_name,
                                   groth16::key_fingerprint(*p.key));
   } catch (const std::exception& e) {
     // The key alone is complete: proving compiles the evaluator again when it finds no cache.

@@ -4,7 +4,6 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_group.h>
 
 #include "ec/msm/msm.hpp"
 #include "groth16/assembly.hpp"
@@ -85,34 +84,6 @@ std::unique_ptr<PendingProof> CpuProver::start(PartitionWitness w, const Proving
   pending->blind(g1_msm_sums(w, key, pending->timings));
   pending->assignment = std::make_shared<const Assignment>(std::move(w.assignment));
   return pending;
-}
-
-OneShotProof prove_on_cpu(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
-  Stopwatch clock;
-  const bool deferred = w.is_deferred();
-  materialize(w);
-  PendingG1Proof pending(key, blinding);
-  if (deferred) pending.timings.push_back({"abc", clock.lap()});
-  ec::Jacobian<ec::G2Curve> b_g2_sum;
-  double b_g2_seconds = 0;
-  tbb::task_group concurrent;
-  concurrent.run([&] {
-    Stopwatch g2_clock;
-    b_g2_sum = b_g2_msm(w.assignment, key);
-    b_g2_seconds = g2_clock.lap();
-  });
-  G1MsmSums sums;
-  try {
-    sums = g1_msm_sums(w, key, pending.timings);
-  } catch (...) {
-    concurrent.wait();
-    throw;
-  }
-  concurrent.wait();
-  pending.blind(sums);
-  OneShotProof out{assemble(pending, b_g2_sum), pending.timings};
-  out.timings.push_back({"msm_b_g2", b_g2_seconds});
-  return out;
 }
 
 Proof CpuProver::finish(std::unique_ptr<PendingProof> pending) {

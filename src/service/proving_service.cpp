@@ -12,12 +12,9 @@
 #include "memory/process_memory.hpp"
 #include "formats/excerpt.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "formats/snarkjs_witness.hpp"
-#include "formats/wtns_file.hpp"
-#include "groth16/footprint.hpp"
-#include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "io/read_only_file.hpp"
+#include "proving/proof_request.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "service/errors.hpp"
 
@@ -447,24 +444,10 @@ ProvingService::Prepared ProvingService::prepare_porep(const std::shared_ptr<Job
   const auto circuit = circuit_of(porep);
   const auto key_file = paths_.reopen(porep.parameter_file(), job->checked.key);
   Prepared out{residency_->acquire(key_file, *circuit), {}, {}};
-  const auto& parameters = out.lease.parameters();
-  const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
-  const groth16::PartitionFootprint footprint =
-      parameters->evaluator() ? groth16::PartitionFootprint::of_deferred(shape, *backend_.backends.front())
-                              : groth16::PartitionFootprint::of(shape, *backend_.backends.front());
-
-  engine::ProofRequest& request = out.request;
-  request.parameters = parameters;
-  request.partitions = porep.partitions();
-  request.footprint = footprint;
-  auto evaluator = parameters->evaluator();
-  request.synthesize = [circuit, evaluator](std::size_t p) {
-    return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
-  };
-  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
-  out.check = [circuit, pvk](std::size_t p, const groth16::Proof& proof) {
-    return groth16::verify(*pvk, proof, circuit->public_inputs(p));
-  };
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(out.lease.parameters(), *backend_.backends.front()), circuit);
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
   return out;
 }
 
@@ -474,30 +457,13 @@ ProvingService::Prepared ProvingService::prepare_circom(const std::shared_ptr<Jo
   // Open from now until synthesis reads it: what is read is the file checked.
   const auto witness_file = paths_.reopen(circom.witness(), job->checked.witness, "witness file");
   Prepared out{residency_->acquire_zkey(zkey_file), {}, {}};
-  const auto& parameters = out.lease.parameters();
-  const groth16::PartitionFootprint footprint =
-      groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()), *backend_.backends.front());
-
-  engine::ProofRequest& request = out.request;
-  request.parameters = parameters;
-  request.partitions = 1;
-  request.footprint = footprint;
-  auto public_signals = std::make_shared<std::vector<ff::Fr>>();
-  job->public_signals = public_signals;
-  // The witness is read when synthesis runs, so that its bytes count while the
-  // engine holds the partition (it is refused then if it is not the key's circuit's).
-  request.synthesize = [zkey = out.lease.zkey(), parameters, witness_file, public_signals](std::size_t) {
-    const std::vector<ff::Fr> assignment = formats::read_wtns(witness_file);
-    groth16::PartitionWitness w =
-        formats::zkey_witness(zkey->header, zkey->a_coefficients, zkey->b_coefficients, parameters->key(), assignment);
-    public_signals->assign(w.assignment.inputs.begin() + 1, w.assignment.inputs.end());
-    return w;
-  };
   // As `zkpipe groth16 prove`: nothing is returned that does not verify.
-  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
-  out.check = [pvk, public_signals](std::size_t p, const groth16::Proof& proof) {
-    return p == 0 && groth16::verify(*pvk, proof, *public_signals);
-  };
+  proving::PreparedRequest prepared = proving::circom_request(
+      proving::request_basis(out.lease.parameters(), *backend_.backends.front()),
+      {.witness = witness_file, .zkey = out.lease.zkey()});
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  job->public_signals = prepared.public_signals;
   return out;
 }
 

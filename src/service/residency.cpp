@@ -3,11 +3,10 @@
 #include <algorithm>
 
 #include "formats/zkey_file.hpp"
-#include "groth16/evaluator_file.hpp"
-#include "io/directory.hpp"
 #include "io/file_error.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
+#include "proving/evaluator_cache.hpp"
 
 namespace zkpipe::service {
 
@@ -23,39 +22,6 @@ namespace {
 
 double seconds_since(ParameterResidency::Clock::time_point t) {
   return std::chrono::duration<double>(ParameterResidency::Clock::now() - t).count();
-}
-
-struct LoadedEvaluator {
-  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
-  std::shared_ptr<const io::FileMapping> mapping;  // null when it serves from memory
-};
-
-// The evaluator cached beside the key (as `zkpipe prove` caches it: <key>.zkpev),
-// else compiled now and cached there when the directory is writable. The cache is
-// opened in the key's directory without following a link, so that it lies under the
-// same root as the key.
-LoadedEvaluator load_evaluator(const std::filesystem::path& key_file, const groth16::ProvingKey& key,
-                               const r1cs::PartitionedCircuit& circuit) {
-  const std::filesystem::path path = std::filesystem::path(key_file).replace_extension(".zkpev");
-  const groth16::EvaluatorExpectation expected{circuit.name(), groth16::key_fingerprint(key)};
-  if (std::filesystem::exists(path)) {
-    try {
-      auto mapping =
-          io::FileMapping::map(io::ReadOnlyFile::open_beneath(io::Directory(path.parent_path()), path.filename()));
-      return {std::make_shared<const r1cs::CompiledR1cs>(groth16::load_evaluator_file(mapping, expected)), mapping};
-    } catch (const groth16::EvaluatorFileError&) {
-      // A stale or corrupt cache is rebuilt below, as the command line does.
-    } catch (const io::FileError&) {
-      // So is one that cannot be opened as a plain file.
-    }
-  }
-  auto evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit, {}));
-  try {
-    groth16::write_evaluator_file(path, *evaluator, circuit.name(), expected.key_fingerprint);
-  } catch (const std::exception&) {
-    // A read-only parameter root: the evaluator serves from memory.
-  }
-  return {evaluator, nullptr};
 }
 
 // "…changed since it was loaded (size A → B)" when a mapped file changed or was
@@ -301,7 +267,9 @@ ParameterResidency::Resident ParameterResidency::load(const std::shared_ptr<cons
     key_shapes_.insert_or_assign(file.string(), KeyShape{mtime, key_shape});
   }
   refuse_other_shape(file, key_shape, circuit, circuit_shape(circuit));
-  LoadedEvaluator evaluator = load_evaluator(file, *key, circuit);
+  // The evaluator cached beside the key (as `zkpipe prove` caches it), else compiled
+  // now and cached there when the directory is writable.
+  proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(file, *key, circuit);
   std::vector<MappedSource> mappings{{"parameter file", mapping}};
   if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});
   return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, mapping->identity(),

@@ -45,6 +45,7 @@
 #include "groth16/keys.hpp"
 #include "io/file_mapping.hpp"
 #include "io/read_only_file.hpp"
+#include "proving/circom_instance.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::service {
@@ -52,17 +53,8 @@ namespace zkpipe::service {
 // The residency name of a .zkey's circuit (ResidentInfo::circuit).
 inline constexpr const char* kCircomCircuit = "circom";
 
-// What turns a circom witness into the prover's a, b, c for one .zkey: its header and
-// its A and B coefficient lists (the key itself is the resident parameters).
-struct ZkeyCircuit {
-  formats::ZkeyHeader header;
-  std::vector<formats::ZkeyCoefficient> a_coefficients;
-  std::vector<formats::ZkeyCoefficient> b_coefficients;
-
-  std::size_t bytes() const {
-    return (a_coefficients.capacity() + b_coefficients.capacity()) * sizeof(formats::ZkeyCoefficient);
-  }
-};
+// What turns a circom witness into the prover's a, b, c for one .zkey.
+using ZkeyCircuit = proving::ZkeyCircuit;
 
 // The backend's view of where a key lives, and how to drop its device copy.
 struct ParameterTiers {

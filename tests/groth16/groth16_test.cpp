@@ -144,23 +144,6 @@ TEST_F(Groth16Cubic, AssignmentIsSharedWithThePendingProof) {
   EXPECT_EQ(kept->inputs.size(), key_->num_inputs());
 }
 
-TEST_F(Groth16Cubic, OneShotProofEqualsStartThenFinish) {
-  const Fr x = Fr::from_u64(23);
-  const Blinding blinding{Fr::from_u64(5), Fr::from_u64(9)};
-  CpuProver cpu;
-  const Proof expected = cpu.finish(cpu.start(witness(x), *key_, blinding));
-  const OneShotProof one_shot = prove_on_cpu(witness(x), *key_, blinding);
-  EXPECT_EQ(one_shot.proof, expected);
-  EXPECT_EQ(one_shot.timings.back().stage, "msm_b_g2");
-  EXPECT_TRUE(verify(*pvk_, one_shot.proof, cubic_public_inputs(x, kBits)));
-}
-
-TEST_F(Groth16Cubic, OneShotProofRefusesAnUnsatisfiedWitness) {
-  PartitionWitness w = witness(Fr::from_u64(4));
-  w.c[2] += Fr::one();
-  EXPECT_THROW(prove_on_cpu(std::move(w), *key_, Blinding::random()), UnsatisfiedConstraint);
-}
-
 TEST_F(Groth16Cubic, AbortReleasesThePendingProof) {
   CpuProver cpu;
   auto pending = cpu.start(witness(Fr::from_u64(2)), *key_, Blinding::random());
