@@ -1,0 +1,130 @@
+#include "service/job_request_builder.hpp"
+
+#include "circuits/porep_like/porep_circuit.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/snarkjs_witness.hpp"
+#include "formats/wtns_file.hpp"
+#include "groth16/footprint.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+
+namespace zkpipe::service {
+
+engine::Priority engine_priority(int priority) {
+  switch (priority) {
+    case v1::PRIORITY_CRITICAL: return engine::Priority::critical;
+    case v1::PRIORITY_HIGH: return engine::Priority::high;
+    case v1::PRIORITY_LOW: return engine::Priority::low;
+    default: return engine::Priority::normal;
+  }
+}
+
+std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
+  return request.has_circom() ? 1 : request.porep().partitions();
+}
+
+std::shared_ptr<const r1cs::PartitionedCircuit> porep_circuit(const v1::PorepInstance& porep) {
+  return std::make_shared<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(porep.preset()), porep.seed(),
+                                                         porep.partitions());
+}
+
+std::string porep_circuit_name(const v1::PorepInstance& porep) {
+  return "porep-like/" + r1cs::porep::find_preset(porep.preset()).name;
+}
+
+JobRequestBuilder::JobRequestBuilder(const PathPolicy& paths, ParameterResidency& residency,
+                                     const groth16::ProverBackend& sizing)
+    : paths_(paths), residency_(residency), sizing_(sizing) {}
+
+std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitProofRequest& request) const {
+  try {
+    if (request.has_circom()) {
+      const std::filesystem::path file = paths_.confine(request.circom().zkey());
+      return {file.string() + "\n" + kCircomCircuit, residency_.loaded(file, kCircomCircuit)};
+    }
+    const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
+    const std::string circuit = porep_circuit_name(request.porep());
+    return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+  } catch (const std::exception&) {
+    return {"", true};
+  }
+}
+
+PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
+  return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
+}
+
+PreparedJob JobRequestBuilder::prepare_porep(const v1::PorepInstance& porep, const CheckedFiles& checked) const {
+  const auto circuit = porep_circuit(porep);
+  const auto key_file = paths_.reopen(porep.parameter_file(), checked.key);
+  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  const auto& parameters = out.lease.parameters();
+  const groth16::CircuitShape shape = groth16::CircuitShape::of(parameters->key());
+  const groth16::PartitionFootprint footprint = parameters->evaluator()
+                                                    ? groth16::PartitionFootprint::of_deferred(shape, sizing_)
+                                                    : groth16::PartitionFootprint::of(shape, sizing_);
+
+  engine::ProofRequest& request = out.request;
+  request.parameters = parameters;
+  request.partitions = porep.partitions();
+  request.footprint = footprint;
+  auto evaluator = parameters->evaluator();
+  request.synthesize = [circuit, evaluator](std::size_t p) {
+    return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
+  };
+  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
+  out.check = [circuit, pvk](std::size_t p, const groth16::Proof& proof) {
+    return groth16::verify(*pvk, proof, circuit->public_inputs(p));
+  };
+  return out;
+}
+
+PreparedJob JobRequestBuilder::prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const {
+  const auto zkey_file = paths_.reopen(circom.zkey(), checked.key);
+  // Open from now until synthesis reads it: what is read is the file checked.
+  const auto witness_file = paths_.reopen(circom.witness(), checked.witness, "witness file");
+  PreparedJob out{residency_.acquire_zkey(zkey_file), {}, {}, std::make_shared<std::vector<ff::Fr>>()};
+  const auto& parameters = out.lease.parameters();
+  const groth16::PartitionFootprint footprint =
+      groth16::PartitionFootprint::of(groth16::CircuitShape::of(parameters->key()), sizing_);
+
+  engine::ProofRequest& request = out.request;
+  request.parameters = parameters;
+  request.partitions = 1;
+  request.footprint = footprint;
+  // The witness is read when synthesis runs, so that its bytes count while the
+  // engine holds the partition (it is refused then if it is not the key's circuit's).
+  request.synthesize = [zkey = out.lease.zkey(), parameters, witness_file,
+                        public_signals = out.public_signals](std::size_t) {
+    const std::vector<ff::Fr> assignment = formats::read_wtns(witness_file);
+    groth16::PartitionWitness w =
+        formats::zkey_witness(zkey->header, zkey->a_coefficients, zkey->b_coefficients, parameters->key(), assignment);
+    public_signals->assign(w.assignment.inputs.begin() + 1, w.assignment.inputs.end());
+    return w;
+  };
+  // As `zkpipe groth16 prove`: nothing is returned that does not verify.
+  auto pvk = std::make_shared<const groth16::PreparedVerifyingKey>(parameters->key().vk);
+  out.check = [pvk, public_signals = out.public_signals](std::size_t p, const groth16::Proof& proof) {
+    return p == 0 && groth16::verify(*pvk, proof, *public_signals);
+  };
+  return out;
+}
+
+bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
+                                 const std::string& public_json) const {
+  if (request.has_circom()) {
+    const ParameterResidency::Lease lease = residency_.acquire_zkey(paths_.open(request.circom().zkey()));
+    const auto inputs = formats::public_from_json(public_json, "the recorded public.json");
+    return proofs.size() == 1 &&
+           groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
+  }
+  const auto circuit = porep_circuit(request.porep());
+  const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);
+  const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    if (!groth16::verify(pvk, proofs[p], circuit->public_inputs(p))) return false;
+  }
+  return true;
+}
+
+}  // namespace zkpipe::service
