@@ -76,7 +76,8 @@ class ProvingService : private JobEvents {
   void resume();
 
   // Stops accepting jobs, lets the running ones finish for up to `deadline`, then
-  // cancels the rest; those stay in the journal (queued) and run at the next start.
+  // cancels the rest; those stay queued (in the journal, for the next start; in the
+  // cluster's queue, for any daemon).
   // Returns how many were cut short.
   std::size_t drain(std::chrono::duration<double> deadline);
   bool draining() const;
