@@ -33,6 +33,28 @@ void header(std::ostringstream& out, const char* name, const char* type, const c
 
 }  // namespace
 
+void JobTally::submitted() {
+  std::lock_guard lock(mutex_);
+  ++counters_.submitted;
+}
+
+void JobTally::ended(JobStatus status, double total_seconds) {
+  {
+    std::lock_guard lock(mutex_);
+    switch (status) {
+      case JobStatus::done: ++counters_.done; break;
+      case JobStatus::failed: ++counters_.failed; break;
+      default: ++counters_.cancelled; break;
+    }
+  }
+  if (status == JobStatus::done) latency_.observe(total_seconds);
+}
+
+JobCounters JobTally::counters() const {
+  std::lock_guard lock(mutex_);
+  return counters_;
+}
+
 void LatencyHistogram::observe(double seconds) {
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < kBounds.size(); ++i) {

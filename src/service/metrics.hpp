@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "service/job_store.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
@@ -33,6 +34,22 @@ struct JobCounters {
   std::uint64_t done = 0;
   std::uint64_t failed = 0;
   std::uint64_t cancelled = 0;
+};
+
+// The counters and the latency histogram, kept by whichever job queue the daemon
+// runs (each call under its own lock: queues count from their own threads).
+class JobTally {
+ public:
+  void submitted();
+  // A job ended with `status`; a done job's total time goes into the latency histogram.
+  void ended(JobStatus status, double total_seconds);
+  JobCounters counters() const;
+  const LatencyHistogram& latency() const { return latency_; }
+
+ private:
+  mutable std::mutex mutex_;
+  JobCounters counters_;
+  LatencyHistogram latency_;
 };
 
 std::string render_metrics(const v1::GetStatusResponse& status, const JobCounters& jobs,

@@ -1,0 +1,95 @@
+#include "service/job_request_builder.hpp"
+
+#include "circuits/porep_like/porep_circuit.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "groth16/verifier.hpp"
+#include "proving/proof_request.hpp"
+
+namespace zkpipe::service {
+
+engine::Priority engine_priority(int priority) {
+  switch (priority) {
+    case v1::PRIORITY_CRITICAL: return engine::Priority::critical;
+    case v1::PRIORITY_HIGH: return engine::Priority::high;
+    case v1::PRIORITY_LOW: return engine::Priority::low;
+    default: return engine::Priority::normal;
+  }
+}
+
+std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
+  return request.has_circom() ? 1 : request.porep().partitions();
+}
+
+std::shared_ptr<const r1cs::PartitionedCircuit> porep_circuit(const v1::PorepInstance& porep) {
+  return std::make_shared<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(porep.preset()), porep.seed(),
+                                                         porep.partitions());
+}
+
+std::string porep_circuit_name(const v1::PorepInstance& porep) {
+  return "porep-like/" + r1cs::porep::find_preset(porep.preset()).name;
+}
+
+JobRequestBuilder::JobRequestBuilder(const PathPolicy& paths, ParameterResidency& residency,
+                                     const groth16::ProverBackend& sizing)
+    : paths_(paths), residency_(residency), sizing_(sizing) {}
+
+std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitProofRequest& request) const {
+  try {
+    if (request.has_circom()) {
+      const std::filesystem::path file = paths_.confine(request.circom().zkey());
+      return {file.string() + "\n" + kCircomCircuit, residency_.loaded(file, kCircomCircuit)};
+    }
+    const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
+    const std::string circuit = porep_circuit_name(request.porep());
+    return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+  } catch (const std::exception&) {
+    return {"", true};
+  }
+}
+
+PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
+  return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
+}
+
+PreparedJob JobRequestBuilder::prepare_porep(const v1::PorepInstance& porep, const CheckedFiles& checked) const {
+  const auto circuit = porep_circuit(porep);
+  const auto key_file = paths_.reopen(porep.parameter_file(), checked.key);
+  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  proving::PreparedRequest prepared = proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  return out;
+}
+
+PreparedJob JobRequestBuilder::prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const {
+  const auto zkey_file = paths_.reopen(circom.zkey(), checked.key);
+  // Open from now until synthesis reads it: what is read is the file checked.
+  const auto witness_file = paths_.reopen(circom.witness(), checked.witness, "witness file");
+  PreparedJob out{residency_.acquire_zkey(zkey_file), {}, {}, {}};
+  // As `zkpipe groth16 prove`: nothing is returned that does not verify.
+  proving::PreparedRequest prepared = proving::circom_request(proving::request_basis(out.lease.parameters(), sizing_),
+                                                             {.witness = witness_file, .zkey = out.lease.zkey()});
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  out.public_signals = std::move(prepared.public_signals);
+  return out;
+}
+
+bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
+                                 const std::string& public_json) const {
+  if (request.has_circom()) {
+    const ParameterResidency::Lease lease = residency_.acquire_zkey(paths_.open(request.circom().zkey()));
+    const auto inputs = formats::public_from_json(public_json, "the recorded public.json");
+    return proofs.size() == 1 &&
+           groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
+  }
+  const auto circuit = porep_circuit(request.porep());
+  const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);
+  const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    if (!groth16::verify(pvk, proofs[p], circuit->public_inputs(p))) return false;
+  }
+  return true;
+}
+
+}  // namespace zkpipe::service

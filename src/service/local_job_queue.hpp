@@ -1,0 +1,92 @@
+// The job queue of a daemon on its own: every job journaled in the data dir's SQLite
+// journal (job_store.hpp), proved by this daemon.
+//
+//   submit → journal (committed) → start queue (by priority)
+//     → the starter thread: acquire the parameters (a lease), submit to the engine;
+//       a job whose parameters are not loaded yet is handed to a loader thread (one
+//       per key being loaded, the jobs that need the same key parked behind it), so
+//       that a long load does not hold up jobs whose parameters are resident
+//     → engine (admission by priority and budget) → on_complete: journal the result,
+//       release the lease, tell the awaits (JobEvents::finished)
+//
+// At construction every job the journal holds as queued or running is queued again:
+// a job accepted before a crash completes or is reported failed, never lost. A job
+// that was running when the daemon died three times is failed (it may be what kills
+// it). A job a drain or a stop cuts short goes back to queued in the journal.
+//
+// Locking: mutex_ guards the jobs; it is never held while calling into the engine
+// (whose listeners and completion callbacks take it).
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "service/job_queue.hpp"
+#include "service/job_store.hpp"
+
+namespace zkpipe::service {
+
+class LocalJobQueue final : public JobQueue {
+ public:
+  // Opens the journal in config.data_dir and queues its unfinished jobs (started by
+  // start()). Throws StoreError naming the journal.
+  explicit LocalJobQueue(const JobQueueServices& services);
+  ~LocalJobQueue() override;
+  LocalJobQueue(const LocalJobQueue&) = delete;
+  LocalJobQueue& operator=(const LocalJobQueue&) = delete;
+
+  void start() override;
+  void stop() override;
+  std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) override;
+  std::optional<AwaitAnswer> answer(std::uint64_t job, bool expired) const override;
+  std::optional<std::chrono::steady_clock::duration> answer_poll() const override { return std::nullopt; }
+  v1::JobState cancel(std::uint64_t job) override;
+  std::size_t drain(std::chrono::steady_clock::time_point until) override;
+  bool draining() const override;
+  void purge_finished_before(double cutoff) override;
+  void report(v1::GetStatusResponse& out) const override;
+
+ private:
+  struct Job;
+
+  void starter_loop();
+  // Starts the jobs parked behind the load of `key` until none is left.
+  void loader_loop(const std::string& key);
+  void join_finished_loaders();
+  void start(const std::shared_ptr<Job>& job);
+  void completed(const std::shared_ptr<Job>& job, const std::shared_future<engine::ProofResult>& result);
+  // Under mutex_: the job's final state, journaled.
+  void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
+  // submitted_at: the journaled submission time (Unix seconds), which a job's total time counts from.
+  void enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedFiles checked, double submitted_at);
+  // A finished job no longer held in memory, from the journal; ServiceError
+  // not_found when the journal has none.
+  JobRecord journaled(std::uint64_t id) const;
+  // Under mutex_: the job as AwaitProof reports it.
+  v1::AwaitProofResponse response_locked(const Job& job) const;
+
+  JobQueueServices services_;
+  JobStore store_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;  // not yet final
+  // Jobs waiting for the starter, by (priority, id).
+  std::set<std::pair<int, std::uint64_t>> to_start_;
+  // Jobs waiting for a loader thread, by the parameters it loads.
+  std::map<std::string, std::vector<std::shared_ptr<Job>>> parked_;
+  std::map<std::string, std::thread> loaders_;  // by the parameters they load
+  std::vector<std::thread> finished_loaders_;   // to join
+  bool draining_ = false;
+  bool stopping_ = false;  // the starter ends
+  std::thread starter_;
+};
+
+}  // namespace zkpipe::service
