@@ -7,7 +7,8 @@
 # trace and the plot were written.
 #
 # Environment: ZKPIPE_PRESET (default 2e16), ZKPIPE_PARTITIONS (10), ZKPIPE_PROOFS (3),
-# ZKPIPE_PW (synthesis workers, default: the core count), ZKPIPE_BUDGET (auto).
+# ZKPIPE_PW (synthesis workers, default: the core count), ZKPIPE_BUDGET (auto),
+# ZKPIPE_BACKEND (auto: the GPU when there is one, else the CPU; or cpu, cuda).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -20,6 +21,6 @@ mkdir -p out
 build/apps/zkpipe bench batch \
   --circuit porep-like --preset "${ZKPIPE_PRESET:-2e16}" --partitions "${ZKPIPE_PARTITIONS:-10}" \
   -c "${ZKPIPE_PROOFS:-3}" -j 2 --pw "${ZKPIPE_PW:-$(nproc)}" --gw 1 \
-  --budget "${ZKPIPE_BUDGET:-auto}" --permit-policy budget \
+  --budget "${ZKPIPE_BUDGET:-auto}" --permit-policy budget --backend "${ZKPIPE_BACKEND:-auto}" \
   --params-dir out/params --trace out/engine-trace.json --plot out/engine-buffers.svg \
   --strict-memory

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "engine/engine.hpp"
@@ -19,6 +20,27 @@ namespace {
 bool is_cuda(const BackendOptions& o) { return o.backend == "cuda"; }
 
 int ordinal(const BackendOptions& o) { return o.device.value_or(0); }
+
+// Why the CUDA backend cannot run here; nothing when it can. require_device asks the
+// driver for its device count only, which fails cleanly without a driver.
+std::optional<std::string> cuda_unavailable() {
+#ifdef ZKPIPE_WITH_CUDA
+  try {
+    gpu::require_device(0);
+    return std::nullopt;
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+#else
+  return "this zkpipe was built without the CUDA backend";
+#endif
+}
+
+std::string join(const std::vector<int>& devices) {
+  std::string text;
+  for (const int d : devices) text += (text.empty() ? "" : ",") + std::to_string(d);
+  return text;
+}
 
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
@@ -53,11 +75,32 @@ std::vector<int> engine_devices(const BackendOptions& o) {
   return o.devices.empty() ? std::vector<int>{ordinal(o)} : o.devices;
 }
 
+BackendOptions resolve_backend(const BackendOptions& o) {
+  if (o.backend != "auto") return o;
+  BackendOptions resolved = o;
+  resolved.chosen_by_auto = true;
+  const std::optional<std::string> reason = cuda_unavailable();
+  if (!reason) {
+    resolved.backend = "cuda";
+    return resolved;
+  }
+  if (o.device || !o.devices.empty()) {
+    const std::string named = o.device ? "device " + std::to_string(*o.device) : "devices " + join(o.devices);
+    throw std::invalid_argument("--backend auto with " + named + " named, but " + *reason +
+                                " (with --backend cpu a device list gives CPU engine devices)");
+  }
+  resolved.backend = "cpu";
+  resolved.why_not_cuda = *reason;
+  return resolved;
+}
+
 void add_backend_options(CLI::App& cmd, BackendOptions& o) {
-  cmd.add_option("--backend", o.backend, "Prover backend: cpu, or cuda (an NVIDIA GPU)")
+  cmd.add_option("--backend", o.backend,
+                 "Prover backend: auto (cuda when this build has it and a GPU is present, else cpu), cpu, or cuda "
+                 "(an NVIDIA GPU)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda (default 0)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda or auto (default 0)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
 }
 
@@ -77,8 +120,9 @@ CLI::Option* add_device_list_option(CLI::App& cmd, std::vector<int>& devices) {
 
 void add_devices_option(CLI::App& cmd, BackendOptions& o) { add_device_list_option(cmd, o.devices)->excludes("--device"); }
 
-std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o,
+std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options,
                                                      [[maybe_unused]] memory::BufferLedger& ledger) {
+  const BackendOptions o = resolve_backend(options);
   if (!is_cuda(o)) {
     if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
     return std::make_shared<groth16::CpuProver>();
@@ -92,8 +136,9 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& o,
 #endif
 }
 
-std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const BackendOptions& o,
+std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const BackendOptions& options,
                                                                    memory::BufferLedger& ledger) {
+  const BackendOptions o = resolve_backend(options);
   if (o.devices.empty()) return {make_backend(o, ledger)};
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
   for (const int device : o.devices) {
@@ -105,7 +150,9 @@ std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const Backend
   return backends;
 }
 
-std::string describe_backend(const BackendOptions& o) {
+namespace {
+
+std::string describe_resolved(const BackendOptions& o) {
   if (o.devices.size() > 1) {
     if (!is_cuda(o)) return "cpu backend on " + std::to_string(o.devices.size()) + " engine devices";
     std::string text = "cuda backend on " + std::to_string(o.devices.size()) + " devices (";
@@ -126,8 +173,18 @@ std::string describe_backend(const BackendOptions& o) {
   return text + ")";
 }
 
-std::string describe_key_residence(const BackendOptions& o, [[maybe_unused]] groth16::ProverBackend& backend,
+}  // namespace
+
+std::string describe_backend(const BackendOptions& options) {
+  const BackendOptions o = resolve_backend(options);
+  const std::string text = describe_resolved(o);
+  if (!o.chosen_by_auto) return text;
+  return is_cuda(o) ? text + ", chosen by --backend auto" : text + " (--backend auto: " + o.why_not_cuda + ")";
+}
+
+std::string describe_key_residence(const BackendOptions& options, [[maybe_unused]] groth16::ProverBackend& backend,
                                    const groth16::ProvingKey& key) {
+  const BackendOptions o = resolve_backend(options);
   if (const auto& on = key.a.on_device()) {
     return "on device " + std::to_string(on->device) + " only (set up there, no host copy)";
   }

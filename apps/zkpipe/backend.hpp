@@ -1,11 +1,18 @@
-// The prover backends a command runs on: --backend cpu|cuda [--device N] or, for the
-// commands that run an engine, [--devices N,M,…]: one backend per listed device, each
+// The prover backends a command runs on: --backend auto|cpu|cuda [--device N] or, for
+// the commands that run an engine, [--devices N,M,…]: one backend per listed device, each
 // an engine device with its own resident keys, pools and --gw workers. A GPU listed
 // twice gives two engine devices on it (how one GPU tests the several-device path);
 // with the cpu backend every entry is one more CPU backend (tests). The CUDA backend
 // exists only in a build configured with nvcc (ZKPIPE_WITH_CUDA); elsewhere asking
 // for it is an error that says so, as is a build with it on a machine without the
 // device.
+//
+// auto, the default, is cuda when this build has the CUDA backend and the driver
+// reports a device, else cpu: a user with a GPU gets it without asking, and the
+// summary says which was chosen and why. A --device or --devices list names GPUs, so
+// with auto and no usable device it is an error, not a quiet fall back to the CPU
+// (a daemon whose GPU went missing must not start proving a hundred times slower);
+// --backend cpu --devices 0,0 still gives CPU engine devices.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,12 +29,15 @@
 namespace zkpipe::cli {
 
 struct BackendOptions {
-  std::string backend = "cpu";
-  std::optional<int> device;  // CUDA device ordinal; 0 when not given
-  std::vector<int> devices;   // --devices; empty: the one device of --device
+  std::string backend = "auto";  // auto until resolve_backend turns it into cpu or cuda
+  std::optional<int> device;     // CUDA device ordinal; 0 when not given
+  std::vector<int> devices;      // --devices; empty: the one device of --device
+  // Set by resolve_backend when auto chose: for the summary line.
+  bool chosen_by_auto = false;
+  std::string why_not_cuda;  // auto chose cpu: "no CUDA device: …" or the build's lack of it
 };
 
-// --backend and --device.
+// --backend (default auto) and --device.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
 // --devices, exclusive with --device (call after add_backend_options).
 void add_devices_option(CLI::App& cmd, BackendOptions& options);
@@ -41,6 +51,15 @@ std::vector<int> parse_device_list(std::string_view text);
 // The engine's devices: --devices, or the one --device names (0 when not given).
 std::vector<int> engine_devices(const BackendOptions& options);
 
+// auto made cpu or cuda (see above), once, before anything is built; cpu and cuda
+// come back as given. Never touches a device beyond asking the driver how many there
+// are: on a machine with no driver or no device it answers cpu. Throws
+// std::invalid_argument for auto with a device list and no usable device.
+BackendOptions resolve_backend(const BackendOptions& options);
+
+// The functions below resolve an unresolved auto themselves (the same answer as
+// resolve_backend's), so that a command that forgot to is still right.
+
 // Throws std::runtime_error naming the problem when the backend cannot run here.
 // The backend's own buffers charge `ledger`: the one its engine is given.
 std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options, memory::BufferLedger& ledger);
@@ -49,7 +68,9 @@ std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const Backend
                                                                    memory::BufferLedger& ledger);
 
 // "cpu backend", "cuda backend (device 0: NVIDIA H200)", "cuda backend on 2 devices
-// (0: NVIDIA H200; 1: NVIDIA H200)", "cpu backend on 2 engine devices".
+// (0: NVIDIA H200; 1: NVIDIA H200)", "cpu backend on 2 engine devices"; when auto
+// chose, followed by ", chosen by --backend auto" or " (--backend auto: no CUDA
+// device: …)".
 std::string describe_backend(const BackendOptions& options);
 
 // Where the key's query points live for this backend: on the device only (set up

@@ -75,8 +75,9 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
   cmd.add_flag("--setup-on-device", o.setup_on_device,
-               "With --backend cuda: set the parameters up on the device and keep them there for this run "
-               "(no host copy, nothing cached on disk: for keys larger than the disk or the host's memory)");
+               "With the cuda backend (--backend cuda, or auto on a machine with a GPU; an error where auto "
+               "finds none): set the parameters up on the device and keep them there for this run (no host copy, "
+               "nothing cached on disk: for keys larger than the disk or the host's memory)");
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
   cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
   cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")
@@ -101,6 +102,19 @@ void add_output_options(CLI::App& cmd, BenchCommand& c) {
       ->check(output_file());
 }
 
+// --backend auto made cpu or cuda once, before the workload is prepared: setup and
+// every run then see the same choice, and the summary names it.
+PreparedWorkload prepare(BenchCommand& c) {
+  BackendOptions& backend = c.options.backend;
+  backend = resolve_backend(backend);
+  if (c.options.setup_on_device && backend.backend != "cuda") {
+    throw std::invalid_argument(
+        "--setup-on-device needs the cuda backend" +
+        (backend.chosen_by_auto ? ", and --backend auto chose cpu: " + backend.why_not_cuda : std::string()));
+  }
+  return prepare_workload(c.options);
+}
+
 void refuse_overwriting_key(const BenchOptions& o) {
   refuse_overwriting_inputs({o.key_path}, {o.trace_path, o.plot_path});
 }
@@ -108,7 +122,7 @@ void refuse_overwriting_key(const BenchOptions& o) {
 void run_bench_batch(BenchCommand& c) {
   refuse_overwriting_key(c.options);
   c.options.engine.policy = *engine::parse_policy(c.policy);
-  PreparedWorkload w = prepare_workload(c.options);
+  PreparedWorkload w = prepare(c);
   BenchReport report = run_batch(c.options, w);
   print_summary(std::cout, c.options, w, report);
   if (c.options.strict_memory && report.untracked_share_max > kMaxUntrackedShare) {
@@ -152,7 +166,7 @@ void run_bench_sweep(BenchCommand& c) {
   refuse_overwriting_inputs({c.options.key_path}, {c.csv_path});
   c.options.engine.policy = *engine::parse_policy(c.policy);
   c.options.quiet = true;
-  PreparedWorkload w = prepare_workload(c.options);
+  PreparedWorkload w = prepare(c);
   const std::vector<std::size_t> gws = c.gw_list.empty() ? std::vector{c.options.engine.workers_per_device} : c.gw_list;
   const std::vector<std::string> budgets = c.budget_list.empty() ? std::vector{c.options.budget} : c.budget_list;
   std::vector<BenchReport> reports;
@@ -181,7 +195,7 @@ void run_bench_sweep(BenchCommand& c) {
 
 void run_bench_pileup(BenchCommand& c) {
   c.options.quiet = true;
-  PreparedWorkload w = prepare_workload(c.options);
+  PreparedWorkload w = prepare(c);
   std::vector<BenchReport> reports;
   for (engine::PermitPolicy policy : {engine::PermitPolicy::early, engine::PermitPolicy::budget}) {
     BenchOptions o = c.options;

@@ -146,7 +146,10 @@ void register_prove(CLI::App& app) {
   cmd->add_flag("--verify,!--no-verify", opts->self_verify,
                 "Verify each partition's proof before writing (the default)");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
-  cmd->callback([opts] { run_prove(*opts); });
+  cmd->callback([opts] {
+    opts->backend = resolve_backend(opts->backend);  // once: the backends and the summary see one choice
+    run_prove(*opts);
+  });
 }
 
 }  // namespace zkpipe::cli

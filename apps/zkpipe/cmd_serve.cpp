@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "backend.hpp"
 #include "commands.hpp"
@@ -63,7 +64,10 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
     c.device = *o.device;
     c.devices.clear();
   }
-  if (!o.devices.empty()) c.devices = o.devices;
+  if (!o.devices.empty()) {
+    c.devices = o.devices;
+    c.device.reset();
+  }
   if (o.pw) c.synthesis_workers = *o.pw;
   if (o.gw) c.workers_per_device = *o.gw;
   if (o.budget) {
@@ -103,10 +107,22 @@ class DataDirLock {
   int fd_ = -1;
 };
 
-service::BackendSetup backend_setup(const service::ServiceConfig& c) {
-  BackendOptions options;
-  options.backend = c.backend;
+// The config's backend, auto resolved (a device or devices key naming a GPU that is
+// not there is an error), over the config's engine devices.
+BackendOptions backend_options(const service::ServiceConfig& c) {
+  BackendOptions asked;
+  asked.backend = c.backend;
+  asked.device = c.device;
+  asked.devices = c.devices;
+  BackendOptions options = resolve_backend(asked);
+  // Whichever was chosen, the engine devices are the config's: the cpu backend makes
+  // one CPU backend per entry (device 0 alone when none is set).
+  options.device.reset();
   options.devices = c.engine_devices();
+  return options;
+}
+
+service::BackendSetup backend_setup(const BackendOptions& options) {
   service::BackendSetup setup;
   // The service's engine counts in the process ledger (EngineConfig::ledger unset);
   // the backends' own buffers must charge the same one.
@@ -155,7 +171,10 @@ void run_serve(const ServeOptions& o) {
   const std::string token = config.token_file.empty() ? "" : service::read_token_file(config.token_file);
   // Before any journaled job is resumed: a second daemon on a live socket starts nothing.
   service::claim_unix_socket(config.listen);
-  service::ProvingService proving(config, backend_setup(config));
+  const BackendOptions backend = backend_options(config);
+  service::BackendSetup backends = backend_setup(backend);  // a missing device fails here, named
+  std::cerr << "zkpipe serve: proving on the " << describe_backend(backend) << "\n";
+  service::ProvingService proving(config, std::move(backends));
   service::GrpcServer server(proving, config, token);
   std::optional<service::MetricsHttpServer> metrics;
   if (!config.metrics_listen.empty()) metrics.emplace(proving, config.metrics_listen, token);
@@ -197,7 +216,9 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--param-root", o->parameter_roots,
                   "Directory requests may name parameter files under (repeatable; default: the data dir)");
   cmd->add_option("--token-file", o->token_file, "Require this bearer token (first line of the file)");
-  cmd->add_option("--backend", o->backend, "Prover backend: cpu | cuda (default cpu)");
+  cmd->add_option("--backend", o->backend,
+                  "Prover backend: auto | cpu | cuda (default auto: cuda when this build has it and a GPU is "
+                  "present, else cpu)");
   CLI::Option* device = cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)");
   add_device_list_option(*cmd, o->devices)
       ->excludes(device);

@@ -41,7 +41,9 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 
 }  // namespace
 
-SetUpParameters set_up_parameters(const SetupRequest& r) {
+SetUpParameters set_up_parameters(const SetupRequest& request) {
+  SetupRequest r = request;
+  r.backend = resolve_backend(request.backend);  // once: the device check, the multiplications and the summary
   // No device: fail before the long steps.
   if (r.backend.backend == "cuda") make_backend(r.backend, memory::BufferLedger::process());
   WorkloadSpec one = r.workload;

@@ -38,6 +38,9 @@ void read(const toml::table& t, const std::filesystem::path& file, std::string_v
     if (!node->is_integer()) throw ConfigError(key_error(file, key, "expected an integer"));
     const std::int64_t v = node->as_integer()->get();
     if (v < 0) throw ConfigError(key_error(file, key, "must not be negative"));
+    if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+      throw ConfigError(key_error(file, key, "at most " + std::to_string(std::numeric_limits<T>::max())));
+    }
     out = static_cast<T>(v);
   } else {
     if (!node->is_string()) throw ConfigError(key_error(file, key, "expected a string"));
@@ -69,7 +72,9 @@ std::vector<std::filesystem::path> ServiceConfig::effective_parameter_roots() co
   return {data_dir};
 }
 
-std::vector<int> ServiceConfig::engine_devices() const { return devices.empty() ? std::vector<int>{device} : devices; }
+std::vector<int> ServiceConfig::engine_devices() const {
+  return devices.empty() ? std::vector<int>{device.value_or(0)} : devices;
+}
 
 void ServiceConfig::validate() const {
   const ListenAddress addr = parse_listen_address(listen);
@@ -84,12 +89,14 @@ void ServiceConfig::validate() const {
       throw ConfigError("metrics_listen " + metrics_listen + " is not a loopback address; set allow_remote = true");
     }
   }
-  if (backend != "cpu" && backend != "cuda") throw ConfigError("backend must be cpu or cuda, not " + backend);
+  if (backend != "auto" && backend != "cpu" && backend != "cuda") {
+    throw ConfigError("backend must be auto, cpu or cuda, not '" + backend + "'");
+  }
   if (devices.size() > engine::kMaxDevices) {
     throw ConfigError("devices: " + std::to_string(devices.size()) + " devices, at most " +
                       std::to_string(engine::kMaxDevices));
   }
-  if (device < 0 || std::ranges::any_of(devices, [](int d) { return d < 0; })) {
+  if (device.value_or(0) < 0 || std::ranges::any_of(devices, [](int d) { return d < 0; })) {
     throw ConfigError("device ordinals must not be negative");
   }
   if (synthesis_workers > 1024 || workers_per_device == 0 || workers_per_device > 1024 || finalizers == 0 ||
@@ -163,7 +170,11 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   read(t, path, "max_jobs", c.max_jobs);
   read(t, path, "max_waits_per_peer", c.max_waits_per_peer);
   read(t, path, "backend", c.backend);
-  read(t, path, "device", c.device);
+  if (t.contains("device")) {
+    int device = 0;
+    read(t, path, "device", device);
+    c.device = device;
+  }
   if (const toml::node* devices = t.get("devices")) {
     const toml::array* array = devices->as_array();
     if (array == nullptr) throw ConfigError(key_error(path, "devices", "expected an array of device ordinals"));

@@ -41,8 +41,12 @@ struct ServiceConfig {
   std::size_t max_waits_per_peer = 256;
 
   // Engine.
-  std::string backend = "cpu";   // cpu | cuda
-  int device = 0;                // CUDA device ordinal
+  // auto | cpu | cuda. auto: cuda when the build has it and the driver reports a
+  // device, else cpu (the program resolves it: zkpipe serve's backend_setup).
+  std::string backend = "auto";
+  // CUDA device ordinal; unset: 0. Set (or devices set), it names a GPU: with auto
+  // and no usable device the daemon refuses to start rather than prove on the CPU.
+  std::optional<int> device;
   // Engine devices, one backend each with its own resident keys, pools and
   // workers_per_device workers: CUDA ordinals (one listed twice is two engine
   // devices on that GPU), or with the cpu backend one CPU backend per entry. Empty:
@@ -83,7 +87,7 @@ struct ServiceConfig {
   std::vector<std::filesystem::path> effective_parameter_roots() const;
   // Throws ConfigError naming the first bad value.
   void validate() const;
-  // devices, or [device].
+  // devices, or [device] (device 0 when unset).
   std::vector<int> engine_devices() const;
 };
 

@@ -23,6 +23,11 @@ serve_args=(--listen "$sock" --data-dir "$dir/data" --param-root "$dir/params" -
 client() { "$zkpipe" client "${client_args[@]}" "$@"; }
 
 start_daemon "$dir/serve.log" "${serve_args[@]}"
+# The start-up line names the backend --backend auto (the default) chose, and why.
+if ! grep -Eq "^zkpipe serve: proving on the (cpu backend \(--backend auto: .+\)|cuda backend \(device 0: .+\), chosen by --backend auto)$" \
+  "$dir/serve.log"; then
+  echo "FAIL: the daemon's start-up line does not name auto's choice:" >&2; cat "$dir/serve.log" >&2; exit 1
+fi
 
 # A proof through the daemon is the file `zkpipe prove` writes.
 client prove --preset tiny --key "$dir/params/key.zkp" --seed 7 --partitions 3 --out "$dir/p.bin" > "$dir/out.txt"

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <grpcpp/generic/generic_stub.h>
@@ -1379,6 +1380,10 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("devices = \"0,1\"\n", "devices: expected an array");
   refused("devices = [0, 1.5]\n", "devices: expected device ordinals");
   refused("device = 1\ndevices = [0]\n", "set device or devices, not both");
+  refused("backend = \"gpu\"\n", "backend must be auto, cpu or cuda, not 'gpu'");
+  refused("backend = \"\"\n", "backend must be auto, cpu or cuda");
+  refused("backend = 1\n", "backend: expected a string");
+  refused("device = 4294967296\n", "device: at most 2147483647");
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
   EXPECT_NO_THROW(load_config(file).validate());
   // Several engine devices, a GPU listed twice being two of them; without the key, the one `device` names.
@@ -1387,7 +1392,19 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_NO_THROW(several.validate());
   EXPECT_EQ(several.engine_devices(), (std::vector<int>{0, 1, 1}));
   std::ofstream(file) << "device = 3\n";
+  EXPECT_EQ(load_config(file).device, std::optional<int>{3});
   EXPECT_EQ(load_config(file).engine_devices(), std::vector<int>{3});
+  // auto (the default) and the explicit backends parse; without device or devices
+  // nothing names a GPU, and the one engine device is 0.
+  for (const std::string backend : {"auto", "cpu", "cuda"}) {
+    std::ofstream(file) << "backend = \"" << backend << "\"\n";
+    const ServiceConfig chosen = load_config(file);
+    EXPECT_NO_THROW(chosen.validate());
+    EXPECT_EQ(chosen.backend, backend);
+    EXPECT_FALSE(chosen.device.has_value());
+    EXPECT_EQ(chosen.engine_devices(), std::vector<int>{0});
+  }
+  EXPECT_EQ(ServiceConfig{}.backend, "auto");
   // The documented example is every default, and parses.
   const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
   const ServiceConfig defaults;
@@ -1399,6 +1416,8 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.queue, defaults.queue);
   EXPECT_EQ(example.lease_seconds, defaults.lease_seconds);
   EXPECT_EQ(example.engine_devices(), defaults.engine_devices());
+  EXPECT_EQ(example.backend, defaults.backend);
+  EXPECT_EQ(example.device, defaults.device);
   EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
   EXPECT_EQ(example.max_waits_per_peer, defaults.max_waits_per_peer);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
