@@ -68,7 +68,7 @@ PreparedJob JobRequestBuilder::prepare_circom(const v1::CircomJob& circom, const
   PreparedJob out{residency_.acquire_zkey(zkey_file), {}, {}, {}};
   // As `zkpipe groth16 prove`: nothing is returned that does not verify.
   proving::PreparedRequest prepared = proving::circom_request(proving::request_basis(out.lease.parameters(), sizing_),
-                                                             {.witness = witness_file, .zkey = out.lease.zkey()});
+                                                             {.witness = witness_file, .zkey = out.lease.zkey(), .r1cs = nullptr, .r1cs_name = {}});
   out.request = std::move(prepared.request);
   out.check = std::move(prepared.check);
   out.public_signals = std::move(prepared.public_signals);
