@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "hash/sha256.hpp"
+#include "circuits/filecoin/sha256_domain.hpp"
 
 namespace zkpipe::filecoin {
 namespace {
@@ -34,7 +34,7 @@ NodeBytes label(const ReplicaId& replica_id, std::uint32_t layer, std::uint64_t 
     const NodeBytes& parent = parents[slot % parents.size()];
     std::copy(parent.begin(), parent.end(), message.begin() + kPrefixBytes + slot * sizeof(NodeBytes));
   }
-  return truncate_to_fr(r1cs::sha256::hash(message));
+  return trimmed_sha256(message);
 }
 
 std::vector<NodeBytes> parent_labels(const SdrGraph& graph, std::span<const LabelLayer> labels, std::uint32_t layer,

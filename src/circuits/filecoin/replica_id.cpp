@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "hash/sha256.hpp"
+#include "circuits/filecoin/sha256_domain.hpp"
 
 namespace zkpipe::filecoin {
 
@@ -15,7 +15,7 @@ ReplicaId replica_id(const std::array<std::uint8_t, 32>& prover_id, std::uint64_
   message.insert(message.end(), ticket.begin(), ticket.end());
   message.insert(message.end(), comm_d.begin(), comm_d.end());
   message.insert(message.end(), porep_id.begin(), porep_id.end());
-  return truncate_to_fr(r1cs::sha256::hash(message));
+  return trimmed_sha256(message);
 }
 
 }  // namespace zkpipe::filecoin
