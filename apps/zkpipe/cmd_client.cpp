@@ -2,7 +2,9 @@
 // Human tables by default, --json (protobuf's JSON mapping) for scripts. submit
 // prints the job id alone on its last line; await and prove write the same proof
 // file as `zkpipe prove`, which `zkpipe verify` checks, or for a circom job (--zkey,
-// --witness) the proof.json and public.json `zkpipe groth16 prove` writes.
+// --witness) the proof.json and public.json `zkpipe groth16 prove` writes, or for a
+// Filecoin PoRep (--filecoin-porep: --c1 and --sector read here and sent, --params
+// on the daemon's machine) the seal proof bellperson writes.
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include "file_args.hpp"
 #include "formats/excerpt.hpp"
 #include "io/atomic_file.hpp"
+#include "io/bounded_read.hpp"
 #include "progress.hpp"
 #include "service/grpc_server.hpp"
 #include "workloads.hpp"
@@ -45,6 +48,10 @@ struct JobOptions {
   std::string key;
   std::string zkey;     // a circom job: the .zkey …
   std::string witness;  // … and the .wtns
+  bool filecoin = false;  // a Filecoin PoRep: the C1 output and sector.json (sent) …
+  std::string c1;
+  std::string sector;
+  std::string params;  // … and the seal proof's .params (the daemon's)
   std::string public_out;
   std::string priority = "normal";
   std::string label;
@@ -118,10 +125,27 @@ std::string absolute_path(const std::string& path) {
   return std::filesystem::absolute(path).lexically_normal().string();
 }
 
+// The documents travel in the request, which the daemon bounds (max_request_bytes,
+// at most 64 MiB): larger files could not be sent.
+constexpr std::size_t kMaxC1Bytes = std::size_t{64} << 20;
+constexpr std::size_t kMaxSectorBytes = std::size_t{64} << 10;
+
 v1::SubmitProofRequest submit_request(const JobOptions& o) {
   v1::SubmitProofRequest r;
   r.set_priority(priority_of(o.priority));
   r.set_label(o.label);
+  if (o.filecoin) {
+    if (o.c1.empty() || o.sector.empty() || o.params.empty()) {
+      throw std::invalid_argument(
+          "--filecoin-porep needs --c1 (the commit-phase-1 output), --sector (sector.json) and --params (the seal "
+          "proof's .params, under one of the daemon's parameter roots)");
+    }
+    auto* job = r.mutable_filecoin_porep();
+    job->set_c1_json(io::read_bounded_file(o.c1, kMaxC1Bytes, "C1 output sent to the daemon"));
+    job->set_sector_json(io::read_bounded_file(o.sector, kMaxSectorBytes, "sector.json"));
+    job->set_parameter_file(absolute_path(o.params));
+    return r;
+  }
   if (!o.zkey.empty()) {
     if (o.witness.empty()) throw std::invalid_argument("--zkey needs --witness: the circom witness (.wtns) to prove");
     r.mutable_circom()->set_zkey(absolute_path(o.zkey));
@@ -130,7 +154,9 @@ v1::SubmitProofRequest submit_request(const JobOptions& o) {
   }
   if (!o.witness.empty()) throw std::invalid_argument("--witness goes with --zkey (a circom job)");
   if (o.key.empty()) {
-    throw std::invalid_argument("give --key (a parameter file) or --zkey and --witness (a circom job)");
+    throw std::invalid_argument(
+        "give --key (a parameter file), --zkey and --witness (a circom job), or --filecoin-porep with --c1, --sector "
+        "and --params");
   }
   auto* porep = r.mutable_porep();
   porep->set_circuit(o.workload.circuit);
@@ -254,6 +280,8 @@ void run_prove(Client& client, const JobOptions& o) {
       throw std::invalid_argument("a circom job writes proof.json (--out) and public.json (--public): give both");
     }
     refuse_overwriting_inputs({o.zkey, o.witness}, {o.out, o.public_out});
+  } else if (request.has_filecoin_porep()) {
+    refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out});
   } else {
     refuse_overwriting_inputs({o.key}, {o.out});
   }
@@ -437,6 +465,15 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
   auto* zkey = cmd.add_option("--zkey", o.zkey, "A circom job instead: snarkjs .zkey (under a parameter root)");
   cmd.add_option("--witness", o.witness, "The circom job's witness (.wtns, under a parameter root)")->needs(zkey);
   key->excludes(zkey);
+  auto* filecoin = cmd.add_flag("--filecoin-porep", o.filecoin,
+                                "A Filecoin PoRep (seal commit phase 2) instead: --c1, --sector and --params");
+  cmd.add_option("--c1", o.c1, "The Filecoin job's commit-phase-1 output (c1.json, or lotus-bench's Commit2In), sent")
+      ->needs(filecoin)
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--sector", o.sector, "The Filecoin job's sector.json, sent")->needs(filecoin)->check(CLI::ExistingFile);
+  cmd.add_option("--params", o.params, "The seal proof's .params (under one of the daemon's parameter roots)")
+      ->needs(filecoin);
+  filecoin->excludes(key)->excludes(zkey);
   cmd.add_option("--priority", o.priority, "critical | high | normal | low")->capture_default_str();
   cmd.add_option("--label", o.label, "Free text kept with the job");
 }
@@ -459,7 +496,9 @@ void register_client(CLI::App& app) {
 
   CLI::App* await = client->add_subcommand("await", "Wait for a job, showing its progress; write its proof");
   await->add_option("id", jo->id, "Job id")->required()->transform(job_id());
-  await->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)")
+  await->add_option("--out", jo->out,
+                    "Proof file to write (the `zkpipe prove` format, a Filecoin job's in bellperson's; proof.json for "
+                    "a circom job)")
       ->check(output_file());
   await->add_option("--public", jo->public_out, "A circom job's public.json to write")->check(output_file());
   await->add_option("--timeout", jo->timeout, "Give up after this many seconds (default: wait)");
@@ -467,7 +506,9 @@ void register_client(CLI::App& app) {
 
   CLI::App* prove = client->add_subcommand("prove", "Submit and await in one call; write the proof");
   add_job_options(*prove, *jo);
-  prove->add_option("--out", jo->out, "Proof file to write (the `zkpipe prove` format; proof.json for a circom job)")
+  prove->add_option("--out", jo->out,
+                    "Proof file to write (the `zkpipe prove` format, a Filecoin job's in bellperson's; proof.json for "
+                    "a circom job)")
       ->check(output_file());
   prove->add_option("--public", jo->public_out, "A circom job's public.json to write")->check(output_file());
   prove->add_option("--repeat", jo->repeat, "Prove this many times in a row; print latency p50 / p99")

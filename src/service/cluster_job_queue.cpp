@@ -54,9 +54,12 @@ std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, Che
 
 std::optional<AwaitAnswer> ClusterJobQueue::answer(std::uint64_t job, bool expired) const {
   try {
+    // Parked waiters ask every answer_poll(): the state alone, until there is an answer.
+    const std::optional<JobStatus> state = queue_.state(job);
+    if (!state) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(job));
+    if (!is_final(*state) && !expired && !worker_.draining()) return std::nullopt;
     const std::optional<JobRecord> record = queue_.get(job);
     if (!record) throw ServiceError(ErrorKind::not_found, "no job " + std::to_string(job));
-    if (!is_final(record->status) && !expired && !worker_.draining()) return std::nullopt;
     return response_from_record(*record, queue_.partitions_done(job));
   } catch (const StoreError& e) {
     throw unavailable(e);

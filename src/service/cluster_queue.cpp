@@ -227,6 +227,16 @@ std::optional<JobRecord> ClusterQueue::get(std::uint64_t id) {
   });
 }
 
+std::optional<JobStatus> ClusterQueue::state(std::uint64_t id) {
+  return with_retry(true, [&](pqxx::connection& c) -> std::optional<JobStatus> {
+    pqxx::work w(c);
+    const pqxx::result r =
+        w.exec_params("SELECT state FROM zkpipe_jobs WHERE id = $1", static_cast<std::int64_t>(id));
+    if (r.empty()) return std::nullopt;
+    return static_cast<JobStatus>(r[0][0].as<int>());
+  });
+}
+
 std::uint32_t ClusterQueue::partitions_done(std::uint64_t id) {
   return with_retry(true, [&](pqxx::connection& c) {
     pqxx::work w(c);

@@ -93,6 +93,9 @@ class ClusterQueue {
 
   std::uint64_t insert(int priority, const std::string& request, std::uint32_t partitions, double now);
   std::optional<JobRecord> get(std::uint64_t id);
+  // The job's state alone (nullopt: no such job): what a waiter asks while the job
+  // runs, without the request (a Filecoin job's carries its C1 output).
+  std::optional<JobStatus> state(std::uint64_t id);
   std::uint32_t partitions_done(std::uint64_t id);
   // Marks a job cancelled (or failed) unless it finished; returns its state after
   // (nullopt: no such job).

@@ -1,9 +1,11 @@
 #include "service/job_request_builder.hpp"
 
+#include "circuits/filecoin/sector_values.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
 #include "proving/proof_request.hpp"
+#include "service/filecoin_job.hpp"
 
 namespace zkpipe::service {
 
@@ -17,6 +19,7 @@ engine::Priority engine_priority(int priority) {
 }
 
 std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
+  if (request.has_filecoin_porep()) return filecoin_partitions(request.filecoin_porep());
   return request.has_circom() ? 1 : request.porep().partitions();
 }
 
@@ -39,6 +42,12 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
       const std::filesystem::path file = paths_.confine(request.circom().zkey());
       return {file.string() + "\n" + kCircomCircuit, residency_.loaded(file, kCircomCircuit)};
     }
+    if (request.has_filecoin_porep()) {
+      const v1::FilecoinPorepJob& job = request.filecoin_porep();
+      const std::filesystem::path file = paths_.confine(job.parameter_file(), kFilecoinParamsField);
+      const std::string circuit = filecoin_circuit_name(filecoin_seal_proof(job));
+      return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+    }
     const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
     const std::string circuit = porep_circuit_name(request.porep());
     return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
@@ -48,6 +57,7 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
 }
 
 PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
+  if (request.has_filecoin_porep()) return prepare_filecoin(request.filecoin_porep(), checked);
   return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
 }
 
@@ -75,6 +85,18 @@ PreparedJob JobRequestBuilder::prepare_circom(const v1::CircomJob& circom, const
   return out;
 }
 
+PreparedJob JobRequestBuilder::prepare_filecoin(const v1::FilecoinPorepJob& job, const CheckedFiles& checked) const {
+  // Read again from the request (checked at submit): a queued job holds only its bytes.
+  proving::FilecoinPorepInstance instance = filecoin_instance(job);
+  const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kFilecoinParamsField);
+  PreparedJob out{residency_.acquire_filecoin(key_file, *instance.sector.registered_proof), {}, {}, {}};
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), std::move(instance.circuit));
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  return out;
+}
+
 bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
                                  const std::string& public_json) const {
   if (request.has_circom()) {
@@ -82,6 +104,20 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
     const auto inputs = formats::public_from_json(public_json, "the recorded public.json");
     return proofs.size() == 1 &&
            groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk), proofs.front(), inputs);
+  }
+  if (request.has_filecoin_porep()) {
+    const v1::FilecoinPorepJob& job = request.filecoin_porep();
+    const filecoin::SectorValues sector = filecoin::parse_sector_values(job.sector_json(), kSectorField);
+    const ParameterResidency::Lease lease =
+        residency_.acquire_filecoin(paths_.open(job.parameter_file(), kFilecoinParamsField), *sector.registered_proof);
+    const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
+    // As verify_seal checks a seal proof: the inputs from the sector's values alone.
+    const auto inputs = proving::filecoin_porep_public_inputs(sector);
+    if (proofs.size() != inputs.size()) return false;
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!groth16::verify(pvk, proofs[p], inputs[p])) return false;
+    }
+    return true;
   }
   const auto circuit = porep_circuit(request.porep());
   const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);

@@ -1,5 +1,5 @@
-// Engine requests built from jobs: a SubmitProofRequest (a PoRep-like instance or a
-// circom job) becomes what the engine proves — its parameters leased from the
+// Engine requests built from jobs: a SubmitProofRequest (a PoRep-like instance, a
+// circom job or a Filecoin PoRep) becomes what the engine proves — its parameters leased from the
 // residency manager, the synthesis of each partition, and a check that every proof
 // verifies before it is journaled or recorded, as `zkpipe prove` does. Both job
 // queues (the local journal's and the cluster's) prove through it.
@@ -27,7 +27,7 @@ namespace zkpipe::service {
 // fails (PathPolicy::reopen), whatever the paths name by the time it starts. None for
 // a job read back from a queue, whose paths are checked again when it starts.
 struct CheckedFiles {
-  std::optional<io::FileIdentity> key;  // the parameter file or .zkey
+  std::optional<io::FileIdentity> key;  // the parameter file, .zkey or .params
   std::optional<io::FileIdentity> witness;
 };
 
@@ -72,6 +72,7 @@ class JobRequestBuilder {
  private:
   PreparedJob prepare_porep(const v1::PorepInstance& porep, const CheckedFiles& checked) const;
   PreparedJob prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const;
+  PreparedJob prepare_filecoin(const v1::FilecoinPorepJob& job, const CheckedFiles& checked) const;
 
   const PathPolicy& paths_;
   ParameterResidency& residency_;

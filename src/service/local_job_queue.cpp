@@ -24,7 +24,7 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 struct LocalJobQueue::Job {
   std::uint64_t id = 0;
   CheckedFiles checked;
-  v1::SubmitProofRequest request;
+  v1::SubmitProofRequest request;  // without a Filecoin job's C1 output (journaled_request)
   engine::Priority priority = engine::Priority::normal;
   JobStatus status = JobStatus::queued;
   std::string error;
@@ -98,6 +98,7 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   job->submitted -= std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(std::max(0.0, unix_now() - submitted_at)));
   job->request = request;
+  if (job->request.has_filecoin_porep()) job->request.mutable_filecoin_porep()->clear_c1_json();
   job->priority = engine_priority(request.priority());
   {
     std::lock_guard lock(mutex_);
@@ -191,7 +192,7 @@ void LocalJobQueue::join_finished_loaders() {
 
 void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
   try {
-    PreparedJob prepared = services_.requests.prepare(job->request, job->checked);
+    PreparedJob prepared = services_.requests.prepare(journaled_request(*job), job->checked);
     engine::ProofRequest& request = prepared.request;
     request.label = "job " + std::to_string(job->id);
     request.priority = job->priority;
@@ -323,6 +324,16 @@ void LocalJobQueue::finish_locked(Job& job, JobOutcome outcome, const v1::Timing
   to_start_.erase({static_cast<int>(job.priority), job.id});
   jobs_.erase(job.id);
   changed_.notify_all();
+}
+
+v1::SubmitProofRequest LocalJobQueue::journaled_request(const Job& job) const {
+  if (!job.request.has_filecoin_porep()) return job.request;
+  const std::optional<JobRecord> record = store_.get(job.id);
+  v1::SubmitProofRequest request;
+  if (!record || !request.ParseFromString(record->request)) {
+    throw std::runtime_error("the journaled request could not be read");
+  }
+  return request;
 }
 
 JobRecord LocalJobQueue::journaled(std::uint64_t id) const {

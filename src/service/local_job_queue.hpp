@@ -9,6 +9,9 @@
 //     → engine (admission by priority and budget) → on_complete: journal the result,
 //       release the lease, tell the awaits (JobEvents::finished)
 //
+// A Filecoin job's C1 output (tens of MiB for a 32 GiB sector) is not held in memory
+// while the job waits: it is read back from the journal when the job starts.
+//
 // At construction every job the journal holds as queued or running is queued again:
 // a job accepted before a crash completes or is reported failed, never lost. A job
 // that was running when the daemon died three times is failed (it may be what kills
@@ -69,6 +72,9 @@ class LocalJobQueue final : public JobQueue {
   // A finished job no longer held in memory, from the journal; ServiceError
   // not_found when the journal has none.
   JobRecord journaled(std::uint64_t id) const;
+  // The job's request as journaled, its Filecoin C1 output read back. Throws
+  // StoreError, std::runtime_error for a journal that no longer holds it.
+  v1::SubmitProofRequest journaled_request(const Job& job) const;
   // Under mutex_: the job as AwaitProof reports it.
   v1::AwaitProofResponse response_locked(const Job& job) const;
 

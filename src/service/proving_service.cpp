@@ -6,8 +6,10 @@
 
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/excerpt.hpp"
+#include "formats/format_error.hpp"
 #include "memory/process_memory.hpp"
 #include "service/errors.hpp"
+#include "service/filecoin_job.hpp"
 
 namespace zkpipe::service {
 
@@ -87,7 +89,8 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
     if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
     return {paths_.open(c.zkey())->identity(), paths_.open(c.witness(), "witness file")->identity()};
   }
-  if (!request.has_porep()) throw bad("no instance given (porep or circom)");
+  if (request.has_filecoin_porep()) return validate_filecoin(request.filecoin_porep());
+  if (!request.has_porep()) throw bad("no instance given (porep, circom or filecoin_porep)");
   const v1::PorepInstance& p = request.porep();
   if (!p.circuit().empty() && p.circuit() != "porep-like") {
     throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
@@ -115,6 +118,42 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
     throw bad(formats::excerpt(e.what(), 1000));
   }
   return {opened->identity(), {}};
+}
+
+CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) const {
+  auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
+  if (job.c1_json().empty()) throw bad(std::string(kC1Field) + " is empty: give the commit-phase-1 output (c1.json)");
+  if (job.sector_json().empty()) throw bad(std::string(kSectorField) + " is empty: give the sector's values (sector.json)");
+  std::shared_ptr<const io::ReadOnlyFile> key;
+  try {
+    key = paths_.open(job.parameter_file(), kFilecoinParamsField);
+  } catch (const ServiceError& e) {
+    // A missing file under a root is NOT_FOUND (outside the roots confine() has
+    // answered PERMISSION_DENIED before looking).
+    std::error_code ec;
+    const std::filesystem::path path = std::filesystem::path(job.parameter_file()).lexically_normal();
+    if (e.kind() == ErrorKind::invalid_argument && path.is_absolute() &&
+        !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+      throw ServiceError(ErrorKind::not_found, e.what());
+    }
+    throw;
+  }
+  // Everything the documents can be wrong about, now: the job then fails only for
+  // what changes after (its parameter file).
+  proving::FilecoinPorepInstance instance;
+  try {
+    instance = filecoin_instance(job);
+  } catch (const filecoin::C1OutputError& e) {
+    throw bad(formats::excerpt(e.what(), 2000));
+  } catch (const std::invalid_argument& e) {
+    throw bad(formats::excerpt(e.what(), 2000));
+  }
+  try {
+    check_filecoin_key_head(*key, instance.circuit->public_inputs(0).size());
+  } catch (const formats::FormatError& e) {
+    throw bad(std::string(kFilecoinParamsField) + ": " + formats::excerpt(e.what(), 1000));
+  }
+  return {key->identity(), {}};
 }
 
 std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
@@ -225,33 +264,44 @@ std::string ProvingService::metrics() const {
 
 v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
   const bool circom = request.circuit() == kCircomCircuit;
-  if (!circom && !request.circuit().empty() && request.circuit() != "porep-like") {
-    throw ServiceError(ErrorKind::invalid_argument,
-                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like, circom)");
+  const bool filecoin = request.circuit() == kFilecoinPorepCircuit;
+  if (!circom && !filecoin && !request.circuit().empty() && request.circuit() != "porep-like") {
+    throw ServiceError(ErrorKind::invalid_argument, "unknown circuit '" + formats::excerpt(request.circuit(), 64) +
+                                                        "' (known: porep-like, circom, " + kFilecoinPorepCircuit + ")");
   }
   if (circom && !request.preset().empty()) {
     throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
   }
   if (!circom && request.preset().empty()) {
-    throw ServiceError(ErrorKind::invalid_argument, "preset is required: the circuit the parameters were set up for");
+    throw ServiceError(ErrorKind::invalid_argument,
+                       filecoin ? "preset is required: the registered seal proof the parameters are for "
+                                  "(e.g. StackedDrg32GiBV1_1)"
+                                : "preset is required: the circuit the parameters were set up for");
   }
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  if (!circom) {
-    v1::PorepInstance porep;
-    porep.set_preset(request.preset());
-    porep.set_partitions(1);
-    try {
+  const filecoin::SealProof* seal = nullptr;
+  try {
+    if (filecoin) {
+      seal = &filecoin::seal_proof(request.preset());
+    } else if (!circom) {
+      v1::PorepInstance porep;
+      porep.set_preset(request.preset());
+      porep.set_partitions(1);
       circuit = porep_circuit(porep);
-    } catch (const std::invalid_argument& e) {
-      throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
     }
+  } catch (const std::invalid_argument& e) {
+    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
   }
   const auto opened = paths_.open(request.parameter_file());
   const std::filesystem::path file = opened->name();
-  const std::string circuit_name = circom ? std::string(kCircomCircuit) : circuit->name();
+  const std::string circuit_name = circom     ? std::string(kCircomCircuit)
+                                   : filecoin ? filecoin_circuit_name(*seal)
+                                              : circuit->name();
   ParameterResidency::Lease lease;
   try {
-    lease = circom ? residency_->acquire_zkey(opened) : residency_->acquire(opened, *circuit);
+    lease = circom     ? residency_->acquire_zkey(opened)
+            : filecoin ? residency_->acquire_filecoin(opened, *seal)
+                       : residency_->acquire(opened, *circuit);
   } catch (const ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {

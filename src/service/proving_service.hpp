@@ -89,6 +89,7 @@ class ProvingService : private JobEvents {
   // Stops and joins every thread, leaving unfinished jobs queued; the destructor's work.
   void stop();
   CheckedFiles validate(const v1::SubmitProofRequest& request) const;
+  CheckedFiles validate_filecoin(const v1::FilecoinPorepJob& job) const;
 
   // JobEvents: to the await registry.
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override;

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include "circuits/filecoin/c1_circuit.hpp"
 #include "formats/zkey_file.hpp"
 #include "io/file_error.hpp"
 #include "groth16/parameter_file.hpp"
+#include "formats/bellperson_params.hpp"
+#include "formats/format_error.hpp"
 #include "groth16/synthesis.hpp"
 #include "proving/evaluator_cache.hpp"
+#include "proving/filecoin_porep.hpp"
 
 namespace zkpipe::service {
 
@@ -101,6 +105,13 @@ ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::shared_ptr
   return acquire_with({file->name(), kCircomCircuit}, *file, [&] { return load_zkey(file); });
 }
 
+ParameterResidency::Lease ParameterResidency::acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file,
+                                                               const filecoin::SealProof& proof) {
+  // Every value zero: the evaluator is compiled from the shape alone.
+  const filecoin::StackedCircuit shape = filecoin::stacked_circuit_shape(proof);
+  return acquire_with({file->name(), shape.name()}, *file, [&] { return load_filecoin(file, proof, shape); });
+}
+
 void ParameterResidency::detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped) {
   const auto it = entries_.find(id);
   if (it == entries_.end()) return;
@@ -120,8 +131,8 @@ namespace {
 // Whether parameters loaded from `source` are the ones in `file`: the same inode for
 // a key used in place (mapped; its changes in place are changed_since_loaded's), the
 // same version too for a copy.
-bool loaded_from(const io::FileIdentity& source, bool mapped, const io::ReadOnlyFile& file) {
-  return mapped ? source.same_file(file.identity()) : source == file.identity();
+bool loaded_from(const io::FileIdentity& source, bool in_place, const io::ReadOnlyFile& file) {
+  return in_place ? source.same_file(file.identity()) : source == file.identity();
 }
 
 }  // namespace
@@ -134,7 +145,7 @@ ParameterResidency::Lease ParameterResidency::acquire_with(const Id& id, const i
     const Resident& resident = lease.entry_->ready.get();
     // A load that another job started from a file since replaced: its entry is
     // stale now, and the next round loads this job's file.
-    if (!loaded_from(resident.source, !resident.mappings.empty(), file)) continue;
+    if (!loaded_from(resident.source, resident.key_in_place, file)) continue;
     lease.parameters_ = resident.parameters;
     lease.zkey_ = resident.zkey;
     return lease;
@@ -157,7 +168,7 @@ ParameterResidency::Lease ParameterResidency::acquire_once(const Id& id, const i
       const Resident& resident = it->second->ready.get();
       // Another file under the name: the stale entry goes, whatever became of its
       // file. The same file changed in place: the entry goes and the job fails.
-      if (loaded_from(resident.source, !resident.mappings.empty(), file)) {
+      if (loaded_from(resident.source, resident.key_in_place, file)) {
         for (const MappedSource& source : resident.mappings) {
           if (!changed) changed = changed_since_loaded(source.what, *source.mapping);
         }
@@ -272,7 +283,34 @@ ParameterResidency::Resident ParameterResidency::load(const std::shared_ptr<cons
   proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(file, *key, circuit);
   std::vector<MappedSource> mappings{{"parameter file", mapping}};
   if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});
-  return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, mapping->identity(),
+  return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, mapping->identity(), true,
+          std::move(mappings)};
+}
+
+ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& opened,
+                                                               const filecoin::SealProof& proof,
+                                                               const r1cs::PartitionedCircuit& shape) {
+  const std::filesystem::path file = opened->name();
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::map(opened);
+  } catch (const io::FileError& e) {
+    throw formats::FormatError(file.string(), e.reason());
+  }
+  // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
+  // proofs, which are verified before they are returned; checking ~470 million
+  // points is what would make a 32 GiB sector's load slow.
+  formats::BellpersonParams params = formats::read_bellperson_params(mapping, {.check_subgroup = false});
+  auto key = std::make_shared<const groth16::ProvingKey>(
+      formats::to_proving_key(std::move(params), proving::filecoin_porep_requirements(proof),
+                              file.string() + " (as " + std::string(proof.name) + "'s parameters)"));
+  // The points are copied out: the mapping goes, the identity read stays the check.
+  const io::FileIdentity source = mapping->identity();
+  mapping.reset();
+  proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(file, *key, shape);
+  std::vector<MappedSource> mappings;
+  if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});
+  return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, source, false,
           std::move(mappings)};
 }
 
@@ -284,7 +322,7 @@ ParameterResidency::Resident ParameterResidency::load_zkey(const std::shared_ptr
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(zkey.key));
   auto circuit = std::make_shared<const ZkeyCircuit>(
       ZkeyCircuit{zkey.header, std::move(zkey.a_coefficients), std::move(zkey.b_coefficients)});
-  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit, opened->identity(), {}};
+  return {make_resident(file, std::move(key), nullptr, circuit->bytes()), circuit, opened->identity(), false, {}};
 }
 
 std::shared_ptr<const engine::ResidentParameters> ParameterResidency::make_resident(

@@ -24,6 +24,9 @@
 //   points it views are no longer the ones that were checked. A truncation while a
 //   job reads the key is answered by the fault handler (io/mapping_faults.hpp) and
 //   reported by Lease::damage() when the job is done.
+// - Filecoin .params (bellperson's format) are decoded into a key of their own (not
+//   viewed in place), checked against the seal proof's circuit, and kept with the
+//   evaluator of that circuit's shape, cached beside them as native keys' are.
 #pragma once
 
 #include <chrono>
@@ -39,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/filecoin/seal_proof.hpp"
 #include "engine/engine.hpp"
 #include "formats/zkey_file.hpp"
 #include "groth16/footprint.hpp"
@@ -139,6 +143,10 @@ class ParameterResidency {
   // A snarkjs .zkey (opened as above), read if needed. Throws formats::FormatError for
   // a bad file, ParametersDoNotFit as above.
   Lease acquire_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file);
+  // A Filecoin seal proof's .params (opened as above), read if needed; resident under
+  // the name filecoin_circuit_name gives. Throws formats::FormatError for a bad file
+  // or the parameters of another circuit, ParametersDoNotFit as above.
+  Lease acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::SealProof& proof);
   // Whether acquiring would find the parameters loaded (no load to wait for).
   bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
   // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other
@@ -165,8 +173,11 @@ class ParameterResidency {
     std::shared_ptr<const engine::ResidentParameters> parameters;
     std::shared_ptr<const ZkeyCircuit> zkey;
     io::FileIdentity source;  // the file loaded, as it was then
+    // Whether the key views its file in place (a native parameter file), rather than
+    // holding a copy of what it read.
+    bool key_in_place = false;
     // The files the parameters view in place (the key's, its evaluator's); none for a
-    // .zkey, which is copied.
+    // .zkey, which is copied, and only the evaluator's for Filecoin .params.
     std::vector<MappedSource> mappings;
   };
   // A key's counts as read from its file, valid while the file's mtime is unchanged.
@@ -185,6 +196,8 @@ class ParameterResidency {
   void detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped);
   Resident load(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& circuit);
   Resident load_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file);
+  Resident load_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::SealProof& proof,
+                         const r1cs::PartitionedCircuit& shape);
   // Reserves the loaded key's bytes from the budget, evicting idle keys as needed.
   std::shared_ptr<const engine::ResidentParameters> make_resident(const std::filesystem::path& file,
                                                                   std::shared_ptr<const groth16::ProvingKey> key,

@@ -1,0 +1,52 @@
+// A Filecoin PoRep job (zkpipe.v1.FilecoinPorepJob) as the daemon handles it: the
+// C1 output and sector.json travel in the request, so the journal (and the cluster's
+// queue) keeps them with the job and a restart finds them there; the seal proof's
+// .params file is named by path, confined to the parameter roots like every key.
+//
+// At submit the two documents are read and checked together (everything a C1 output
+// can be wrong about, before anything is queued), and the .params file's verifying
+// key is read from its head: a key of another seal proof (another IC count) is
+// refused then, not after loading tens of GiB. Errors name the request's field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "circuits/filecoin/seal_proof.hpp"
+#include "io/read_only_file.hpp"
+#include "proving/filecoin_porep.hpp"
+#include "zkpipe/v1/zkpipe.pb.h"
+
+namespace zkpipe::service {
+
+// The request's fields, as the errors name them.
+inline constexpr std::string_view kC1Field = "filecoin_porep.c1_json";
+inline constexpr std::string_view kSectorField = "filecoin_porep.sector_json";
+inline constexpr std::string_view kFilecoinParamsField = "filecoin_porep.parameter_file";
+// PreloadParams' circuit for a seal proof's .params (its preset: the registered proof).
+inline constexpr const char* kFilecoinPorepCircuit = "filecoin-porep";
+
+// The seal proof sector_json registers. Throws filecoin::C1OutputError naming the field.
+const filecoin::SealProof& filecoin_seal_proof(const v1::FilecoinPorepJob& job);
+// Its partition count; 0 for a job whose sector_json cannot be read (refused at
+// submit, so only a damaged journal holds one; it fails when it starts).
+std::uint32_t filecoin_partitions(const v1::FilecoinPorepJob& job);
+
+// Both documents read and checked together. Throws filecoin::C1OutputError naming
+// the field and the JSON path.
+proving::FilecoinPorepInstance filecoin_instance(const v1::FilecoinPorepJob& job);
+
+// The name the seal proof's key is resident under: its circuit shape's, which every
+// sector of the proof's size shares.
+std::string filecoin_circuit_name(const filecoin::SealProof& proof);
+
+// Reads the verifying key at the head of the opened .params file and checks that it
+// is a key for a circuit of `public_inputs` inputs (ONE not counted). Throws
+// formats::FormatError naming the file and the offset: a file too short, an IC count
+// other than public_inputs + 1, a point that does not decode, a key that lets proofs
+// be forged.
+void check_filecoin_key_head(const io::ReadOnlyFile& params, std::size_t public_inputs);
+
+}  // namespace zkpipe::service
