@@ -4,8 +4,8 @@
 // assembled once, heartbeats holding leases and reporting cancelled jobs, a
 // partition that outlives three leases failing its job, reconnection after the
 // server drops the connection; and two proving services on one queue: a drained
-// daemon gives its partitions back and the other completes the job, and a circom
-// job through the queue. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
+// daemon gives its partitions back and the other completes the job, a circom job
+// through the queue, and a Filecoin job whose documents travel in the queue. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
 // (tests/CMakeLists.txt's service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
 
@@ -29,6 +29,7 @@
 #include "io/bounded_read.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
+#include "filecoin_job_util.hpp"
 
 namespace zkpipe::service {
 namespace {
@@ -301,6 +302,48 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   EXPECT_TRUE(groth16::verify(groth16::PreparedVerifyingKey(vk), formats::proof_from_json(r.proof_json(), "proof"),
                               formats::public_from_json(r.public_json(), "public")));
   second.reset();
+  fs::remove_all(dir);
+}
+
+// A Filecoin job's C1 output and sector.json are stored with the job, and the daemon
+// that claims it reads them back: the job gets as far as its key (a head only here,
+// whose load fails naming it), never refused for its documents.
+TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
+  const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
+  const fs::path params = dir / "head-only.params";
+  testing::write_params_head(params, testing::k2KiBIcPoints);
+  ServiceConfig c;
+  c.data_dir = dir / "data";
+  fs::create_directories(c.data_dir);
+  c.parameter_roots = {dir};
+  c.synthesis_workers = 1;
+  c.queue = url_;
+  c.daemon_name = "filecoin";
+  BackendSetup backend;
+  backend.backends = {std::make_shared<groth16::CpuProver>()};
+  auto s = std::make_unique<ProvingService>(c, std::move(backend));
+
+  const std::uint64_t id = s->submit(testing::filecoin_request(testing::sealed_2kib(), params));
+  v1::AwaitProofResponse r;
+  for (int i = 0; i < 60; ++i) {
+    r = s->await(id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_FAILED);
+  EXPECT_EQ(r.error().find("c1_json"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find(params.string()), std::string::npos) << r.error();
+  EXPECT_EQ(r.partitions(), 1u);
+  {
+    pqxx::connection conn(url_);
+    pqxx::work w(conn);
+    const auto stored = w.exec_params("SELECT length(request) FROM zkpipe_jobs WHERE id = $1",
+                                      static_cast<std::int64_t>(id))[0][0]
+                            .as<std::size_t>();
+    EXPECT_GT(stored, testing::sealed_2kib().c1_json.size());
+  }
+  s.reset();
   fs::remove_all(dir);
 }
 
