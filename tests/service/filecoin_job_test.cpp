@@ -93,7 +93,8 @@ class FilecoinService : public ::testing::Test {
 
   static std::uint64_t queued_jobs(const ProvingService& s) {
     std::uint64_t n = 0;
-    for (const auto& row : s.status().queue()) n += row.jobs();
+    const v1::GetStatusResponse status = s.status();
+    for (const auto& row : status.queue()) n += row.jobs();
     return n;
   }
 
@@ -123,9 +124,10 @@ TEST_F(FilecoinService, BadDocumentsAreRefusedNamingTheFieldAndNothingIsQueued) 
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.c1_json")) << e.what();
 
   r = request(head_only_);
-  std::string sector = sealed_2kib().sector_json;
-  sector.replace(sector.find("StackedDrg2KiBV1_1"), 18, "StackedDrg3KiBV1_1");
-  r.mutable_filecoin_porep()->set_sector_json(sector);
+  const std::string& sector = sealed_2kib().sector_json;
+  const std::size_t proof_at = sector.find("2KiB");
+  ASSERT_NE(proof_at, std::string::npos);
+  r.mutable_filecoin_porep()->set_sector_json(sector.substr(0, proof_at) + "3KiB" + sector.substr(proof_at + 4));
   e = refusal(*s, r);
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.sector_json")) << e.what();
