@@ -69,7 +69,9 @@ VanillaProof vanilla_proof(const InMemoryReplica& r, const r1cs::merkle::Sha256T
   v.comm_r_last_proof =
       poseidon_proof(r.prove(node).comm_r_last_path, domain_to_fr(r.replica()[node]), r.comm_r_last());
   v.replica_column_proofs.c_x = column_proof(r, node);
-  for (const std::uint32_t p : r.graph().base_parents(node)) v.replica_column_proofs.drg_parents.push_back(column_proof(r, p));
+  for (const std::uint32_t p : r.graph().base_parents(node)) {
+    v.replica_column_proofs.drg_parents.push_back(column_proof(r, p));
+  }
   for (const std::uint32_t p : r.graph().expander_parents(node)) {
     v.replica_column_proofs.exp_parents.push_back(column_proof(r, p));
   }
@@ -348,7 +350,8 @@ TEST(FilecoinC1CircuitChallenges, SyntheticAndNonInteractiveProofs) {
     C1Output c = s.c1;
     const std::size_t last = proof.partitions() - 1;
     c.vanilla_proofs[last][1].comm_r_last_proof.base[0].hashes[0][0] ^= 1;
-    EXPECT_EQ(refusal(c, s.values), "vanilla_proofs.StackedDrg2KiBV1[" + std::to_string(last) + "][1].comm_r_last_proof");
+    EXPECT_EQ(refusal(c, s.values),
+              "vanilla_proofs.StackedDrg2KiBV1[" + std::to_string(last) + "][1].comm_r_last_proof");
   }
 }
 

@@ -80,7 +80,9 @@ TreeLevels replica_tree_levels(const SectorShape& s, const TreeShape& t) {
   return {kind, t.base, log_base(base_leaves, t.base), t.sub, t.top};
 }
 
-TreeLevels data_tree_levels(const SectorShape& s) { return {MerkleProof::Kind::kSingle, 2, log_base(s.nodes(), 2), 0, 0}; }
+TreeLevels data_tree_levels(const SectorShape& s) {
+  return {MerkleProof::Kind::kSingle, 2, log_base(s.nodes(), 2), 0, 0};
+}
 
 // The checks of one C1 output against its sector, and the conversion of each vanilla
 // proof into the circuit's challenge proof once it has passed them.
@@ -144,7 +146,9 @@ class C1Checker {
     for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
       StackedPartition p{replica_id, comm_d, comm_r, comm_r_last, comm_c, {}};
       p.challenges.reserve(per_partition);
-      for (std::size_t i = 0; i < per_partition; ++i) p.challenges.push_back(std::move(converted[k * per_partition + i]));
+      for (std::size_t i = 0; i < per_partition; ++i) {
+        p.challenges.push_back(std::move(converted[k * per_partition + i]));
+      }
       partitions.push_back(std::move(p));
     }
     return StackedCircuit(graph_, tree_shape_, std::move(partitions));
@@ -374,9 +378,9 @@ class C1Checker {
       const std::vector<NodeBytes> parents = column_parent_labels(cols, layer);
       check_labeling_proof(v.labeling_proofs[l], l_at, layer, node, parents);
       if (label(sector_replica_id_, layer, node, parents) != cols.c_x.rows[l]) {
+        const std::string row_at = indexed(at + ".replica_column_proofs.c_x.column.rows", l);
         fail(l_at, "the label of node " + std::to_string(node) + " in layer " + std::to_string(layer) +
-                       " over these parents is not the column's row (" + at + ".replica_column_proofs.c_x.column.rows[" +
-                       std::to_string(l) + "])");
+                       " over these parents is not the column's row (" + row_at + ")");
       }
     }
     const auto last = static_cast<std::uint32_t>(shape_.layers);
@@ -431,7 +435,9 @@ class C1Checker {
     return out;
   }
 
-  static ColumnOpening opening(const ColumnProof& c) { return ColumnOpening{frs(c.rows), path_elements(c.inclusion_proof)}; }
+  static ColumnOpening opening(const ColumnProof& c) {
+    return ColumnOpening{frs(c.rows), path_elements(c.inclusion_proof)};
+  }
 
   const C1Output& c1_;
   const SectorValues& sector_;
