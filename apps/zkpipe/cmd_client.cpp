@@ -470,7 +470,9 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("--c1", o.c1, "The Filecoin job's commit-phase-1 output (c1.json, or lotus-bench's Commit2In), sent")
       ->needs(filecoin)
       ->check(CLI::ExistingFile);
-  cmd.add_option("--sector", o.sector, "The Filecoin job's sector.json, sent")->needs(filecoin)->check(CLI::ExistingFile);
+  cmd.add_option("--sector", o.sector, "The Filecoin job's sector.json, sent")
+      ->needs(filecoin)
+      ->check(CLI::ExistingFile);
   cmd.add_option("--params", o.params, "The seal proof's .params (under one of the daemon's parameter roots)")
       ->needs(filecoin);
   filecoin->excludes(key)->excludes(zkey);

@@ -29,7 +29,9 @@ std::vector<std::uint8_t> read_at(const io::ReadOnlyFile& file, std::size_t offs
   while (got < n) {
     const ssize_t r = ::pread(file.fd(), out.data() + got, n - got, static_cast<off_t>(offset + got));
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) throw formats::FormatError(file.name(), std::string("cannot read: ") + std::strerror(errno), {}, offset + got);
+    if (r < 0) {
+      throw formats::FormatError(file.name(), std::string("cannot read: ") + std::strerror(errno), {}, offset + got);
+    }
     if (r == 0) break;
     got += static_cast<std::size_t>(r);
   }
@@ -71,9 +73,10 @@ void check_filecoin_key_head(const io::ReadOnlyFile& params, std::size_t public_
   // at all) says all there is to say.
   if (ic != public_inputs + 1) {
     throw formats::FormatError(params.name(),
-                               "the verifying key has " + std::to_string(ic) + " IC points; the seal proof's circuit has " +
-                                   std::to_string(public_inputs) + " public inputs (" +
-                                   std::to_string(public_inputs + 1) + " IC points): parameters of another circuit",
+                               "the verifying key has " + std::to_string(ic) +
+                                   " IC points; the seal proof's circuit has " + std::to_string(public_inputs) +
+                                   " public inputs (" + std::to_string(public_inputs + 1) +
+                                   " IC points): parameters of another circuit",
                                {}, kIcCountAt);
   }
   std::vector<std::uint8_t> vk = head;

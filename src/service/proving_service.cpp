@@ -122,8 +122,12 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
 
 CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
-  if (job.c1_json().empty()) throw bad(std::string(kC1Field) + " is empty: give the commit-phase-1 output (c1.json)");
-  if (job.sector_json().empty()) throw bad(std::string(kSectorField) + " is empty: give the sector's values (sector.json)");
+  if (job.c1_json().empty()) {
+    throw bad(std::string(kC1Field) + " is empty: give the commit-phase-1 output (c1.json)");
+  }
+  if (job.sector_json().empty()) {
+    throw bad(std::string(kSectorField) + " is empty: give the sector's values (sector.json)");
+  }
   std::shared_ptr<const io::ReadOnlyFile> key;
   try {
     key = paths_.open(job.parameter_file(), kFilecoinParamsField);
@@ -133,7 +137,7 @@ CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) 
     std::error_code ec;
     const std::filesystem::path path = std::filesystem::path(job.parameter_file()).lexically_normal();
     if (e.kind() == ErrorKind::invalid_argument && path.is_absolute() &&
-        !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+        std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::not_found) {
       throw ServiceError(ErrorKind::not_found, e.what());
     }
     throw;

@@ -5,8 +5,9 @@
 // partition that outlives three leases failing its job, reconnection after the
 // server drops the connection; and two proving services on one queue: a drained
 // daemon gives its partitions back and the other completes the job, a circom job
-// through the queue, and a Filecoin job whose documents travel in the queue. Runs when ZKPIPE_TEST_POSTGRES_URL names a server
-// (tests/CMakeLists.txt's service.cluster_queue starts one); skipped otherwise.
+// through the queue, and a Filecoin job whose documents travel in the queue. Runs
+// when ZKPIPE_TEST_POSTGRES_URL names a server (tests/CMakeLists.txt's
+// service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
 
 #include <pqxx/pqxx>
