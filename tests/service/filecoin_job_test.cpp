@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "circuits/filecoin/c1_circuit.hpp"
+#include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"

@@ -1,0 +1,68 @@
+#include "filecoin_job_util.hpp"
+
+#include <array>
+#include <random>
+#include <vector>
+
+#include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/seal_commit1.hpp"
+#include "circuits/filecoin/sha256_domain.hpp"
+#include "ec/generators.hpp"
+#include "ec/scalar_mul.hpp"
+#include "formats/bellperson_params.hpp"
+
+namespace zkpipe::service::testing {
+
+FilecoinDocuments seal_2kib(std::uint64_t seed) {
+  const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  std::mt19937_64 rng(seed);
+  auto random_bytes = [&] {
+    std::array<std::uint8_t, 32> out{};
+    for (auto& b : out) b = static_cast<std::uint8_t>(rng());
+    return out;
+  };
+  filecoin::SectorValues values;
+  values.registered_proof = &proof;
+  values.prover_id = random_bytes();
+  values.sector_id = rng() % 1000;
+  values.ticket = random_bytes();
+  values.seed = random_bytes();
+  std::vector<filecoin::NodeBytes> data(proof.shape().nodes());
+  for (auto& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
+  const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);
+  return {sealed.values, filecoin::c1_output_to_json(filecoin::seal_commit_phase1(sealed)),
+          filecoin::sector_values_to_json(sealed.values)};
+}
+
+const FilecoinDocuments& sealed_2kib() {
+  static const FilecoinDocuments documents = seal_2kib(2048);
+  return documents;
+}
+
+groth16::VerifyingKey arbitrary_vk(std::size_t ic_points) {
+  auto g1 = [](std::uint64_t k) {
+    return ec::mul_double_and_add(ec::Jacobian<ec::G1Curve>::from_affine(ec::kG1Generator), ff::Limbs<1>{k})
+        .to_affine();
+  };
+  auto g2 = [](std::uint64_t k) {
+    return ec::mul_double_and_add(ec::Jacobian<ec::G2Curve>::from_affine(ec::kG2Generator), ff::Limbs<1>{k})
+        .to_affine();
+  };
+  groth16::VerifyingKey vk{g1(2), g1(3), g2(3), g2(5), g1(7), g2(7), {}};
+  for (std::size_t i = 0; i < ic_points; ++i) vk.ic.push_back(g1(11 + i));
+  return vk;
+}
+
+void write_params_head(const std::filesystem::path& path, std::size_t ic_points) {
+  formats::write_bellperson_vk(path, arbitrary_vk(ic_points));
+}
+
+v1::SubmitProofRequest filecoin_request(const FilecoinDocuments& documents, const std::filesystem::path& params) {
+  v1::SubmitProofRequest r;
+  r.mutable_filecoin_porep()->set_c1_json(documents.c1_json);
+  r.mutable_filecoin_porep()->set_sector_json(documents.sector_json);
+  r.mutable_filecoin_porep()->set_parameter_file(params.string());
+  return r;
+}
+
+}  // namespace zkpipe::service::testing
