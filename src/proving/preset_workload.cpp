@@ -44,10 +44,12 @@ std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWor
     throw std::invalid_argument(std::string(proof.name) + " has " + std::to_string(proof.partitions()) +
                                 " partitions; " + std::to_string(workload.partitions) + " were asked for");
   }
-  filecoin::SyntheticSeal seal = filecoin::synthetic_c1(proof, workload.seed);
-  seal.c1.vanilla_proofs.resize(workload.partitions);
-  return std::make_unique<filecoin::StackedCircuit>(
-      filecoin::stacked_circuit_from_c1(seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")"));
+  const filecoin::SyntheticSeal seal = filecoin::synthetic_c1(proof, workload.seed);
+  const filecoin::StackedCircuit all =
+      filecoin::stacked_circuit_from_c1(seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")");
+  std::vector<filecoin::StackedPartition> first(all.assignments().begin(),
+                                                all.assignments().begin() + static_cast<std::ptrdiff_t>(workload.partitions));
+  return std::make_unique<filecoin::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
 }
 
 }  // namespace
