@@ -207,7 +207,7 @@ void run_seal(const SealOptions& o) {
   fs::create_directories(dir);
   io::write_file_atomically(c1_path, filecoin::c1_output_to_json(c1));
   io::write_file_atomically(sector_path, filecoin::sector_values_to_json(sealed.values));
-  std::cerr << "sealed a " << describe_sector_size(proof.sector_bytes) << " sector (" << proof.name << ") in "
+  std::cerr << "sealed a sector of " << describe_sector_size(proof.sector_bytes) << " (" << proof.name << ") in "
             << format_seconds(seconds) << "; wrote " << c1_path.string() << " and " << sector_path.string() << "\n";
   std::cout << "comm_d " << hex_of(sealed.values.comm_d) << "\ncomm_r " << hex_of(sealed.values.comm_r) << "\n";
 }
@@ -245,6 +245,7 @@ struct C2Options {
   BackendOptions backend;
   std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   std::size_t workers_per_device = 1;
+  bool skip_subgroup_check = false;
   bool quiet = false;
 };
 
@@ -264,7 +265,8 @@ void run_c2(const C2Options& o) {
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   t = std::chrono::steady_clock::now();
-  auto key = std::make_shared<const groth16::ProvingKey>(proving::read_filecoin_porep_key(o.params, proof));
+  auto key = std::make_shared<const groth16::ProvingKey>(
+      proving::read_filecoin_porep_key(o.params, proof, {.check_subgroup = !o.skip_subgroup_check}));
   if (!o.quiet) std::cerr << "read " << o.params << " in " << format_seconds(seconds_since(t)) << "\n";
   const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
 
@@ -334,6 +336,10 @@ void register_c2_command(CLI::App& filecoin) {
       ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
   add_backend_options(*cmd, opts->backend);
   add_devices_option(*cmd, opts->backend);
+  cmd->add_flag("--no-subgroup-check", opts->skip_subgroup_check,
+                "Read the .params points without checking that they lie in the subgroup (most of the read's time), "
+                "as filecoin-proofs reads its parameters; the verifying key is checked, and every proof is verified "
+                "before it is written, either way");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
   cmd->callback([opts] {
     opts->backend = resolve_backend(opts->backend);  // once: the backends and the summary see one choice

@@ -7,7 +7,10 @@
 #include "circuits/filecoin/challenges.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
+#include "formats/format_error.hpp"
 #include "io/bounded_read.hpp"
+#include "io/file_error.hpp"
+#include "io/file_mapping.hpp"
 #include "r1cs/shape_system.hpp"
 
 namespace zkpipe::proving {
@@ -25,9 +28,13 @@ constexpr std::size_t kMaxSectorBytes = std::size_t{64} << 10;
 // values are numbers, hex and arrays of them).
 bool is_commit2_input(std::string_view json) { return json.find("\"Phase1Out\"") != std::string_view::npos; }
 
-filecoin::C1Output parse_c1(std::string_view json, std::string_view source) {
-  if (is_commit2_input(json)) return filecoin::parse_commit2_input(json, source).phase1_output;
-  return filecoin::parse_c1_output(json, source);
+// The output and the name its fields are reported under: "<source> Phase1Out" inside
+// a wrapper, as parse_commit2_input names them.
+std::pair<filecoin::C1Output, std::string> parse_c1(std::string_view json, std::string_view source) {
+  if (is_commit2_input(json)) {
+    return {filecoin::parse_commit2_input(json, source).phase1_output, std::string(source) + " Phase1Out"};
+  }
+  return {filecoin::parse_c1_output(json, source), std::string(source)};
 }
 
 std::vector<bool> bits_of(const r1cs::DensityBitmap& bitmap) {
@@ -42,8 +49,8 @@ FilecoinPorepInstance filecoin_porep_instance(std::string_view c1_json, std::str
                                               std::string_view sector_json, std::string_view sector_source) {
   // The sector first: the C1 output is checked against it.
   filecoin::SectorValues sector = filecoin::parse_sector_values(sector_json, sector_source);
-  const filecoin::C1Output c1 = parse_c1(c1_json, c1_source);
-  auto circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_from_c1(c1, sector, c1_source));
+  const auto [c1, c1_name] = parse_c1(c1_json, c1_source);
+  auto circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_from_c1(c1, sector, c1_name));
   return FilecoinPorepInstance{std::move(circuit), std::move(sector)};
 }
 
@@ -71,9 +78,17 @@ formats::CircuitRequirements filecoin_porep_requirements(const filecoin::SealPro
 
 groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
                                             const formats::BellpersonReadOptions& options) {
+  const std::string name = params.string() + " (as " + std::string(proof.name) + "'s parameters)";
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::open(params);
+  } catch (const io::FileError& e) {
+    throw formats::FormatError(params.string(), e.what());
+  }
+  // Another circuit's file is refused from its counts, before its points are decoded.
   const formats::CircuitRequirements requirements = filecoin_porep_requirements(proof);
-  return formats::to_proving_key(formats::read_bellperson_params(params, options), requirements,
-                                 params.string() + " (as " + std::string(proof.name) + "'s parameters)");
+  formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
+  return formats::to_proving_key(formats::read_bellperson_params(mapping, options), requirements, name);
 }
 
 std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::SectorValues& sector) {
