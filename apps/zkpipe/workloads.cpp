@@ -3,18 +3,31 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
-#include "circuits/porep_like/preset.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
 
 namespace zkpipe::cli {
 
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
 void add_circuit_options(CLI::App& cmd, WorkloadSpec& spec) {
-  cmd.add_option("--circuit", spec.circuit, "Circuit family")->capture_default_str();
-  std::string presets;
-  for (const auto& name : r1cs::porep::preset_names()) presets += (presets.empty() ? "" : ", ") + name;
-  cmd.add_option("--preset", spec.preset, "Circuit size preset (" + presets + ")")->capture_default_str();
+  cmd.add_option("--circuit", spec.circuit, "Circuit family (porep-like, filecoin-porep)")->capture_default_str();
+  cmd.add_option("--preset", spec.preset,
+                 "Size preset: porep-like " + joined(proving::preset_names("porep-like")) + "; filecoin-porep " +
+                     joined(proving::preset_names("filecoin-porep")))
+      ->capture_default_str();
+  cmd.add_option("--sector-size", spec.preset, "Sector size of --circuit filecoin-porep (the same as --preset)");
 }
 
 void add_instance_options(CLI::App& cmd, WorkloadSpec& spec) {

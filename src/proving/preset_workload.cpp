@@ -2,13 +2,74 @@
 
 #include <stdexcept>
 
+#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/synthetic_c1.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
+#include "circuits/porep_like/preset.hpp"
 
 namespace zkpipe::proving {
 
+namespace {
+
+constexpr const char* kPorepLike = "porep-like";
+constexpr const char* kFilecoinPorep = "filecoin-porep";
+
+struct SectorPreset {
+  const char* name;
+  const char* seal_proof;
+};
+
+constexpr SectorPreset kSectorPresets[] = {
+    {"2KiB", "StackedDrg2KiBV1_1"},     {"8MiB", "StackedDrg8MiBV1_1"}, {"512MiB", "StackedDrg512MiBV1_1"},
+    {"32GiB", "StackedDrg32GiBV1_1"}, {"64GiB", "StackedDrg64GiBV1_1"},
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+const filecoin::SealProof& sector_seal_proof(const std::string& preset) {
+  for (const auto& p : kSectorPresets) {
+    if (preset == p.name) return filecoin::seal_proof(p.seal_proof);
+  }
+  throw std::invalid_argument("unknown sector size '" + preset + "' for filecoin-porep (known: " +
+                              joined(preset_names(kFilecoinPorep)) + ")");
+}
+
+std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWorkload& workload) {
+  const filecoin::SealProof& proof = sector_seal_proof(workload.preset);
+  if (workload.partitions > proof.partitions()) {
+    throw std::invalid_argument(std::string(proof.name) + " has " + std::to_string(proof.partitions()) +
+                                " partitions; " + std::to_string(workload.partitions) + " were asked for");
+  }
+  const filecoin::SyntheticSeal seal = filecoin::synthetic_c1(proof, workload.seed);
+  const filecoin::StackedCircuit all =
+      filecoin::stacked_circuit_from_c1(seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")");
+  std::vector<filecoin::StackedPartition> first(all.assignments().begin(),
+                                                all.assignments().begin() + static_cast<std::ptrdiff_t>(workload.partitions));
+  return std::make_unique<filecoin::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
+}
+
+}  // namespace
+
+std::vector<std::string> circuit_names() { return {kPorepLike, kFilecoinPorep}; }
+
+std::vector<std::string> preset_names(const std::string& circuit) {
+  if (circuit == kPorepLike) return r1cs::porep::preset_names();
+  if (circuit == kFilecoinPorep) {
+    std::vector<std::string> names;
+    for (const auto& p : kSectorPresets) names.emplace_back(p.name);
+    return names;
+  }
+  throw std::invalid_argument("unknown circuit '" + circuit + "' (known: " + joined(circuit_names()) + ")");
+}
+
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
-  if (workload.circuit != "porep-like") {
-    throw std::invalid_argument("unknown circuit '" + workload.circuit + "' (known: porep-like)");
+  if (workload.circuit == kFilecoinPorep) return filecoin_porep_circuit(workload);
+  if (workload.circuit != kPorepLike) {
+    throw std::invalid_argument("unknown circuit '" + workload.circuit + "' (known: " + joined(circuit_names()) + ")");
   }
   return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset), workload.seed,
                                                          workload.partitions);

@@ -1,11 +1,18 @@
 // A preset circuit instance: the circuit family, its size preset, the seed its
 // witnesses and public inputs derive from, and its number of partitions.
+//  - porep-like: the presets tiny … 2e27 (circuits/porep_like/preset.hpp);
+//  - filecoin-porep: Filecoin's PoRep C2 for a sector size (2KiB, 8MiB, 512MiB, 32GiB,
+//    64GiB; the registered proof StackedDrg<size>V1_1), its partitions from a synthetic
+//    C1 output (circuits/filecoin/synthetic_c1.hpp) checked and converted as `filecoin
+//    c2` converts a real one; a proof has the registered proof's partitions, and fewer
+//    may be asked for (the first ones).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "r1cs/partitioned_circuit.hpp"
 
@@ -18,7 +25,13 @@ struct PresetWorkload {
   std::size_t partitions = 1;
 };
 
-// Throws std::invalid_argument naming the valid circuits / presets.
+std::vector<std::string> circuit_names();
+// The presets of `circuit` (sector sizes for filecoin-porep). Throws
+// std::invalid_argument naming the known circuits.
+std::vector<std::string> preset_names(const std::string& circuit);
+
+// Throws std::invalid_argument naming the valid circuits / presets, or, for
+// filecoin-porep, more partitions than the registered proof has.
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
 
 }  // namespace zkpipe::proving

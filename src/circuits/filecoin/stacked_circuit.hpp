@@ -77,6 +77,9 @@ class StackedCircuit final : public r1cs::PartitionedCircuit {
 
   std::string name() const override;
   std::size_t partitions() const override { return partitions_.size(); }
+  const SdrGraph& graph() const { return graph_; }
+  const TreeShape& tree_shape() const { return tree_shape_; }
+  const std::vector<StackedPartition>& assignments() const { return partitions_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
   // The challenges on all cores: they share only the replica id bits and the
