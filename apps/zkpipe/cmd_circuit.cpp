@@ -1,5 +1,6 @@
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "commands.hpp"
@@ -24,7 +25,10 @@ void run_info(const InfoOptions& o) {
   const filecoin::SealProof* seal = nullptr;
   std::unique_ptr<r1cs::PartitionedCircuit> circuit;
   if (o.workload.circuit == kFilecoinPorep) {
-    seal = &resolve_seal_proof(o.seal_proof);
+    // The shape alone (every value zero): no synthetic C1 to draw for counting.
+    SealProofChoice choice = o.seal_proof;
+    choice.sector_size = o.workload.preset;
+    seal = &resolve_seal_proof(choice);
     circuit = std::make_unique<filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
   } else {
     circuit = make_circuit(o.workload);
@@ -65,8 +69,14 @@ void register_circuit(CLI::App& app) {
       "info", "Constraints, inputs, densities and working set of a preset, or (--circuit filecoin-porep "
               "--sector-size S) of a Filecoin seal proof's partition");
   add_circuit_options(*info, opts->workload);
-  add_seal_proof_options(*info, opts->seal_proof);
-  info->callback([opts] { run_info(*opts); });
+  add_seal_proof_variant_options(*info, opts->seal_proof);
+  info->callback([opts, info] {
+    if (opts->workload.circuit == kFilecoinPorep && info->get_option("--sector-size")->count() == 0 &&
+        info->get_option("--preset")->count() == 0) {
+      throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+    }
+    run_info(*opts);
+  });
 }
 
 }  // namespace zkpipe::cli

@@ -44,6 +44,10 @@ filecoin::ApiVersion parse_api(const std::string& api) {
 
 void add_seal_proof_options(CLI::App& cmd, SealProofChoice& choice) {
   cmd.add_option("--sector-size", choice.sector_size, "Sector size: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or bytes)");
+  add_seal_proof_variant_options(cmd, choice);
+}
+
+void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice) {
   CLI::Option* api = cmd.add_option("--api", choice.api,
                                     "Proofs API version of the size's seal proof: 1.0 (StackedDrg<size>V1), 1.1 "
                                     "(StackedDrg<size>V1_1), 1.2 (StackedDrg<size>V1_1_Feat_SyntheticPoRep)")

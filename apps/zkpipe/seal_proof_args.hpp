@@ -22,6 +22,8 @@ struct SealProofChoice {
 
 // --sector-size, --api and --proof (--api and --proof exclude each other).
 void add_seal_proof_options(CLI::App& cmd, SealProofChoice& choice);
+// --api and --proof alone, for a command whose --sector-size is another option's.
+void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice);
 
 // "2KiB" (also "2kib", "2 KiB"), "32GiB", "2048": bytes. Throws std::invalid_argument
 // naming the text and the accepted forms.
