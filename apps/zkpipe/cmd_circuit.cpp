@@ -1,24 +1,49 @@
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
+#include "circuits/filecoin/c1_circuit.hpp"
 #include "commands.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
+#include "seal_proof_args.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
 
 namespace {
 
-void run_info(const WorkloadSpec& spec) {
-  auto circuit = make_circuit(spec);
+constexpr const char* kFilecoinPorep = "filecoin-porep";
+
+struct InfoOptions {
+  WorkloadSpec workload;
+  SealProofChoice seal_proof;
+};
+
+void run_info(const InfoOptions& o) {
+  const filecoin::SealProof* seal = nullptr;
+  std::unique_ptr<r1cs::PartitionedCircuit> circuit;
+  if (o.workload.circuit == kFilecoinPorep) {
+    // The shape alone (every value zero): no synthetic C1 to draw for counting.
+    SealProofChoice choice = o.seal_proof;
+    choice.sector_size = o.workload.preset;
+    seal = &resolve_seal_proof(choice);
+    circuit = std::make_unique<filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
+  } else {
+    circuit = make_circuit(o.workload);
+  }
   // Counted, not recorded: at 2^27 the recorded matrices alone would need ~26 GiB.
   groth16::CircuitShape s = groth16::count_shape(*circuit);
   groth16::PartitionFootprint f = groth16::PartitionFootprint::of(s);
   auto pct = [&](std::size_t n, std::size_t of) { return of == 0 ? 0.0 : 100.0 * double(n) / double(of); };
-  std::cout << "circuit          " << circuit->name() << "\n"
-            << "constraints      " << s.constraints << " (input constraints included)\n"
+  std::cout << "circuit          " << circuit->name() << "\n";
+  if (seal != nullptr) {
+    std::cout << "seal proof       " << seal->name << " (" << describe_sector_size(seal->sector_bytes) << ")\n"
+              << "partitions       " << seal->partitions() << " per proof, each of the shape below\n"
+              << "challenges       " << seal->challenges_per_partition() << " per partition\n";
+  }
+  std::cout << "constraints      " << s.constraints << " (input constraints included)\n"
             << "public inputs    " << s.inputs << " (ONE included)\n"
             << "aux variables    " << s.aux << "\n"
             << "domain size      " << s.domain_size << " (2^" << std::countr_zero(s.domain_size) << ")\n"
@@ -37,12 +62,21 @@ void run_info(const WorkloadSpec& spec) {
 }  // namespace
 
 void register_circuit(CLI::App& app) {
-  auto spec = std::make_shared<WorkloadSpec>();
+  auto opts = std::make_shared<InfoOptions>();
   CLI::App* circuit = app.add_subcommand("circuit", "Circuit inspection");
   circuit->require_subcommand(1);
-  CLI::App* info = circuit->add_subcommand("info", "Constraints, inputs, densities and working set of a preset");
-  add_circuit_options(*info, *spec);
-  info->callback([spec] { run_info(*spec); });
+  CLI::App* info = circuit->add_subcommand(
+      "info", "Constraints, inputs, densities and working set of a preset, or (--circuit filecoin-porep "
+              "--sector-size S) of a Filecoin seal proof's partition");
+  add_circuit_options(*info, opts->workload);
+  add_seal_proof_variant_options(*info, opts->seal_proof);
+  info->callback([opts, info] {
+    if (opts->workload.circuit == kFilecoinPorep && info->get_option("--sector-size")->count() == 0 &&
+        info->get_option("--preset")->count() == 0) {
+      throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+    }
+    run_info(*opts);
+  });
 }
 
 }  // namespace zkpipe::cli

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   zkpipe::cli::register_groth16(app);
   zkpipe::cli::register_zkey(app);
   zkpipe::cli::register_vk(app);
+  zkpipe::cli::register_filecoin(app);
 #ifdef ZKPIPE_WITH_SERVICE
   zkpipe::cli::register_serve(app);
   zkpipe::cli::register_client(app);

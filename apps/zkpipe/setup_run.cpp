@@ -42,26 +42,29 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 }  // namespace
 
 SetUpParameters set_up_parameters(const SetupRequest& request) {
+  WorkloadSpec one = request.workload;
+  one.partitions = 1;
+  return set_up_parameters(request, *make_circuit(one));
+}
+
+SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit) {
   SetupRequest r = request;
   r.backend = resolve_backend(request.backend);  // once: the device check, the multiplications and the summary
   // No device: fail before the long steps.
   if (r.backend.backend == "cuda") make_backend(r.backend, memory::BufferLedger::process());
-  WorkloadSpec one = r.workload;
-  one.partitions = 1;
-  const auto circuit = make_circuit(one);
   // --quiet drops the bars; the steps' times are printed either way.
   const bool bars = !r.quiet && isatty(STDERR_FILENO);
   SetUpParameters out;
-  out.circuit_name = circuit->name();
+  out.circuit_name = circuit.name();
 
   auto t = Clock::now();
   {
     ProgressBar bar(bars);
     out.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(
-        *circuit, [&](std::size_t done) { bar.update("compiling " + circuit->name(), done, 0); }));
+        circuit, [&](std::size_t done) { bar.update("compiling " + circuit.name(), done, 0); }));
   }
   const r1cs::CompiledR1cs& compiled = *out.evaluator;
-  std::cerr << "setup: " << circuit->name() << ": " << compiled.num_constraints << " constraints, "
+  std::cerr << "setup: " << circuit.name() << ": " << compiled.num_constraints << " constraints, "
             << compiled.num_inputs << " inputs, " << compiled.num_aux << " aux; compiled in "
             << format_seconds(seconds_since(t)) << "\n";
 
@@ -86,6 +89,10 @@ SetUpParameters set_up_parameters(const SetupRequest& request) {
 void write_parameters(const std::filesystem::path& path, const SetUpParameters& p) {
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
   groth16::write_parameter_file(path, *p.key);
+  cache_evaluator(path, p);
+}
+
+void cache_evaluator(const std::filesystem::path& path, const SetUpParameters& p) {
   try {
     groth16::write_evaluator_file(proving::evaluator_path(path), *p.evaluator, p.circuit_name,
                                   groth16::key_fingerprint(*p.key));

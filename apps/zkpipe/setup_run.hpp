@@ -12,6 +12,7 @@
 #include "backend.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/compiled_r1cs.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -35,10 +36,17 @@ struct SetUpParameters {
 };
 
 SetUpParameters set_up_parameters(const SetupRequest& request);
+// The same for a circuit given here (request.workload unused): one partition's shape.
+SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit);
 
 // The key at path (written under a temporary name, then renamed, so an interrupted
 // write never leaves a truncated file) and its evaluator in the cache file beside it.
 void write_parameters(const std::filesystem::path& path, const SetUpParameters& parameters);
+
+// The evaluator in the cache file beside the key at key_path (proving/evaluator_cache.hpp),
+// for a key written in another format; a failure is a warning on stderr: proving
+// compiles the evaluator again when it finds no cache.
+void cache_evaluator(const std::filesystem::path& key_path, const SetUpParameters& parameters);
 
 // The bytes of the key's query points, wherever they live.
 std::size_t key_point_bytes(const groth16::ProvingKey& key);

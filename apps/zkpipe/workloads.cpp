@@ -51,13 +51,18 @@ std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec
   if (synthesis != "pce") return nullptr;
   WorkloadSpec one = spec;
   one.partitions = 1;
-  const auto circuit = make_circuit(one);
+  return evaluator_for(*make_circuit(one), key, key_path, quiet);
+}
+
+std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const r1cs::PartitionedCircuit& circuit,
+                                                        const groth16::ProvingKey& key, const std::string& key_path,
+                                                        bool quiet) {
   proving::CachedEvaluator cached;
   {
     // The key's domain bounds the constraint count: the bar ends at or below 100 %.
     ProgressBar bar(!quiet && isatty(STDERR_FILENO));
-    cached = proving::load_or_compile_evaluator(key_path, key, *circuit, [&](std::size_t done) {
-      bar.update("compiling " + circuit->name(), done, key.domain_size());
+    cached = proving::load_or_compile_evaluator(key_path, key, circuit, [&](std::size_t done) {
+      bar.update("compiling " + circuit.name(), done, key.domain_size());
     });
   }
   if (!cached.passed_over.empty()) {
@@ -74,7 +79,7 @@ std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec
               << format_bytes(static_cast<double>(evaluator.matrix_bytes())) << ", loaded in "
               << format_seconds(cached.seconds) << "\n";
   } else if (!quiet) {
-    std::cerr << "compiled " << circuit->name() << " for the pce path in " << format_seconds(cached.seconds) << ": "
+    std::cerr << "compiled " << circuit.name() << " for the pce path in " << format_seconds(cached.seconds) << ": "
               << evaluator.num_constraints << " constraints, " << evaluator.nonzeros() << " non-zero entries, "
               << evaluator.coefficient_table.size() << " wide coefficients, "
               << format_bytes(static_cast<double>(evaluator.matrix_bytes()))

@@ -31,5 +31,9 @@ void add_synthesis_option(CLI::App& cmd, std::string& synthesis);
 std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const WorkloadSpec& spec, const std::string& synthesis,
                                                         const groth16::ProvingKey& key, const std::string& key_path,
                                                         bool quiet);
+// The same for a circuit given here (always the pce path).
+std::shared_ptr<const r1cs::CompiledR1cs> evaluator_for(const r1cs::PartitionedCircuit& circuit,
+                                                        const groth16::ProvingKey& key, const std::string& key_path,
+                                                        bool quiet);
 
 }  // namespace zkpipe::cli

@@ -255,8 +255,14 @@ CircuitRequirements circuit_requirements(const r1cs::R1csMatrices& circuit) {
   return {circuit.num_constraints(), groth16::query_density(circuit)};
 }
 
-groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequirements& circuit,
-                                   const std::string& name) {
+BellpersonParamsCounts read_bellperson_params_counts(const std::shared_ptr<const io::FileMapping>& mapping) {
+  const Layout layout(mapping->bytes(), mapping->name());
+  return {layout.ic().count, layout.h().count,    layout.l().count,
+          layout.a().count,  layout.b_g1().count, layout.b_g2().count};
+}
+
+void check_params_fit(const BellpersonParamsCounts& counts, const CircuitRequirements& circuit,
+                      const std::string& name) {
   const groth16::QueryDensity& d = circuit.density;
   if (d.a_aux.size() != d.b_aux.size()) {
     throw std::invalid_argument("circuit requirements: A and B densities cover " + std::to_string(d.a_aux.size()) +
@@ -266,21 +272,29 @@ groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequire
     throw FormatError(name, "the parameters do not fit the circuit: " + what + ": the file has " +
                                 std::to_string(in_file) + ", the circuit needs " + std::to_string(expected));
   };
-  if (params.vk.ic.size() != circuit.num_inputs()) {
-    mismatch("IC points (public inputs + 1 for ONE)", params.vk.ic.size(), circuit.num_inputs());
+  if (counts.ic != circuit.num_inputs()) {
+    mismatch("IC points (public inputs + 1 for ONE)", counts.ic, circuit.num_inputs());
   }
-  if (params.l.size() != circuit.num_aux()) mismatch("L points (one per aux variable)", params.l.size(), circuit.num_aux());
+  if (counts.l != circuit.num_aux()) mismatch("L points (one per aux variable)", counts.l, circuit.num_aux());
   const std::size_t a_count = circuit.num_inputs() + count_set(d.a_aux);
-  if (params.a.size() != a_count) mismatch("A points (inputs and the aux variables in A)", params.a.size(), a_count);
+  if (counts.a != a_count) mismatch("A points (inputs and the aux variables in A)", counts.a, a_count);
   const std::size_t b_count = count_set(d.b_input) + count_set(d.b_aux);
-  if (params.b_g1.size() != b_count) mismatch("B₁ points (the variables in B)", params.b_g1.size(), b_count);
-  if (params.b_g2.size() != b_count) mismatch("B₂ points (the variables in B)", params.b_g2.size(), b_count);
+  if (counts.b_g1 != b_count) mismatch("B₁ points (the variables in B)", counts.b_g1, b_count);
+  if (counts.b_g2 != b_count) mismatch("B₂ points (the variables in B)", counts.b_g2, b_count);
   const std::size_t domain = poly::EvaluationDomain(std::max<std::size_t>(circuit.num_constraints, 1)).size();
-  if (params.h.size() + 1 != domain) {
+  if (counts.h + 1 != domain) {
     mismatch("H points (domain size − 1, the domain the smallest power of two holding " +
                  std::to_string(circuit.num_constraints) + " constraints)",
-             params.h.size(), domain - 1);
+             counts.h, domain - 1);
   }
+}
+
+groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequirements& circuit,
+                                   const std::string& name) {
+  check_params_fit({params.vk.ic.size(), params.h.size(), params.l.size(), params.a.size(), params.b_g1.size(),
+                    params.b_g2.size()},
+                   circuit, name);
+  const groth16::QueryDensity& d = circuit.density;
   groth16::ProvingKey key;
   key.vk = std::move(params.vk);
   key.density = d;

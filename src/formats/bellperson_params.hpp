@@ -78,6 +78,27 @@ struct CircuitRequirements {
 CircuitRequirements circuit_requirements(const r1cs::CompiledR1cs& circuit);
 CircuitRequirements circuit_requirements(const r1cs::R1csMatrices& circuit);
 
+// The points a .params file declares per query, from its counts alone: whether a file
+// fits a circuit is known before its points (47 GiB of them for a 32 GiB sector's
+// PoRep) are decoded.
+struct BellpersonParamsCounts {
+  std::size_t ic = 0;
+  std::size_t h = 0;
+  std::size_t l = 0;
+  std::size_t a = 0;
+  std::size_t b_g1 = 0;
+  std::size_t b_g2 = 0;
+};
+
+// Throws FormatError as read_bellperson_params does for a file whose counts do not
+// match its size; no point is decoded.
+BellpersonParamsCounts read_bellperson_params_counts(const std::shared_ptr<const io::FileMapping>& mapping);
+
+// Throws FormatError (naming `name`) when parameters of these sizes do not fit the
+// circuit: the checks of to_proving_key below.
+void check_params_fit(const BellpersonParamsCounts& counts, const CircuitRequirements& circuit,
+                      const std::string& name);
+
 // The proving key of `circuit` from its parameters. Throws FormatError (naming
 // `name`) when they do not fit it: IC count ≠ public inputs + 1, |L| ≠ aux
 // variables, |A| or |B| ≠ the variables the circuit's density covers, |B₁| ≠ |B₂|,

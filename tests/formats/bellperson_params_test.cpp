@@ -261,6 +261,30 @@ TEST_F(BellpersonParamsFile, ParametersOfAnotherCircuitDoNotFit) {
   }
 }
 
+// The counts alone, no point decoded: the same verdicts before a 47 GiB file is read.
+TEST_F(BellpersonParamsFile, CountsTellWhetherTheFileFitsBeforeItsPointsAreRead) {
+  const BellpersonParamsCounts counts = read_bellperson_params_counts(io::FileMapping::open(path_));
+  EXPECT_EQ(counts.ic, key().vk.ic.size());
+  EXPECT_EQ(counts.h, key().h.size());
+  EXPECT_EQ(counts.l, key().l.size());
+  EXPECT_EQ(counts.a, key().a.size());
+  EXPECT_EQ(counts.b_g1, key().b_g1.size());
+  EXPECT_EQ(counts.b_g2, key().b_g2.size());
+  EXPECT_NO_THROW(check_params_fit(counts, circuit_requirements(circuit().matrices), "key.params"));
+  const auto other = groth16::testing::record([](auto& cs) { cubic_with_bits(cs, Fr::from_u64(3), {1, 0}); });
+  EXPECT_THROW(check_params_fit(counts, circuit_requirements(other), "key.params"), FormatError);
+
+  // A damaged point does not matter to the counts; a count past the file's end does.
+  std::vector<std::uint8_t> bytes = read_bytes(path_);
+  const Offsets o(key());
+  bytes[o.l_count + 4] ^= 0xff;
+  write_bytes(path_, bytes);
+  EXPECT_EQ(read_bellperson_params_counts(io::FileMapping::open(path_)).l, key().l.size());
+  put_be32(bytes, o.l_count, be32(bytes, o.l_count) + 1);
+  write_bytes(path_, bytes);
+  EXPECT_THROW(read_bellperson_params_counts(io::FileMapping::open(path_)), FormatError);
+}
+
 TEST_F(BellpersonParamsFile, WriterRefusesWhatBellpersonCannotRead) {
   groth16::ProvingKey with_infinity = key();
   std::vector<groth16::G1Affine> l(key().l.begin(), key().l.end());

@@ -1,0 +1,411 @@
+// zkpipe filecoin setup | seal | c2 | verify: Filecoin's PoRep commit phase 2 end to
+// end on one machine — a test-only key for a seal proof's circuit in bellperson's
+// formats, a small sector sealed in memory into the C1 output lotus and curio hand to
+// a C2 prover, that output proved through the engine (the bytes filecoin-proofs'
+// seal_commit_phase2 returns), and the proof checked as verify_seal checks it.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend.hpp"
+#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/fr32.hpp"
+#include "circuits/filecoin/seal_commit1.hpp"
+#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/sha256_domain.hpp"
+#include "commands.hpp"
+#include "device_summary.hpp"
+#include "engine/engine.hpp"
+#include "engine/run_recorder.hpp"
+#include "file_args.hpp"
+#include "formats/bellperson_params.hpp"
+#include "formats/bellperson_proof.hpp"
+#include "formats/bellperson_vk.hpp"
+#include "groth16/verifier.hpp"
+#include "io/atomic_file.hpp"
+#include "io/bounded_read.hpp"
+#include "memory/buffer_ledger.hpp"
+#include "partition_lines.hpp"
+#include "progress.hpp"
+#include "proving/evaluator_cache.hpp"
+#include "proving/filecoin_porep.hpp"
+#include "proving/proof_request.hpp"
+#include "seal_proof_args.hpp"
+#include "setup_run.hpp"
+#include "workloads.hpp"
+
+namespace zkpipe::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes32 = std::array<std::uint8_t, 32>;
+
+// A .vk holds 6 fixed points and one IC point per public input (~40 for a partition).
+constexpr std::size_t kMaxVkBytes = std::size_t{1} << 20;
+// Sectors from 32 GiB on cannot be sealed in memory (their labels alone are 11 × the sector).
+constexpr std::uint64_t kLargestSealedInMemory = std::uint64_t{1} << 30;
+
+std::string hex_of(std::span<const std::uint8_t> bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (std::uint8_t b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
+
+// 64 hex digits, the 32 bytes in order (as sector.json writes them).
+Bytes32 parse_hex32(const std::string& text, const std::string& option) {
+  std::string_view t = text;
+  if (t.starts_with("0x")) t.remove_prefix(2);
+  auto digit = [&](char c) -> std::uint8_t {
+    if (c >= '0' && c <= '9') return static_cast<std::uint8_t>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<std::uint8_t>(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F') return static_cast<std::uint8_t>(c - 'A' + 10);
+    throw std::invalid_argument(option + ": '" + text + "' is not hex");
+  };
+  if (t.size() != 64) {
+    throw std::invalid_argument(option + ": expected 64 hex digits (32 bytes), got " + std::to_string(t.size()));
+  }
+  Bytes32 out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<std::uint8_t>(digit(t[2 * i]) << 4 | digit(t[2 * i + 1]));
+  }
+  return out;
+}
+
+Bytes32 random_bytes(std::mt19937_64& rng) {
+  Bytes32 out{};
+  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
+  return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+constexpr const char* kInsecure =
+    "TEST-ONLY parameters: the toxic waste derives from --seed and is known to anyone who knows it; proofs made "
+    "with this key prove nothing. Filecoin's real parameters come from its trusted setup ceremony.";
+
+// ---- setup -----------------------------------------------------------------------
+
+struct SetupOptions {
+  SealProofChoice proof;
+  std::string params;
+  std::string vk;
+  SetupRequest request;
+};
+
+void run_setup(const SetupOptions& o) {
+  refuse_overwriting_inputs({}, {o.params, o.vk});
+  const filecoin::SealProof& proof = resolve_seal_proof(o.proof);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::cerr << "setup: " << proof.name << " (" << describe_sector_size(proof.sector_bytes) << ", "
+            << proof.partitions() << " partitions of " << proof.challenges_per_partition() << " challenges)\n";
+  const filecoin::StackedCircuit circuit = filecoin::stacked_circuit_shape(proof);
+  const SetUpParameters parameters = set_up_parameters(o.request, circuit);
+  for (const std::string& file : {o.params, o.vk}) {
+    const fs::path parent = fs::path(file).parent_path();
+    if (!parent.empty()) fs::create_directories(parent);
+  }
+  formats::write_bellperson_params(o.params, *parameters.key);
+  formats::write_bellperson_vk(o.vk, parameters.key->vk);
+  cache_evaluator(o.params, parameters);
+  std::cerr << "setup done in " << format_seconds(seconds_since(t0)) << "; wrote " << o.params << ", " << o.vk
+            << " and the evaluator " << proving::evaluator_path(o.params).string() << "\n"
+            << "WARNING: " << kInsecure << "\n";
+}
+
+void register_setup_command(CLI::App& filecoin) {
+  auto opts = std::make_shared<SetupOptions>();
+  CLI::App* cmd = filecoin.add_subcommand(
+      "setup",
+      "Groth16 parameters for a seal proof's circuit in bellperson's .params/.vk (INSECURE, test-only: the toxic "
+      "waste derives from --seed)");
+  add_seal_proof_options(*cmd, opts->proof);
+  cmd->add_option("--params", opts->params, "bellperson .params file to write (its evaluator is cached beside it)")
+      ->required()
+      ->check(output_file());
+  cmd->add_option("--vk", opts->vk, "bellperson .vk file to write")->required()->check(output_file());
+  add_backend_options(*cmd, opts->request.backend);
+  cmd->add_option("--seed", opts->request.setup_seed, "Seed the toxic waste derives from (NOT secure)");
+  cmd->add_flag("--quiet", opts->request.quiet, "No progress bar");
+  cmd->callback([opts] { run_setup(*opts); });
+}
+
+// ---- seal ------------------------------------------------------------------------
+
+struct SealOptions {
+  SealProofChoice proof;
+  std::string data;
+  bool random_data = false;
+  std::uint64_t seed = 1;
+  std::string prover_id;
+  std::uint64_t sector_id = 1;
+  std::string ticket;
+  std::string seed_randomness;
+  std::string out_dir;
+};
+
+// The sector's nodes: the file fr32-padded and zero-filled to the sector, or random
+// canonical nodes.
+std::vector<filecoin::NodeBytes> sector_data(const SealOptions& o, const filecoin::SealProof& proof,
+                                             std::mt19937_64& rng) {
+  const std::uint64_t nodes = proof.sector_bytes / filecoin::kNodeBytes;
+  std::vector<filecoin::NodeBytes> data(nodes);
+  if (o.random_data) {
+    for (filecoin::NodeBytes& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
+    return data;
+  }
+  const std::uint64_t capacity = filecoin::fr32::unpadded_size(proof.sector_bytes);
+  const std::string raw = io::read_bounded_file(
+      o.data, capacity, "a " + describe_sector_size(proof.sector_bytes) + " sector's data (" + std::to_string(capacity) +
+                            " bytes before fr32 padding)");
+  const std::vector<std::uint8_t> padded =
+      filecoin::fr32::pad(std::span(reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size()));
+  for (std::size_t i = 0; i < padded.size(); ++i) data[i / filecoin::kNodeBytes][i % filecoin::kNodeBytes] = padded[i];
+  return data;
+}
+
+void run_seal(const SealOptions& o) {
+  const filecoin::SealProof& proof = resolve_seal_proof(o.proof);
+  if (proof.sector_bytes > kLargestSealedInMemory) {
+    throw std::invalid_argument(
+        std::string(proof.name) + ": a " + describe_sector_size(proof.sector_bytes) +
+        " sector is too large to seal in memory; for a C1 output of this size use the synthetic one "
+        "(zkpipe bench --circuit filecoin-porep)");
+  }
+  const fs::path dir(o.out_dir);
+  const fs::path c1_path = dir / "c1.json";
+  const fs::path sector_path = dir / "sector.json";
+  refuse_overwriting_inputs({o.data}, {c1_path.string(), sector_path.string()});
+  std::mt19937_64 rng(o.seed);
+  filecoin::SectorValues values;
+  values.registered_proof = &proof;
+  values.prover_id = o.prover_id.empty() ? random_bytes(rng) : parse_hex32(o.prover_id, "--prover-id");
+  values.sector_id = o.sector_id;
+  values.ticket = o.ticket.empty() ? random_bytes(rng) : parse_hex32(o.ticket, "--ticket");
+  values.seed = o.seed_randomness.empty() ? random_bytes(rng) : parse_hex32(o.seed_randomness, "--seed-randomness");
+  const std::vector<filecoin::NodeBytes> data = sector_data(o, proof, rng);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);
+  const filecoin::C1Output c1 = filecoin::seal_commit_phase1(sealed);
+  const double seconds = seconds_since(t0);
+  fs::create_directories(dir);
+  io::write_file_atomically(c1_path, filecoin::c1_output_to_json(c1));
+  io::write_file_atomically(sector_path, filecoin::sector_values_to_json(sealed.values));
+  std::cerr << "sealed a sector of " << describe_sector_size(proof.sector_bytes) << " (" << proof.name << ") in "
+            << format_seconds(seconds) << "; wrote " << c1_path.string() << " and " << sector_path.string() << "\n";
+  std::cout << "comm_d " << hex_of(sealed.values.comm_d) << "\ncomm_r " << hex_of(sealed.values.comm_r) << "\n";
+}
+
+void register_seal_command(CLI::App& filecoin) {
+  auto opts = std::make_shared<SealOptions>();
+  CLI::App* cmd = filecoin.add_subcommand(
+      "seal", "Seal a small sector (2KiB, 8MiB) in memory: c1.json (the C1 output) and sector.json");
+  add_seal_proof_options(*cmd, opts->proof);
+  CLI::Option* data =
+      cmd->add_option("--data", opts->data, "Raw (unpadded) sector data; fr32-padded and zero-filled to the sector");
+  CLI::Option* random = cmd->add_flag("--random-data", opts->random_data, "Random canonical nodes (from --seed)");
+  data->excludes(random);
+  cmd->add_option("--seed", opts->seed, "Seed of the random data and of the values not given")->capture_default_str();
+  cmd->add_option("--prover-id", opts->prover_id, "32 bytes, hex (default: from --seed)");
+  cmd->add_option("--sector-id", opts->sector_id, "Sector number")->capture_default_str();
+  cmd->add_option("--ticket", opts->ticket, "The sealing ticket, 32 bytes hex (default: from --seed)");
+  cmd->add_option("--seed-randomness", opts->seed_randomness,
+                  "The interactive seed the challenges derive from, 32 bytes hex (default: from --seed)");
+  cmd->add_option("--out-dir", opts->out_dir, "Directory for c1.json and sector.json")->required();
+  cmd->callback([opts] {
+    if (opts->data.empty() && !opts->random_data) throw std::invalid_argument("give --data FILE or --random-data");
+    run_seal(*opts);
+  });
+}
+
+// ---- c2 --------------------------------------------------------------------------
+
+struct C2Options {
+  std::string c1;
+  std::string sector;
+  std::string params;
+  std::string out;
+  std::string trace_path;
+  BackendOptions backend;
+  std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
+  std::size_t workers_per_device = 1;
+  bool skip_subgroup_check = false;
+  bool quiet = false;
+};
+
+void run_c2(const C2Options& o) {
+  refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.trace_path});
+  // Every input checked before any proving: the C1 output against the sector, then
+  // the parameters against the seal proof's circuit.
+  auto t = std::chrono::steady_clock::now();
+  proving::FilecoinPorepInstance instance = proving::read_filecoin_porep(o.c1, o.sector);
+  const filecoin::SealProof& proof = *instance.sector.registered_proof;
+  const std::shared_ptr<const filecoin::StackedCircuit> circuit = instance.circuit;
+  if (!o.quiet) {
+    std::cerr << "C1 output of " << proof.name << ": " << circuit->partitions() << " partitions, checked in "
+              << format_seconds(seconds_since(t)) << "\n";
+  }
+  memory::BufferLedger& ledger = memory::BufferLedger::process();
+  const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
+  if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
+  t = std::chrono::steady_clock::now();
+  auto key = std::make_shared<const groth16::ProvingKey>(
+      proving::read_filecoin_porep_key(o.params, proof, {.check_subgroup = !o.skip_subgroup_check}));
+  if (!o.quiet) std::cerr << "read " << o.params << " in " << format_seconds(seconds_since(t)) << "\n";
+  const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
+
+  engine::EngineConfig config;
+  config.synthesis_workers = std::min(o.synthesis_workers, circuit->partitions());
+  config.workers_per_device = o.workers_per_device;
+  config.ledger = &ledger;
+  engine::Engine eng(config, backends);
+  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backends, backends.size() > 1));
+  auto recorder = std::make_shared<engine::RunRecorder>();
+  if (!o.trace_path.empty()) eng.add_listener(recorder);
+
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
+  engine::ProofRequest request = std::move(prepared.request);
+  // Each partition's proof checked against its own public inputs, so that a failure
+  // names the partition; a proof that does not verify is never written.
+  auto first_invalid = std::make_shared<std::atomic<std::size_t>>(circuit->partitions());
+  request.verify = [check = prepared.check, first_invalid](std::span<const groth16::Proof> proofs) {
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!check(p, proofs[p])) {
+        first_invalid->store(p);
+        return false;
+      }
+    }
+    return true;
+  };
+  engine::ProofResult result;
+  try {
+    result = eng.submit(std::move(request)).get();
+  } catch (const engine::RequestFailed&) {
+    if (first_invalid->load() < circuit->partitions()) {
+      throw std::runtime_error("partition " + std::to_string(first_invalid->load()) +
+                               "'s proof does not verify, nothing written: " + o.params + " or the backend is faulty");
+    }
+    throw;
+  }
+  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, eng.device_status(), result.seconds);
+  eng.shutdown(engine::ShutdownMode::drain);
+
+  const std::vector<std::uint8_t> bytes = formats::encode_bellperson_proofs(result.proofs);
+  io::write_file_atomically(o.out, bytes);
+  if (!o.trace_path.empty()) {
+    std::ostringstream trace;
+    recorder->write_chrome_trace(trace);
+    io::write_file_atomically(o.trace_path, trace.str());
+  }
+  std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size()
+            << " partition proofs, each verified) to " << o.out << " in " << format_seconds(result.seconds) << "\n";
+}
+
+void register_c2_command(CLI::App& filecoin) {
+  auto opts = std::make_shared<C2Options>();
+  CLI::App* cmd = filecoin.add_subcommand(
+      "c2", "Commit phase 2: prove a C1 output through the engine (bellperson's proof bytes, 192 per partition)");
+  cmd->add_option("--c1", opts->c1, "C1 output: SealCommitPhase1Output JSON, or lotus-bench's Commit2In")->required();
+  cmd->add_option("--sector", opts->sector, "sector.json (from `zkpipe filecoin seal`)")->required();
+  cmd->add_option("--params", opts->params, "The seal proof's bellperson .params")->required();
+  cmd->add_option("--out", opts->out, "Proof file to write")->required()->check(output_file());
+  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
+      ->check(output_file());
+  cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
+  cmd->add_option("--gw", opts->workers_per_device, "Device workers per device")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
+  add_backend_options(*cmd, opts->backend);
+  add_devices_option(*cmd, opts->backend);
+  cmd->add_flag("--no-subgroup-check", opts->skip_subgroup_check,
+                "Read the .params points without checking that they lie in the subgroup (most of the read's time), "
+                "as filecoin-proofs reads its parameters; the verifying key is checked, and every proof is verified "
+                "before it is written, either way");
+  cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
+  cmd->callback([opts] {
+    opts->backend = resolve_backend(opts->backend);  // once: the backends and the summary see one choice
+    run_c2(*opts);
+  });
+}
+
+// ---- verify ----------------------------------------------------------------------
+
+struct VerifyOptions {
+  std::string vk;
+  std::string sector;
+  std::string proof;
+};
+
+void run_verify(const VerifyOptions& o) {
+  constexpr std::size_t kMaxSectorBytes = std::size_t{64} << 10;
+  const filecoin::SectorValues sector = filecoin::parse_sector_values(
+      io::read_bounded_file(o.sector, kMaxSectorBytes, "sector.json"), o.sector);
+  const filecoin::SealProof& seal = *sector.registered_proof;
+  const std::string vk_bytes = io::read_bounded_file(o.vk, kMaxVkBytes, "verifying key");
+  const groth16::VerifyingKey vk = formats::decode_bellperson_vk(
+      std::span(reinterpret_cast<const std::uint8_t*>(vk_bytes.data()), vk_bytes.size()), o.vk);
+  const std::string proof_bytes = io::read_bounded_file(
+      o.proof, seal.partitions() * groth16::Proof::kEncodedSize,
+      std::string(seal.name) + " proof of " + std::to_string(seal.partitions()) + " partitions");
+  const std::vector<groth16::Proof> proofs = formats::decode_bellperson_proofs(
+      std::span(reinterpret_cast<const std::uint8_t*>(proof_bytes.data()), proof_bytes.size()), o.proof,
+      seal.partitions());
+  const std::vector<std::vector<ff::Fr>> inputs = proving::filecoin_porep_public_inputs(sector);
+  if (vk.ic.size() != inputs.front().size() + 1) {
+    throw std::invalid_argument(o.vk + " is not " + std::string(seal.name) + "'s verifying key: it has " +
+                                std::to_string(vk.ic.size()) + " IC points, the circuit needs " +
+                                std::to_string(inputs.front().size() + 1));
+  }
+  const groth16::PreparedVerifyingKey pvk(vk);
+  bool valid = true;
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    if (!groth16::verify(pvk, proofs[p], inputs[p])) {
+      std::cout << "invalid: partition " << p << "\n";
+      valid = false;
+    }
+  }
+  if (!valid) throw CLI::RuntimeError(1);
+  std::cout << "valid\n";
+}
+
+void register_verify_command(CLI::App& filecoin) {
+  auto opts = std::make_shared<VerifyOptions>();
+  CLI::App* cmd = filecoin.add_subcommand(
+      "verify", "Verify a seal proof against the sector's values (as verify_seal): exit 0 valid, 1 invalid");
+  cmd->add_option("--vk", opts->vk, "The seal proof's bellperson .vk")->required();
+  cmd->add_option("--sector", opts->sector, "sector.json")->required();
+  cmd->add_option("--proof", opts->proof, "Proof file from `zkpipe filecoin c2`")->required();
+  cmd->callback([opts] { run_verify(*opts); });
+}
+
+}  // namespace
+
+void register_filecoin(CLI::App& app) {
+  CLI::App* filecoin = app.add_subcommand("filecoin", "Filecoin PoRep: setup, seal (C1), c2, verify");
+  filecoin->require_subcommand(1);
+  register_setup_command(*filecoin);
+  register_seal_command(*filecoin);
+  register_c2_command(*filecoin);
+  register_verify_command(*filecoin);
+}
+
+}  // namespace zkpipe::cli

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Filecoin PoRep C2 end to end on a 2 KiB sector (its partition is 2.7 M constraints,
+# a 2^22 domain): test-only parameters, a sector sealed in memory, its C1 output proved
+# through the engine and the proof verified from the sector's values; then refusals:
+# a tampered proof (exit 1), a malformed one, a C1 output of another sector, a truncated
+# one, and parameters of another sector size (exit 2, naming what is wrong, nothing written).
+set -euo pipefail
+zkpipe=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_exit CODE CMD...: CMD's exit status is CODE; its stderr is in $dir/err.txt.
+expect_exit() {
+  local want=$1 rc=0
+  shift
+  "$@" > "$dir/out.txt" 2> "$dir/err.txt" || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$dir/err.txt" >&2; fail "$*: exit $rc, expected $want"; }
+}
+
+"$zkpipe" filecoin setup --sector-size 2KiB --params "$dir/p.params" --vk "$dir/p.vk" --backend cpu --quiet \
+  2> "$dir/setup.txt"
+grep -q "TEST-ONLY parameters" "$dir/setup.txt"
+test -s "$dir/p.zkpev"
+
+"$zkpipe" filecoin seal --sector-size 2KiB --random-data --seed 5 --out-dir "$dir/s" > "$dir/seal.txt" 2>/dev/null
+grep -Eq "^comm_r [0-9a-f]{64}$" "$dir/seal.txt"
+grep -q "\"comm_r\": \"$(sed -n 's/^comm_r //p' "$dir/seal.txt")\"" "$dir/s/sector.json"
+
+"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
+  --out "$dir/proof.bin" --backend cpu --no-subgroup-check --quiet 2>/dev/null
+test "$(stat -c %s "$dir/proof.bin")" -eq 192
+"$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/proof.bin" | grep -qx valid
+
+# A's sign bit flipped: still a point on the curve, no longer the proof.
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0] ^= 0x20; open(sys.argv[2], "wb").write(b)' \
+  "$dir/proof.bin" "$dir/tampered.bin"
+expect_exit 1 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/tampered.bin"
+grep -qx "invalid: partition 0" "$dir/out.txt"
+# Cut short: malformed, not invalid.
+head -c 100 "$dir/proof.bin" > "$dir/short.bin"
+expect_exit 2 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/short.bin"
+grep -q "short.bin" "$dir/err.txt"
+
+# Bad C1 outputs: refused before any work, naming the file and the field; no proof file.
+python3 - "$dir" <<'EOF'
+import base64, json, sys
+d = sys.argv[1]
+raw = open(f"{d}/s/c1.json", "rb").read()
+c1 = json.loads(raw)
+c1["comm_r"][0] ^= 1
+bad = json.dumps(c1, separators=(",", ":")).encode()
+open(f"{d}/comm_r.json", "wb").write(bad)
+open(f"{d}/truncated.json", "wb").write(raw[: len(raw) // 2])
+# lotus-bench's Commit2In around the bad output: read through the wrapper.
+open(f"{d}/wrapped.json", "w").write(json.dumps(
+    {"SectorNum": 1, "Phase1Out": base64.b64encode(bad).decode(), "SectorSize": 2048}))
+EOF
+c2() {
+  expect_exit 2 "$zkpipe" filecoin c2 --c1 "$1" --sector "$2" --params "$dir/p.params" --out "$dir/bad.bin" \
+    --backend cpu --quiet
+  ! ls "$dir"/bad.bin* > /dev/null 2>&1 || fail "a proof file was written for $1"
+}
+c2 "$dir/comm_r.json" "$dir/s/sector.json"
+grep -q "comm_r.json: comm_r: .* is not the sector's comm_r" "$dir/err.txt"
+c2 "$dir/wrapped.json" "$dir/s/sector.json"
+grep -q "wrapped.json Phase1Out: comm_r" "$dir/err.txt"
+c2 "$dir/truncated.json" "$dir/s/sector.json"
+grep -q "truncated.json: not valid JSON" "$dir/err.txt"
+
+# An 8 MiB sector's C1 output with the 2 KiB parameters: refused from their counts.
+"$zkpipe" filecoin seal --sector-size 8MiB --random-data --out-dir "$dir/s8" > /dev/null 2>&1
+c2 "$dir/s8/c1.json" "$dir/s8/sector.json"
+grep -q "p.params (as StackedDrg8MiBV1_1's parameters): the parameters do not fit the circuit" "$dir/err.txt"
+
+# Sizes that cannot be sealed in memory are refused with the way to get a C1 output.
+expect_exit 2 "$zkpipe" filecoin seal --sector-size 32GiB --random-data --out-dir "$dir/s32"
+grep -q "too large to seal in memory" "$dir/err.txt"
+test ! -e "$dir/s32"
+echo "cli filecoin: OK"
