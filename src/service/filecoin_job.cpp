@@ -1,16 +1,13 @@
 #include "service/filecoin_job.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <vector>
-
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "circuits/filecoin/sector_values.hpp"
 #include "ec/serialization.hpp"
+#include "formats/bellperson_params.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/format_error.hpp"
+#include "io/file_error.hpp"
+#include "io/file_mapping.hpp"
 
 namespace zkpipe::service {
 
@@ -19,25 +16,7 @@ namespace {
 // bellperson_vk.hpp's layout: α₁ β₁ β₂ γ₂ δ₁ δ₂, the IC count, then IC.
 constexpr std::size_t kG1 = ec::kUncompressedSize<ec::G1Curve>;
 constexpr std::size_t kG2 = ec::kUncompressedSize<ec::G2Curve>;
-constexpr std::size_t kIcCountAt = 3 * kG1 + 3 * kG2;
-constexpr std::size_t kIcAt = kIcCountAt + 4;
-
-// `n` bytes of `file` from `offset`; fewer only where the file ends.
-std::vector<std::uint8_t> read_at(const io::ReadOnlyFile& file, std::size_t offset, std::size_t n) {
-  std::vector<std::uint8_t> out(n);
-  std::size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(file.fd(), out.data() + got, n - got, static_cast<off_t>(offset + got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      throw formats::FormatError(file.name(), std::string("cannot read: ") + std::strerror(errno), {}, offset + got);
-    }
-    if (r == 0) break;
-    got += static_cast<std::size_t>(r);
-  }
-  out.resize(got);
-  return out;
-}
+constexpr std::size_t kIcAt = 3 * kG1 + 3 * kG2 + 4;
 
 }  // namespace
 
@@ -62,28 +41,25 @@ std::string filecoin_circuit_name(const filecoin::SealProof& proof) {
   return filecoin::stacked_circuit_shape(proof).name();
 }
 
-void check_filecoin_key_head(const io::ReadOnlyFile& params, std::size_t public_inputs) {
-  const std::vector<std::uint8_t> head = read_at(params, 0, kIcAt);
-  if (head.size() < kIcAt) {
-    throw formats::FormatError(params.name(), "too short for a .params file: " + std::to_string(head.size()) +
-                                                  " bytes, less than a verifying key");
+void check_filecoin_key_file(const std::shared_ptr<const io::ReadOnlyFile>& params, std::size_t public_inputs) {
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::map(params);
+  } catch (const io::FileError& e) {
+    throw formats::FormatError(params->name(), e.reason());
   }
-  const std::uint32_t ic = (std::uint32_t{head[kIcCountAt]} << 24) | (std::uint32_t{head[kIcCountAt + 1]} << 16) |
-                           (std::uint32_t{head[kIcCountAt + 2]} << 8) | std::uint32_t{head[kIcCountAt + 3]};
-  // Before any point is read: a count from another circuit (or not a .params file
-  // at all) says all there is to say.
-  if (ic != public_inputs + 1) {
-    throw formats::FormatError(params.name(),
-                               "the verifying key has " + std::to_string(ic) +
-                                   " IC points; the seal proof's circuit has " + std::to_string(public_inputs) +
-                                   " public inputs (" + std::to_string(public_inputs + 1) +
-                                   " IC points): parameters of another circuit",
-                               {}, kIcCountAt);
+  // The counts alone (a few words read where the file's size puts them): no point is
+  // decoded but the verifying key's.
+  const formats::BellpersonParamsCounts counts = formats::read_bellperson_params_counts(mapping);
+  if (counts.ic != public_inputs + 1) {
+    throw formats::FormatError(params->name(), "the verifying key has " + std::to_string(counts.ic) +
+                                                   " IC points; the seal proof's circuit has " +
+                                                   std::to_string(public_inputs) + " public inputs (" +
+                                                   std::to_string(public_inputs + 1) +
+                                                   " IC points): parameters of another circuit");
   }
-  std::vector<std::uint8_t> vk = head;
-  const std::vector<std::uint8_t> points = read_at(params, kIcAt, std::size_t{ic} * kG1);
-  vk.insert(vk.end(), points.begin(), points.end());
-  formats::decode_bellperson_vk(vk, params.name());
+  formats::decode_bellperson_vk(mapping->bytes().first(kIcAt + counts.ic * kG1), params->name());
+  mapping->expect_undamaged();
 }
 
 }  // namespace zkpipe::service

@@ -4,13 +4,17 @@
 // .params file is named by path, confined to the parameter roots like every key.
 //
 // At submit the two documents are read and checked together (everything a C1 output
-// can be wrong about, before anything is queued), and the .params file's verifying
-// key is read from its head: a key of another seal proof (another IC count) is
-// refused then, not after loading tens of GiB. Errors name the request's field.
+// can be wrong about, before anything is queued), and the .params file is looked at
+// without decoding its queries: its counts must match its size (a truncated
+// download), and its verifying key, read from its head, must be one for the seal
+// proof's public inputs (a key of another seal proof). The queries' sizes are checked
+// against the circuit when the key is loaded, before any point is decoded. Errors
+// name the request's field.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -42,11 +46,11 @@ proving::FilecoinPorepInstance filecoin_instance(const v1::FilecoinPorepJob& job
 // sector of the proof's size shares.
 std::string filecoin_circuit_name(const filecoin::SealProof& proof);
 
-// Reads the verifying key at the head of the opened .params file and checks that it
-// is a key for a circuit of `public_inputs` inputs (ONE not counted). Throws
-// formats::FormatError naming the file and the offset: a file too short, an IC count
-// other than public_inputs + 1, a point that does not decode, a key that lets proofs
-// be forged.
-void check_filecoin_key_head(const io::ReadOnlyFile& params, std::size_t public_inputs);
+// Checks the opened .params file's counts against its size, and that its verifying
+// key is one for a circuit of `public_inputs` inputs (ONE not counted). Throws
+// formats::FormatError naming the file (and the offset): counts that do not match the
+// size, an IC count other than public_inputs + 1, a verifying-key point that does not
+// decode, a key that lets proofs be forged.
+void check_filecoin_key_file(const std::shared_ptr<const io::ReadOnlyFile>& params, std::size_t public_inputs);
 
 }  // namespace zkpipe::service

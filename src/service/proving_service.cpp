@@ -153,7 +153,7 @@ CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) 
     throw bad(formats::excerpt(e.what(), 2000));
   }
   try {
-    check_filecoin_key_head(*key, instance.circuit->public_inputs(0).size());
+    check_filecoin_key_file(key, instance.circuit->public_inputs(0).size());
   } catch (const formats::FormatError& e) {
     throw bad(std::string(kFilecoinParamsField) + ": " + formats::excerpt(e.what(), 1000));
   }

@@ -307,14 +307,14 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
 }
 
 // A Filecoin job's C1 output and sector.json are stored with the job, and the daemon
-// that claims it reads them back: the job gets as far as its key (a head only here,
-// whose load fails naming it), never refused for its documents.
+// that claims it reads them back: the job gets as far as its key (one without
+// queries here, whose load fails naming it), never refused for its documents.
 TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
   namespace fs = std::filesystem;
   std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
   const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
-  const fs::path params = dir / "head-only.params";
-  testing::write_params_head(params, testing::k2KiBIcPoints);
+  const fs::path params = dir / "no-queries.params";
+  testing::write_params_without_queries(params, testing::k2KiBIcPoints);
   ServiceConfig c;
   c.data_dir = dir / "data";
   fs::create_directories(c.data_dir);

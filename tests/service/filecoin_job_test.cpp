@@ -35,6 +35,7 @@ using testing::filecoin_request;
 using testing::k2KiBIcPoints;
 using testing::sealed_2kib;
 using testing::write_params_head;
+using testing::write_params_without_queries;
 
 class TempDir {
  public:
@@ -55,8 +56,8 @@ class FilecoinService : public ::testing::Test {
     fs::create_directories(dir_.path() / "params");
     // As the daemon names files in its messages.
     root_ = fs::canonical(dir_.path() / "params");
-    head_only_ = root_ / "head-only.params";
-    write_params_head(head_only_, k2KiBIcPoints);
+    no_queries_ = root_ / "no-queries.params";
+    write_params_without_queries(no_queries_, k2KiBIcPoints);
     config_.data_dir = dir_.path() / "data";
     fs::create_directories(config_.data_dir);
     config_.parameter_roots = {root_};
@@ -101,7 +102,7 @@ class FilecoinService : public ::testing::Test {
 
   TempDir dir_;
   fs::path root_;
-  fs::path head_only_;
+  fs::path no_queries_;
   ServiceConfig config_;
 };
 
@@ -111,20 +112,20 @@ TEST_F(FilecoinService, BadDocumentsAreRefusedNamingTheFieldAndNothingIsQueued) 
   auto s = start();
   const std::string& c1 = sealed_2kib().c1_json;
 
-  v1::SubmitProofRequest r = request(head_only_);
+  v1::SubmitProofRequest r = request(no_queries_);
   r.mutable_filecoin_porep()->set_c1_json(c1.substr(0, c1.size() / 2));
   ServiceError e = refusal(*s, r);
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.c1_json")) << e.what();
 
   // Well-formed, but another sector's: its commitments are not this sector's.
-  r = request(head_only_);
+  r = request(no_queries_);
   r.mutable_filecoin_porep()->set_c1_json(testing::seal_2kib(7).c1_json);
   e = refusal(*s, r);
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.c1_json")) << e.what();
 
-  r = request(head_only_);
+  r = request(no_queries_);
   const std::string& sector = sealed_2kib().sector_json;
   const std::size_t proof_at = sector.find("2KiB");
   ASSERT_NE(proof_at, std::string::npos);
@@ -133,18 +134,18 @@ TEST_F(FilecoinService, BadDocumentsAreRefusedNamingTheFieldAndNothingIsQueued) 
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.sector_json")) << e.what();
 
-  r = request(head_only_);
+  r = request(no_queries_);
   r.mutable_filecoin_porep()->clear_c1_json();
   e = refusal(*s, r);
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.c1_json")) << e.what();
-  r = request(head_only_);
+  r = request(no_queries_);
   r.mutable_filecoin_porep()->clear_sector_json();
   EXPECT_TRUE(mentions(refusal(*s, r).what(), "filecoin_porep.sector_json"));
 
   EXPECT_EQ(queued_jobs(*s), 0u);
   // The daemon goes on: a good job is accepted.
-  EXPECT_GT(s->submit(request(head_only_)), 0u);
+  EXPECT_GT(s->submit(request(no_queries_)), 0u);
 }
 
 TEST_F(FilecoinService, ParameterFilesAreConfinedFoundAndOfTheSealProof) {
@@ -154,19 +155,26 @@ TEST_F(FilecoinService, ParameterFilesAreConfinedFoundAndOfTheSealProof) {
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.parameter_file")) << e.what();
 
   const fs::path outside = dir_.path() / "outside.params";
-  write_params_head(outside, k2KiBIcPoints);
+  write_params_without_queries(outside, k2KiBIcPoints);
   EXPECT_EQ(refusal(*s, request(outside)).kind(), ErrorKind::permission_denied);
   EXPECT_EQ(refusal(*s, request(root_ / ".." / "outside.params")).kind(), ErrorKind::permission_denied);
-  EXPECT_EQ(refusal(*s, request("head-only.params")).kind(), ErrorKind::invalid_argument);
+  EXPECT_EQ(refusal(*s, request("no-queries.params")).kind(), ErrorKind::invalid_argument);
   EXPECT_EQ(refusal(*s, request("")).kind(), ErrorKind::invalid_argument);
 
   // A key of another circuit: its IC count says so before any point is read.
   const fs::path other = root_ / "other.params";
-  write_params_head(other, k2KiBIcPoints + 18);
+  write_params_without_queries(other, k2KiBIcPoints + 18);
   e = refusal(*s, request(other));
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
   EXPECT_TRUE(mentions(e.what(), "filecoin_porep.parameter_file")) << e.what();
   EXPECT_TRUE(mentions(e.what(), "IC points")) << e.what();
+
+  // A download cut short: the counts do not match the size.
+  const fs::path truncated = root_ / "truncated.params";
+  write_params_head(truncated, k2KiBIcPoints);
+  e = refusal(*s, request(truncated));
+  EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+  EXPECT_TRUE(mentions(e.what(), truncated.string())) << e.what();
 
   const fs::path garbage = root_ / "garbage.params";
   std::ofstream(garbage) << "not a parameter file";
@@ -183,20 +191,20 @@ TEST_F(FilecoinService, TheC1OutputIsJournaledWholeAndReadBackWhenTheJobStarts) 
   {
     JobStore store(config_.data_dir / "jobs.sqlite");
     std::string bytes;
-    request(head_only_).SerializeToString(&bytes);
+    request(no_queries_).SerializeToString(&bytes);
     id = store.insert(v1::PRIORITY_NORMAL, bytes, 0);
   }
   auto s = start();
   const v1::AwaitProofResponse r = finish(*s, id);
   // The documents were read back and checked (a C1 output lost on the way would be
-  // refused, naming c1_json); the job got as far as the key, which is only a head.
+  // refused, naming c1_json); the job got as far as the key, which fits no circuit.
   ASSERT_EQ(r.state(), v1::JOB_STATE_FAILED);
   EXPECT_FALSE(mentions(r.error(), "c1_json")) << r.error();
-  EXPECT_TRUE(mentions(r.error(), head_only_.string())) << r.error();
+  EXPECT_TRUE(mentions(r.error(), no_queries_.string())) << r.error();
   EXPECT_EQ(r.partitions(), 1u);
 
   // A submitted job's request is journaled with its C1 output.
-  const std::uint64_t second = s->submit(request(head_only_));
+  const std::uint64_t second = s->submit(request(no_queries_));
   EXPECT_EQ(finish(*s, second).state(), v1::JOB_STATE_FAILED);
   s.reset();
   JobStore store(config_.data_dir / "jobs.sqlite");
@@ -211,7 +219,7 @@ TEST_F(FilecoinService, TheC1OutputIsJournaledWholeAndReadBackWhenTheJobStarts) 
 TEST_F(FilecoinService, PreloadNamesTheSealProof) {
   auto s = start();
   v1::PreloadParamsRequest preload;
-  preload.set_parameter_file(head_only_.string());
+  preload.set_parameter_file(no_queries_.string());
   preload.set_circuit(kFilecoinPorepCircuit);
   auto refused = [&] {
     try {
@@ -224,11 +232,11 @@ TEST_F(FilecoinService, PreloadNamesTheSealProof) {
   EXPECT_EQ(refused().first, ErrorKind::invalid_argument);  // no preset: which seal proof?
   preload.set_preset("StackedDrg3KiBV1_1");
   EXPECT_EQ(refused().first, ErrorKind::invalid_argument);
-  // A known seal proof, a head-only file: the load's error names the file.
+  // A known seal proof, a file without queries: the load's error names the file.
   preload.set_preset("StackedDrg2KiBV1_1");
   const auto [kind, what] = refused();
   EXPECT_EQ(kind, ErrorKind::invalid_argument);
-  EXPECT_TRUE(mentions(what, head_only_.string())) << what;
+  EXPECT_TRUE(mentions(what, no_queries_.string())) << what;
 }
 
 // The whole path: a 2 KiB seal's key set up and written as bellperson's .params,

@@ -1,7 +1,9 @@
 #include "filecoin_job_util.hpp"
 
 #include <array>
+#include <fstream>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "circuits/filecoin/c1_output.hpp"
@@ -10,6 +12,7 @@
 #include "ec/generators.hpp"
 #include "ec/scalar_mul.hpp"
 #include "formats/bellperson_params.hpp"
+#include "formats/bellperson_vk.hpp"
 
 namespace zkpipe::service::testing {
 
@@ -51,6 +54,16 @@ groth16::VerifyingKey arbitrary_vk(std::size_t ic_points) {
   groth16::VerifyingKey vk{g1(2), g1(3), g2(3), g2(5), g1(7), g2(7), {}};
   for (std::size_t i = 0; i < ic_points; ++i) vk.ic.push_back(g1(11 + i));
   return vk;
+}
+
+void write_params_without_queries(const std::filesystem::path& path, std::size_t ic_points) {
+  const std::vector<std::uint8_t> vk = formats::encode_bellperson_vk(arbitrary_vk(ic_points));
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(vk.data()), static_cast<std::streamsize>(vk.size()));
+  // Five u32 counts of zero: H, L, A, B₁, B₂.
+  const std::array<char, 20> empty_queries{};
+  out.write(empty_queries.data(), empty_queries.size());
+  if (!out.flush()) throw std::runtime_error(path.string() + ": cannot write");
 }
 
 void write_params_head(const std::filesystem::path& path, std::size_t ic_points) {

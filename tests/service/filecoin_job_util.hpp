@@ -1,7 +1,7 @@
 // Filecoin PoRep jobs for the service tests: a 2 KiB sector sealed natively (its C1
-// output and sector.json as a client sends them), and .params files that hold only a
-// verifying key — enough for every check a submit makes (the head's IC count and
-// points), never for a proof: their load fails, naming the file.
+// output and sector.json as a client sends them), and .params files without queries —
+// enough for every check a submit makes (counts that match the size, the verifying
+// key's IC count and points), never for a proof: their load fails, naming the file.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +31,10 @@ const FilecoinDocuments& sealed_2kib();
 // A verifying key of well-formed, independent points with `ic_points` IC points.
 groth16::VerifyingKey arbitrary_vk(std::size_t ic_points);
 
-// A .params file that is only its verifying key (bellperson's .vk bytes are the
-// head of a .params file).
+// A .params file of arbitrary_vk(ic_points) and empty queries (H, L, A, B₁, B₂).
+void write_params_without_queries(const std::filesystem::path& path, std::size_t ic_points);
+// Only the verifying key, as a .vk file holds it: the head of a .params file whose
+// queries are cut off.
 void write_params_head(const std::filesystem::path& path, std::size_t ic_points);
 
 // The IC points of a 2 KiB seal proof's key: ONE, replica_id, comm_d, comm_r and 18
