@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # zkpipe serve / client end to end: a proof through the daemon verifies with
 # `zkpipe verify`; submit / await; a circom job (.zkey + .wtns) whose proof.json
-# `zkpipe groth16 verify` accepts; the bearer token; refusals; kill -9 mid-run and a
+# `zkpipe groth16 verify` accepts; the bearer token; refusals (a Filecoin PoRep job's
+# documents and .params among them); kill -9 mid-run and a
 # restart on the same data dir (every accepted job completes); SIGTERM drain; a
 # second daemon on a live socket refused.
 #
@@ -82,6 +83,16 @@ expect_error "NOT_FOUND: no job 999" client await 999
 expect_error "PERMISSION_DENIED" client submit --zkey "$dir/params/circuit_final.zkey" --witness "$fixtures/witness.wtns"
 expect_error "give --public FILE" client await "$id" --out "$dir/proof4.json"
 expect_error "was set up for another circuit than porep-like/2e16" client prove --preset 2e16 --key "$dir/params/key.zkp"
+# A Filecoin PoRep job: c1.json and sector.json travel in the request and are checked
+# at submit, the field named, as is the .params file. (Proving one needs the 2 KiB
+# key's setup, minutes: tests/service and cli.filecoin cover it.)
+"$zkpipe" filecoin seal --sector-size 2KiB --random-data --out-dir "$dir/fc" > /dev/null 2>&1
+head -c 1000 "$dir/fc/c1.json" > "$dir/fc/cut.json"
+filecoin() { client submit --filecoin-porep --c1 "$1" --sector "$dir/fc/sector.json" --params "$2"; }
+expect_error "NOT_FOUND: filecoin_porep.parameter_file" filecoin "$dir/fc/c1.json" "$dir/params/v28.params"
+expect_error "INVALID_ARGUMENT: filecoin_porep.parameter_file" filecoin "$dir/fc/c1.json" "$dir/params/key.zkp"
+expect_error "PERMISSION_DENIED: filecoin_porep.parameter_file" filecoin "$dir/fc/c1.json" "$dir/token"
+expect_error "INVALID_ARGUMENT: filecoin_porep.c1_json" filecoin "$dir/fc/cut.json" "$dir/params/key.zkp"
 client evict --key "$dir/params/key.zkp" | grep -q "MiB freed"
 client evict --key "$dir/params/circuit_final.zkey" | grep -q "freed"
 client status | grep -q "resident parameters: none"
