@@ -297,13 +297,13 @@ ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared
   } catch (const io::FileError& e) {
     throw formats::FormatError(file.string(), e.reason());
   }
-  // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
-  // proofs, which are verified before they are returned; checking ~470 million
-  // points is what would make a 32 GiB sector's load slow.
   const std::string name = file.string() + " (as " + std::string(proof.name) + "'s parameters)";
   const formats::CircuitRequirements requirements = proving::filecoin_porep_requirements(proof);
   // Another circuit's file is refused from its counts, before its points are decoded.
   formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
+  // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
+  // proofs, which are verified before they are returned; checking ~470 million
+  // points is what would make a 32 GiB sector's load slow.
   formats::BellpersonParams params = formats::read_bellperson_params(mapping, {.check_subgroup = false});
   auto key =
       std::make_shared<const groth16::ProvingKey>(formats::to_proving_key(std::move(params), requirements, name));
