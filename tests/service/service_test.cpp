@@ -693,7 +693,8 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
 }
 
 // Parked calls hold no thread: 600 AwaitProof calls wait on one job while Submit,
-// Status and Cancel are answered (their deadline only catches starvation); one
+// Status and Cancel are answered (their deadline, a minute so that a loaded machine
+// does not fail it, only catches starvation); one
 // more wait from the same client is refused by max_waits_per_peer; cancelling the
 // job answers every parked call, and their places come back.
 TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
@@ -749,15 +750,15 @@ TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
   })) << one_more().error_message();
 
   v1::SubmitProofResponse other;
-  const grpc::Status submit = stub->SubmitProof(within(10s).get(), request(1, 2), &other);
+  const grpc::Status submit = stub->SubmitProof(within(60s).get(), request(1, 2), &other);
   EXPECT_TRUE(submit.ok()) << submit.error_code() << " " << submit.error_message();
   v1::GetStatusResponse status;
-  const grpc::Status got = stub->GetStatus(within(10s).get(), {}, &status);
+  const grpc::Status got = stub->GetStatus(within(60s).get(), {}, &status);
   EXPECT_TRUE(got.ok()) << got.error_code() << " " << got.error_message();
   v1::CancelProofRequest cancel;
   cancel.set_job_id(job);
   v1::CancelProofResponse cancelled;
-  const grpc::Status cancel_status = stub->CancelProof(within(10s).get(), cancel, &cancelled);
+  const grpc::Status cancel_status = stub->CancelProof(within(60s).get(), cancel, &cancelled);
   EXPECT_TRUE(cancel_status.ok()) << cancel_status.error_code() << " " << cancel_status.error_message();
   EXPECT_EQ(cancelled.state(), v1::JOB_STATE_CANCELLED);
 
