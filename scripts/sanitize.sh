@@ -45,14 +45,17 @@ configure() {
 #                                whole daemons against wall-clock deadlines and an RSS
 #                                bound (ASan's shadow memory); the cluster ones also
 #                                report libpq's own allocations as leaks
-#   FilecoinStackedReference.*, FilecoinSyntheticC1.ThirtyTwoGiBIsConsistent
+#   FilecoinStackedReference.*, FilecoinSyntheticC1.ThirtyTwoGiBIsConsistent,
+#   FilecoinSyntheticC1.TwoKiBPartitionSatisfiesTheCircuit,
+#   FilecoinC1Circuit.ShapeSynthesizesAsTheRealCircuit
 #                                the largest Filecoin checks (four 1.2 M-constraint
-#                                reference circuits, a 32 GiB synthetic C1), minutes
-#                                under ASan on 2 cores; the same code runs under it in
-#                                the 2 KiB seal, C1 and tampering tests
+#                                reference circuits, a 32 GiB synthetic C1, two more
+#                                whole 2 KiB partitions), minutes under ASan on 2
+#                                cores; the same code runs under it in the 2 KiB seal,
+#                                C1 (a whole partition satisfied) and tampering tests
 #   cli.filecoin                 a 2^22 setup and proof (2 min in the plain build); its
 #                                seal, C1 and .params checks run under ASan in test_proving
-asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.ThirtyTwoGiBIsConsistent)$'
+asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit)$'
 
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
 # without set -e, so a failing ctest would otherwise be hidden by the echo after it.
