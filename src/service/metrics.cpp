@@ -164,6 +164,8 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
           << number(d.heartbeat_age_seconds()) << "\n";
     }
   }
+  header(out, "zkpipe_awaits_parked", "gauge", "AwaitProof and Prove calls waiting for a job to finish.");
+  out << "zkpipe_awaits_parked " << status.awaits_parked() << "\n";
   header(out, "zkpipe_uptime_seconds", "gauge", "Seconds since the daemon started.");
   out << "zkpipe_uptime_seconds " << number(status.uptime_seconds()) << "\n";
   return out.str();

@@ -258,6 +258,7 @@ v1::GetStatusResponse ProvingService::status() const {
   out.set_jobs_failed(counters.failed);
   out.set_jobs_cancelled(counters.cancelled);
   out.set_draining(queue_->draining());
+  out.set_awaits_parked(awaits_->size());
   return out;
 }
 

@@ -736,18 +736,18 @@ TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
       cv.notify_all();
     });
   }
-  // Every one parked: the next wait from this client is over the limit.
+  // Every one parked (the daemon says so; probing earlier would take a place one
+  // of them needs): the next wait from this client is over the limit.
   auto one_more = [&] {
     v1::AwaitProofRequest r;
     r.set_job_id(job);
     v1::AwaitProofResponse out;
     return stub->AwaitProof(within(30s).get(), r, &out);
   };
-  EXPECT_TRUE(eventually([&] {
-    const grpc::Status st = one_more();
-    return st.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
-           st.error_message().find("max_waits_per_peer") != std::string::npos;
-  })) << one_more().error_message();
+  EXPECT_TRUE(eventually([&] { return s->status().awaits_parked() == kParked; })) << s->status().awaits_parked();
+  const grpc::Status over = one_more();
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << over.error_message();
+  EXPECT_NE(over.error_message().find("max_waits_per_peer"), std::string::npos) << over.error_message();
 
   v1::SubmitProofResponse other;
   const grpc::Status submit = stub->SubmitProof(within(60s).get(), request(1, 2), &other);
