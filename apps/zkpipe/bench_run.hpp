@@ -68,6 +68,9 @@ struct BenchReport {
   double wall_seconds = 0;
   double seconds_per_proof = 0;
   std::vector<std::pair<std::string, engine::StageStats>> stages;  // per-partition stages, then proof latency
+  // The steps of the backends' start() (where a partition's time on the device goes), in
+  // the order they run, over the partitions.
+  std::vector<std::pair<std::string, engine::StageStats>> start_steps;
   // Fraction of the wall time a start() was in progress, the mean over the devices.
   double device_busy = 0;
   std::optional<double> device_busy_measured;  // the same as the devices measure it (CUDA backend)

@@ -38,18 +38,28 @@ const filecoin::SealProof& sector_seal_proof(const std::string& preset) {
                               joined(preset_names(kFilecoinPorep)) + ")");
 }
 
-std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWorkload& workload) {
+const filecoin::SealProof& checked_seal_proof(const PresetWorkload& workload) {
   const filecoin::SealProof& proof = sector_seal_proof(workload.preset);
   if (workload.partitions > proof.partitions()) {
     throw std::invalid_argument(std::string(proof.name) + " has " + std::to_string(proof.partitions()) +
                                 " partitions; " + std::to_string(workload.partitions) + " were asked for");
   }
-  const filecoin::SyntheticSeal seal = filecoin::synthetic_c1(proof, workload.seed);
+  return proof;
+}
+
+std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWorkload& workload,
+                                                                 const filecoin::SyntheticSeal& seal) {
   const filecoin::StackedCircuit all =
       filecoin::stacked_circuit_from_c1(seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")");
   std::vector<filecoin::StackedPartition> first(all.assignments().begin(),
                                                 all.assignments().begin() + static_cast<std::ptrdiff_t>(workload.partitions));
   return std::make_unique<filecoin::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
+}
+
+void check_circuit(const std::string& circuit) {
+  if (circuit != kPorepLike && circuit != kFilecoinPorep) {
+    throw std::invalid_argument("unknown circuit '" + circuit + "' (known: " + joined(circuit_names()) + ")");
+  }
 }
 
 }  // namespace
@@ -66,13 +76,30 @@ std::vector<std::string> preset_names(const std::string& circuit) {
   throw std::invalid_argument("unknown circuit '" + circuit + "' (known: " + joined(circuit_names()) + ")");
 }
 
-std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
-  if (workload.circuit == kFilecoinPorep) return filecoin_porep_circuit(workload);
-  if (workload.circuit != kPorepLike) {
-    throw std::invalid_argument("unknown circuit '" + workload.circuit + "' (known: " + joined(circuit_names()) + ")");
+WorkloadInput make_input(const PresetWorkload& workload) {
+  check_circuit(workload.circuit);
+  WorkloadInput input{workload, nullptr};
+  if (workload.circuit == kFilecoinPorep) {
+    input.seal = std::make_shared<const filecoin::SyntheticSeal>(
+        filecoin::synthetic_c1(checked_seal_proof(workload), workload.seed));
+  }
+  return input;
+}
+
+std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input) {
+  const PresetWorkload& workload = input.workload;
+  check_circuit(workload.circuit);
+  if (workload.circuit == kFilecoinPorep) {
+    if (!input.seal) throw std::invalid_argument("make_circuit: a filecoin-porep input without its C1 output");
+    checked_seal_proof(workload);
+    return filecoin_porep_circuit(workload, *input.seal);
   }
   return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset), workload.seed,
                                                          workload.partitions);
+}
+
+std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
+  return make_circuit(make_input(workload));
 }
 
 }  // namespace zkpipe::proving

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/filecoin/synthetic_c1.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::proving {
@@ -30,8 +31,21 @@ std::vector<std::string> circuit_names();
 // std::invalid_argument naming the known circuits.
 std::vector<std::string> preset_names(const std::string& circuit);
 
+// What one proof of a workload starts from, made before its clock starts: for
+// filecoin-porep the synthetic C1 output and the sector's values (what a sealer hands
+// C2: its making is C1's work, not C2's); for porep-like nothing (its witness derives
+// from the seed as it is synthesized). make_circuit then does C2's own work on it: the
+// C1 checks and conversion.
+struct WorkloadInput {
+  PresetWorkload workload;
+  std::shared_ptr<const filecoin::SyntheticSeal> seal;  // filecoin-porep only
+};
+
 // Throws std::invalid_argument naming the valid circuits / presets, or, for
 // filecoin-porep, more partitions than the registered proof has.
+WorkloadInput make_input(const PresetWorkload& workload);
+std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input);
+// Both steps at once.
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
 
 }  // namespace zkpipe::proving
