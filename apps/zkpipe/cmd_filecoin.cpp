@@ -3,6 +3,8 @@
 // formats, a small sector sealed in memory into the C1 output lotus and curio hand to
 // a C2 prover, that output proved through the engine (the bytes filecoin-proofs'
 // seal_commit_phase2 returns), and the proof checked as verify_seal checks it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -240,6 +242,8 @@ struct C2Options {
   std::string c1;
   std::string sector;
   std::string params;
+  std::string key_cache;
+  bool no_key_cache = false;
   std::string out;
   std::string trace_path;
   BackendOptions backend;
@@ -250,7 +254,11 @@ struct C2Options {
 };
 
 void run_c2(const C2Options& o) {
-  refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.trace_path});
+  const std::string key_cache =
+      o.no_key_cache ? std::string()
+                     : !o.key_cache.empty() ? o.key_cache
+                                            : std::filesystem::path(o.params).replace_extension(".zkp").string();
+  refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.trace_path, key_cache});
   // Every input checked before any proving: the C1 output against the sector, then
   // the parameters against the seal proof's circuit.
   auto t = std::chrono::steady_clock::now();
@@ -265,9 +273,31 @@ void run_c2(const C2Options& o) {
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";
   t = std::chrono::steady_clock::now();
-  auto key = std::make_shared<const groth16::ProvingKey>(
-      proving::read_filecoin_porep_key(o.params, proof, {.check_subgroup = !o.skip_subgroup_check}));
-  if (!o.quiet) std::cerr << "read " << o.params << " in " << format_seconds(seconds_since(t)) << "\n";
+  const formats::BellpersonReadOptions read_options{.check_subgroup = !o.skip_subgroup_check};
+  std::shared_ptr<const groth16::ProvingKey> key;
+  if (key_cache.empty()) {
+    key = std::make_shared<const groth16::ProvingKey>(proving::read_filecoin_porep_key(o.params, proof, read_options));
+    if (!o.quiet) std::cerr << "read " << o.params << " in " << format_seconds(seconds_since(t)) << "\n";
+  } else {
+    proving::CachedFilecoinKey cached;
+    {
+      ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
+      cached = proving::load_filecoin_porep_key(o.params, proof, key_cache, read_options,
+                                                [&](std::uint64_t done, std::uint64_t total) {
+                                                  bar.update("converting " + o.params, done, total);
+                                                });
+    }
+    if (!cached.passed_over.empty()) {
+      std::cerr << "zkpipe: warning: not using the key cache " << key_cache << ": " << cached.passed_over
+                << "; converted it again\n";
+    }
+    if (!o.quiet) {
+      std::cerr << (cached.converted ? "converted " + o.params + " into " + key_cache + " (mapped from now on) in "
+                                     : "mapped the key from " + key_cache + " (converted from " + o.params + ") in ")
+                << format_seconds(seconds_since(t)) << "\n";
+    }
+    key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
+  }
   const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
 
   engine::EngineConfig config;
@@ -336,6 +366,13 @@ void register_c2_command(CLI::App& filecoin) {
       ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
   add_backend_options(*cmd, opts->backend);
   add_devices_option(*cmd, opts->backend);
+  cmd->add_option("--key-cache", opts->key_cache,
+                  "zkpipe's parameter file converted from --params once and memory-mapped at every later run, so the "
+                  "key is never whole in host memory (default: --params with the extension .zkp, beside it)")
+      ->check(output_file());
+  cmd->add_flag("--no-key-cache", opts->no_key_cache,
+                "Decode the .params into host memory at every run instead (the whole key: ~47 GiB at 32 GiB)")
+      ->excludes(cmd->get_option("--key-cache"));
   cmd->add_flag("--no-subgroup-check", opts->skip_subgroup_check,
                 "Read the .params points without checking that they lie in the subgroup (most of the read's time), "
                 "as filecoin-proofs reads its parameters; the verifying key is checked, and every proof is verified "

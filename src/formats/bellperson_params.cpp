@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "ff/huge_pages.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "formats/format_error.hpp"
+#include "groth16/parameter_file.hpp"
 #include "groth16/qap.hpp"
 #include "io/atomic_file.hpp"
 #include "io/file_error.hpp"
@@ -111,19 +113,18 @@ const char* point_problem(std::span<const std::uint8_t> encoded, ec::SubgroupChe
   return nullptr;
 }
 
-// The query's points, decoded on all cores; the error names the first bad one.
+// Points [begin, begin + out.size()) of a query, decoded into `out` on all cores; the
+// error names the first bad one.
 template <class Curve>
-groth16::PointArray<ec::Affine<Curve>> decode_query(std::span<const std::uint8_t> file, const QueryExtent& q,
-                                                    const std::string& name, const BellpersonReadOptions& options) {
+void decode_points(std::span<const std::uint8_t> file, const QueryExtent& q, std::uint64_t begin,
+                   std::span<ec::Affine<Curve>> out, const std::string& name, const BellpersonReadOptions& options) {
   const ec::SubgroupCheck check =
       options.check_subgroup ? ec::SubgroupCheck::kCheck : ec::SubgroupCheck::kSkipForTrustedInput;
-  const auto bytes = file.subspan(q.points_offset(), q.count * q.point_bytes);
-  std::vector<ec::Affine<Curve>> points;
-  ff::resize_on_huge_pages(points, q.count);
-  std::atomic<std::uint64_t> first_bad{q.count};
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, q.count, kDecodeGrain), [&](const auto& range) {
+  const auto bytes = file.subspan(q.points_offset() + begin * q.point_bytes, out.size() * q.point_bytes);
+  std::atomic<std::uint64_t> first_bad{out.size()};
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, out.size(), kDecodeGrain), [&](const auto& range) {
     for (std::uint64_t i = range.begin(); i < range.end(); ++i) {
-      if (point_problem<Curve>(bytes.subspan(i * q.point_bytes, q.point_bytes), check, points[i]) != nullptr) {
+      if (point_problem<Curve>(bytes.subspan(i * q.point_bytes, q.point_bytes), check, out[i]) != nullptr) {
         std::uint64_t seen = first_bad.load();
         while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
         }
@@ -131,13 +132,40 @@ groth16::PointArray<ec::Affine<Curve>> decode_query(std::span<const std::uint8_t
       }
     }
   });
-  if (const std::uint64_t i = first_bad.load(); i < q.count) {
+  if (const std::uint64_t i = first_bad.load(); i < out.size()) {
     ec::Affine<Curve> ignored;
     const char* problem = point_problem<Curve>(bytes.subspan(i * q.point_bytes, q.point_bytes), check, ignored);
-    throw FormatError(name, std::string(q.name) + " point " + std::to_string(i) + ": " + problem, {},
-                      q.points_offset() + i * q.point_bytes);
+    throw FormatError(name, std::string(q.name) + " point " + std::to_string(begin + i) + ": " + problem, {},
+                      q.points_offset() + (begin + i) * q.point_bytes);
   }
+}
+
+template <class Curve>
+groth16::PointArray<ec::Affine<Curve>> decode_query(std::span<const std::uint8_t> file, const QueryExtent& q,
+                                                    const std::string& name, const BellpersonReadOptions& options) {
+  std::vector<ec::Affine<Curve>> points;
+  ff::resize_on_huge_pages(points, q.count);
+  decode_points<Curve>(file, q, 0, std::span(points), name, options);
   return points;
+}
+
+// A query decoded a chunk at a time into one reused buffer, each chunk handed on
+// (to the native file's writer) and its pages of the mapping given back.
+template <class Curve>
+groth16::QueryProducer<ec::Affine<Curve>> chunked_query(const io::FileMapping& mapping, const QueryExtent& q,
+                                                        const BellpersonReadOptions& options,
+                                                        const std::function<void(std::uint64_t)>& advanced) {
+  return {q.count, [&mapping, q, options, advanced](const auto& put) {
+            std::vector<ec::Affine<Curve>> chunk;
+            const std::uint64_t step = std::max<std::uint64_t>(options.convert_chunk_points, 1);
+            for (std::uint64_t begin = 0; begin < q.count; begin += step) {
+              chunk.resize(static_cast<std::size_t>(std::min(step, q.count - begin)));
+              decode_points<Curve>(mapping.bytes(), q, begin, std::span(chunk), mapping.name(), options);
+              put(std::span<const ec::Affine<Curve>>(chunk));
+              mapping.release(q.points_offset() + begin * q.point_bytes, chunk.size() * q.point_bytes);
+              if (advanced) advanced(chunk.size());
+            }
+          }};
 }
 
 BellpersonParams parse(std::span<const std::uint8_t> bytes, const std::string& name,
@@ -261,6 +289,12 @@ BellpersonParamsCounts read_bellperson_params_counts(const std::shared_ptr<const
           layout.a().count,  layout.b_g1().count, layout.b_g2().count};
 }
 
+groth16::VerifyingKey read_bellperson_params_vk(const std::shared_ptr<const io::FileMapping>& mapping,
+                                                groth16::InsecureKey insecure_key) {
+  const Layout layout(mapping->bytes(), mapping->name());
+  return decode_bellperson_vk(mapping->bytes().first(layout.ic().end()), mapping->name(), insecure_key);
+}
+
 void check_params_fit(const BellpersonParamsCounts& counts, const CircuitRequirements& circuit,
                       const std::string& name) {
   const groth16::QueryDensity& d = circuit.density;
@@ -305,6 +339,46 @@ groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequire
   key.h_query = groth16::HQuery::kMonomial;
   key.l = std::move(params.l);
   return key;
+}
+
+void convert_bellperson_params(const std::shared_ptr<const io::FileMapping>& mapping, const CircuitRequirements& circuit,
+                               const std::filesystem::path& out, const BellpersonReadOptions& options,
+                               const ConvertProgress& progress) {
+  const std::string& name = mapping->name();
+  auto expect_undamaged = [&] {
+    try {
+      mapping->expect_undamaged();
+    } catch (const io::FileError& e) {
+      throw FormatError(name, e.what());
+    }
+  };
+  try {
+    const Layout layout(mapping->bytes(), name);
+    check_params_fit({layout.ic().count, layout.h().count, layout.l().count, layout.a().count, layout.b_g1().count,
+                      layout.b_g2().count},
+                     circuit, name);
+    const std::uint64_t total =
+        layout.h().count + layout.l().count + layout.a().count + layout.b_g1().count + layout.b_g2().count;
+    std::uint64_t done = 0;
+    auto advanced = [&](std::uint64_t points) {
+      done += points;
+      if (progress) progress(done, total);
+    };
+    groth16::StreamedKey key;
+    key.vk = decode_bellperson_vk(mapping->bytes().first(layout.ic().end()), name, options.insecure_key);
+    key.density = circuit.density;
+    key.h_query = groth16::HQuery::kMonomial;
+    key.a = chunked_query<ec::G1Curve>(*mapping, layout.a(), options, advanced);
+    key.b_g1 = chunked_query<ec::G1Curve>(*mapping, layout.b_g1(), options, advanced);
+    key.b_g2 = chunked_query<ec::G2Curve>(*mapping, layout.b_g2(), options, advanced);
+    key.h = chunked_query<ec::G1Curve>(*mapping, layout.h(), options, advanced);
+    key.l = chunked_query<ec::G1Curve>(*mapping, layout.l(), options, advanced);
+    groth16::write_parameter_file(out, key);
+    expect_undamaged();
+  } catch (const FormatError&) {
+    expect_undamaged();
+    throw;
+  }
 }
 
 void write_bellperson_params(const std::filesystem::path& path, const groth16::ProvingKey& key) {

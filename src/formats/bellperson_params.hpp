@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -53,6 +54,8 @@ struct BellpersonReadOptions {
   bool check_subgroup = true;
   // A verifying key that lets proofs be forged (key_validation.hpp) only with kAllow.
   groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
+  // Points convert_bellperson_params decodes at a time: ~100 MiB of G1, ~200 MiB of G2.
+  std::uint64_t convert_chunk_points = std::uint64_t{1} << 20;
 };
 
 // Throws FormatError naming the file, the byte offset and what was expected there:
@@ -94,6 +97,12 @@ struct BellpersonParamsCounts {
 // match its size; no point is decoded.
 BellpersonParamsCounts read_bellperson_params_counts(const std::shared_ptr<const io::FileMapping>& mapping);
 
+// The verifying key at the head of a .params file (its counts checked against its
+// size first), without decoding a query point. Throws FormatError as
+// read_bellperson_params does.
+groth16::VerifyingKey read_bellperson_params_vk(const std::shared_ptr<const io::FileMapping>& mapping,
+                                                groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse);
+
 // Throws FormatError (naming `name`) when parameters of these sizes do not fit the
 // circuit: the checks of to_proving_key below.
 void check_params_fit(const BellpersonParamsCounts& counts, const CircuitRequirements& circuit,
@@ -106,6 +115,21 @@ void check_params_fit(const BellpersonParamsCounts& counts, const CircuitRequire
 // constraints).
 groth16::ProvingKey to_proving_key(BellpersonParams params, const CircuitRequirements& circuit,
                                    const std::string& name);
+
+// Called as a conversion advances: points decoded so far, of `total`.
+using ConvertProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+// The parameters of `circuit` in `mapping`'s .params, written as zkpipe's native
+// parameter file at `out` (groth16/parameter_file.hpp), which later loads map in place
+// without decoding. The points are decoded and checked as read_bellperson_params does,
+// a chunk at a time, each chunk's pages of the mapping given back: host memory holds
+// one chunk (~100 MiB), not the key (~47 GiB for a 32 GiB sector's PoRep). Throws
+// FormatError naming the .params (its counts against the circuit first, as
+// check_params_fit; then the first bad point), ParameterFileError naming `out` for a
+// failed write; nothing is left at `out` then.
+void convert_bellperson_params(const std::shared_ptr<const io::FileMapping>& mapping, const CircuitRequirements& circuit,
+                               const std::filesystem::path& out, const BellpersonReadOptions& options = {},
+                               const ConvertProgress& progress = {});
 
 // Writes `key` as a .params file through io::AtomicFile (streamed, synced, renamed
 // into place). Throws FormatError for a key bellperson could not read back: an H

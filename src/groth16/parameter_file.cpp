@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "groth16/key_validation.hpp"
@@ -166,20 +168,18 @@ ProvingKey read_parameters(const std::shared_ptr<const io::FileMapping>& map, co
 }  // namespace
 
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key) {
+  auto whole = [](const auto& points) {
+    using T = typename std::remove_cvref_t<decltype(points)>::value_type;
+    return QueryProducer<T>{points.size(), [span = points.span()](const auto& put) { put(span); }};
+  };
+  write_parameter_file(path, StreamedKey{key.vk, key.density, key.h_query, whole(key.a), whole(key.b_g1),
+                                         whole(key.b_g2), whole(key.h), whole(key.l)});
+}
+
+void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key) {
   const VerifyingKey& vk = key.vk;
   const VkPoints vk_points{vk.alpha_g1, vk.beta_g1, vk.beta_g2, vk.gamma_g2, vk.delta_g1, vk.delta_g2};
   const std::vector<std::uint8_t> density = density_bytes(key.density);
-
-  const std::array<std::span<const std::uint8_t>, kSectionCount> payloads = {
-      bytes_of(std::span<const VkPoints>(&vk_points, 1)),
-      bytes_of(std::span<const G1Affine>(vk.ic)),
-      std::span<const std::uint8_t>(density),
-      bytes_of(key.a.span()),
-      bytes_of(key.b_g1.span()),
-      bytes_of(key.b_g2.span()),
-      bytes_of(key.h.span()),
-      bytes_of(key.l.span()),
-  };
 
   Header header{};
   header.magic = kMagic;
@@ -187,34 +187,65 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
   header.curve = kCurveBls12_381;
   header.g1_size = sizeof(G1Affine);
   header.g2_size = sizeof(G2Affine);
-  header.num_inputs = key.num_inputs();
-  header.num_aux = key.num_aux();
-  header.domain_size = key.domain_size();
-  header.a_count = key.a.size();
-  header.b_count = key.b_g1.size();
-  header.h_count = key.h.size();
+  header.num_inputs = vk.num_inputs();
+  header.num_aux = key.l.count;
+  header.domain_size = key.h_query == HQuery::kMonomial ? key.h.count + 1 : key.h.count;
+  header.a_count = key.a.count;
+  header.b_count = key.b_g1.count;
+  header.h_count = key.h.count;
   header.section_count = kSectionCount;
 
   std::array<SectionEntry, kSectionCount> table{};
-  std::uint64_t offset = kDataStart;
-  for (std::size_t i = 0; i < kSectionCount; ++i) {
-    const std::uint32_t variant =
-        i == static_cast<std::size_t>(Section::kH) ? static_cast<std::uint32_t>(key.h_query) : 0;
-    table[i] = {static_cast<std::uint32_t>(i), variant, offset, payloads[i].size(),
-                XXH64(payloads[i].data(), payloads[i].size(), 0)};
-    offset = align_up(offset + payloads[i].size());
-  }
-
   try {
     io::AtomicFile out(path);
+    out.write_zeros(kDataStart);
+    // Each section page-aligned, its checksum taken as its bytes go out.
+    auto section = [&](Section s, std::uint32_t variant, const auto& write_payload) {
+      out.write_zeros(align_up(out.size()) - out.size());
+      const std::uint64_t offset = out.size();
+      XXH64_state_t* state = XXH64_createState();
+      if (state == nullptr) throw std::bad_alloc();
+      const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> owned(state, &XXH64_freeState);
+      XXH64_reset(state, 0);
+      write_payload([&](std::span<const std::uint8_t> bytes) {
+        XXH64_update(state, bytes.data(), bytes.size());
+        out.write(bytes);
+      });
+      table[static_cast<std::size_t>(s)] = {static_cast<std::uint32_t>(s), variant, offset, out.size() - offset,
+                                            XXH64_digest(state)};
+    };
+    auto bytes = [&](std::span<const std::uint8_t> payload) {
+      return [payload](const auto& sink) { sink(payload); };
+    };
+    auto query = [&](const auto& producer, Section s) {
+      using T = typename std::remove_cvref_t<decltype(producer)>::PointType;
+      return [&producer, s, &path](const auto& sink) {
+        std::uint64_t put = 0;
+        producer.produce([&](std::span<const T> points) {
+          put += points.size();
+          if (put > producer.count) return;
+          sink(bytes_of(points));
+        });
+        if (put != producer.count) {
+          throw ParameterFileError(path.string() + ": cannot write: the query '" +
+                                   kSectionNames[static_cast<std::size_t>(s)] + "' gave " + std::to_string(put) +
+                                   " points, not " + std::to_string(producer.count));
+        }
+      };
+    };
+    section(Section::kVkPoints, 0, bytes(bytes_of(std::span<const VkPoints>(&vk_points, 1))));
+    section(Section::kIc, 0, bytes(bytes_of(std::span<const G1Affine>(vk.ic))));
+    section(Section::kDensity, 0, bytes(std::span<const std::uint8_t>(density)));
+    section(Section::kA, 0, query(key.a, Section::kA));
+    section(Section::kBG1, 0, query(key.b_g1, Section::kBG1));
+    section(Section::kBG2, 0, query(key.b_g2, Section::kBG2));
+    section(Section::kH, static_cast<std::uint32_t>(key.h_query), query(key.h, Section::kH));
+    section(Section::kL, 0, query(key.l, Section::kL));
+
     std::vector<std::uint8_t> head(kDataStart, 0);
     std::memcpy(head.data(), &header, sizeof header);
     std::memcpy(head.data() + kTableOffset, table.data(), sizeof table);
-    out.write(head);
-    for (std::size_t i = 0; i < kSectionCount; ++i) {
-      out.write_zeros(table[i].offset - out.size());
-      out.write(payloads[i]);
-    }
+    out.overwrite(0, head);
     out.commit();
   } catch (const io::FileError& e) {
     throw ParameterFileError(e.what());

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +45,32 @@ struct LoadOptions {
 // Streams the key to `path` through io::AtomicFile: readers see the old file or the
 // whole new one, on disk. Throws ParameterFileError naming the file on an I/O failure.
 void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);
+
+// A bulk query produced in order for a key that is never whole in memory (a
+// bellperson .params converted chunk by chunk): it calls `put` with consecutive runs
+// of its points, `count` in all.
+template <class T>
+struct QueryProducer {
+  using PointType = T;
+  std::uint64_t count = 0;
+  std::function<void(const std::function<void(std::span<const T>)>& put)> produce;
+};
+
+struct StreamedKey {
+  VerifyingKey vk;
+  QueryDensity density;
+  HQuery h_query = HQuery::kMonomial;
+  QueryProducer<G1Affine> a;
+  QueryProducer<G1Affine> b_g1;
+  QueryProducer<G2Affine> b_g2;
+  QueryProducer<G1Affine> h;
+  QueryProducer<G1Affine> l;
+};
+
+// The same file from producers, holding one run of points at a time; the header and
+// its checksums are written last. A producer that puts more or fewer points than its
+// count is a ParameterFileError naming the query (nothing is left at `path`).
+void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key);
 
 // Throws ParameterFileError naming the file, section and offset of the first problem.
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options = {});

@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "io/file_error.hpp"
@@ -98,6 +99,21 @@ void AtomicFile::write_zeros(std::uint64_t count) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(count, kZeros.size()));
     write(std::span(kZeros).first(n));
     count -= n;
+  }
+}
+
+void AtomicFile::overwrite(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
+  if (offset > size_ || bytes.size() > size_ - offset) {
+    throw std::out_of_range(temporary_path_.string() + ": overwrite past the " + std::to_string(size_) +
+                            " bytes written");
+  }
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(file_.get(), bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw FileError(temporary_path_.string(), system_reason("write failed", errno));
+    if (n == 0) throw FileError(temporary_path_.string(), "write failed: no progress");
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
   }
 }
 

@@ -37,6 +37,10 @@ class AtomicFile {
   void write(std::span<const std::uint8_t> bytes);
   void write(std::string_view bytes);
   void write_zeros(std::uint64_t count);
+  // Replaces bytes written already (a header whose checksums are known only once the
+  // rest is written); the size does not change. Throws FileError as write() does, or
+  // std::out_of_range for bytes past size().
+  void overwrite(std::uint64_t offset, std::span<const std::uint8_t> bytes);
 
   // Bytes written so far.
   std::uint64_t size() const { return size_; }

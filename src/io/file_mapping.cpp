@@ -1,7 +1,9 @@
 #include "io/file_mapping.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -39,6 +41,15 @@ FileMapping::FileMapping(std::shared_ptr<const ReadOnlyFile> file, FileIdentity 
 
 FileMapping::~FileMapping() {
   if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+}
+
+void FileMapping::release(std::size_t offset, std::size_t bytes) const {
+  if (offset >= size_ || bytes == 0) return;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t begin = (offset + page - 1) / page * page;
+  const std::size_t end = std::min(size_, offset + std::min(bytes, size_ - offset)) / page * page;
+  // Advice only: a mapping whose pages cannot be dropped costs RSS, not correctness.
+  if (begin < end) ::madvise(const_cast<std::uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
 std::optional<std::string> FileMapping::change() const {

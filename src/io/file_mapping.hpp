@@ -34,6 +34,10 @@ class FileMapping {
   ~FileMapping();
 
   std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+  // Gives back the resident pages of a range read once (a file converted chunk by
+  // chunk), so that they stop counting in the process's RSS; they stay in the page
+  // cache and read back as before. Only whole pages inside the range are dropped.
+  void release(std::size_t offset, std::size_t bytes) const;
   const std::string& name() const { return file_->name(); }
   const ReadOnlyFile& file() const { return *file_; }
   // The file as it was when mapped.

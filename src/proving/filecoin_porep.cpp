@@ -1,6 +1,8 @@
 #include "proving/filecoin_porep.hpp"
 
+#include <algorithm>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "circuits/filecoin/c1_circuit.hpp"
@@ -8,9 +10,11 @@
 #include "circuits/filecoin/commit2_input.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
 #include "formats/format_error.hpp"
+#include "groth16/parameter_file.hpp"
 #include "io/bounded_read.hpp"
 #include "io/file_error.hpp"
 #include "io/file_mapping.hpp"
+#include "poly/evaluation_domain.hpp"
 #include "r1cs/shape_system.hpp"
 
 namespace zkpipe::proving {
@@ -89,6 +93,58 @@ groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params,
   const formats::CircuitRequirements requirements = filecoin_porep_requirements(proof);
   formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
   return formats::to_proving_key(formats::read_bellperson_params(mapping, options), requirements, name);
+}
+
+namespace {
+
+// Why `key` (a cache's) is not the key of `vk`'s parameters for `circuit`, or "".
+std::string cache_mismatch(const groth16::ProvingKey& key, const groth16::VerifyingKey& vk,
+                           const formats::CircuitRequirements& circuit) {
+  if (key.vk != vk) return "its verifying key is not the .params's (other parameters)";
+  if (key.density != circuit.density || key.h_query != groth16::HQuery::kMonomial ||
+      key.domain_size() != poly::EvaluationDomain(std::max<std::size_t>(circuit.num_constraints, 1)).size()) {
+    return "its shape is not the circuit's";
+  }
+  return "";
+}
+
+}  // namespace
+
+CachedFilecoinKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
+                                          const std::filesystem::path& cache,
+                                          const formats::BellpersonReadOptions& options,
+                                          const formats::ConvertProgress& progress) {
+  const std::string name = params.string() + " (as " + std::string(proof.name) + "'s parameters)";
+  std::shared_ptr<const io::FileMapping> mapping;
+  try {
+    mapping = io::FileMapping::open(params);
+  } catch (const io::FileError& e) {
+    throw formats::FormatError(params.string(), e.what());
+  }
+  const formats::CircuitRequirements requirements = filecoin_porep_requirements(proof);
+  formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
+  const groth16::VerifyingKey vk = formats::read_bellperson_params_vk(mapping, options.insecure_key);
+
+  CachedFilecoinKey out;
+  std::error_code ec;
+  if (std::filesystem::exists(cache, ec)) {
+    try {
+      groth16::ProvingKey key = groth16::load_parameter_file(cache, {.insecure_key = options.insecure_key});
+      out.passed_over = cache_mismatch(key, vk, requirements);
+      if (out.passed_over.empty()) {
+        out.key = std::move(key);
+        return out;
+      }
+    } catch (const groth16::ParameterFileError& e) {
+      out.passed_over = e.what();
+    }
+  }
+  formats::convert_bellperson_params(mapping, requirements, cache, options, progress);
+  out.converted = true;
+  // Just written from points checked as they were decoded.
+  out.key = groth16::load_parameter_file(
+      cache, {.verify_checksums = false, .check_points = false, .insecure_key = options.insecure_key});
+  return out;
 }
 
 std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::SectorValues& sector) {

@@ -42,6 +42,24 @@ formats::CircuitRequirements filecoin_porep_requirements(const filecoin::SealPro
 groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
                                             const formats::BellpersonReadOptions& options = {});
 
+// The seal proof's proving key through zkpipe's native parameter file at `cache`:
+// the cache is used when it holds this .params's verifying key and fits the circuit,
+// else the .params is converted into it (formats::convert_bellperson_params: a chunk of
+// points in host memory at a time) and the key is mapped from it. A 32 GiB sector's
+// key is then never whole in host memory, and later runs skip the decoding (most of
+// a load's time). The .params is checked against the seal proof before anything is
+// converted. Throws formats::FormatError naming the .params, or
+// groth16::ParameterFileError naming the cache when it cannot be written.
+struct CachedFilecoinKey {
+  groth16::ProvingKey key;
+  bool converted = false;   // the cache was written from the .params now
+  std::string passed_over;  // why a cache found at the path was not used
+};
+CachedFilecoinKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
+                                          const std::filesystem::path& cache,
+                                          const formats::BellpersonReadOptions& options = {},
+                                          const formats::ConvertProgress& progress = {});
+
 // The public inputs of every partition, as verify_seal derives them from the sector's
 // values alone.
 std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::SectorValues& sector);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Filecoin PoRep C2 end to end on a 2 KiB sector (its partition is 2.7 M constraints,
 # a 2^22 domain): test-only parameters, a sector sealed in memory, its C1 output proved
-# through the engine and the proof verified from the sector's values; then refusals:
+# through the engine (the .params converted once into a mapped key cache) and the proof
+# verified from the sector's values; then refusals:
 # a tampered proof (exit 1), a malformed one, a C1 output of another sector, a truncated
 # one, and parameters of another sector size (exit 2, naming what is wrong, nothing written).
 set -euo pipefail
@@ -31,6 +32,21 @@ grep -q "\"comm_r\": \"$(sed -n 's/^comm_r //p' "$dir/seal.txt")\"" "$dir/s/sect
   --out "$dir/proof.bin" --backend cpu --no-subgroup-check --quiet 2>/dev/null
 test "$(stat -c %s "$dir/proof.bin")" -eq 192
 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/proof.bin" | grep -qx valid
+
+# The .params was converted into the key cache beside it; a damaged cache is passed
+# over with a warning and converted again, a sound one is mapped as it is.
+test -s "$dir/p.zkp"
+truncate -s 10000 "$dir/p.zkp"
+"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
+  --out "$dir/proof2.bin" --backend cpu --no-subgroup-check --pw 1 2> "$dir/c2.txt" > /dev/null
+grep -q "warning: not using the key cache $dir/p.zkp: .*truncated" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "damaged cache"; }
+grep -q "^converted $dir/p.params into $dir/p.zkp" "$dir/c2.txt"
+"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
+  --out "$dir/proof3.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
+grep -q "^mapped the key from $dir/p.zkp (converted from $dir/p.params)" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not used"; }
+for p in proof2 proof3; do
+  "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/$p.bin" | grep -qx valid
+done
 
 # A's sign bit flipped: still a point on the curve, no longer the proof.
 python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[0] ^= 0x20; open(sys.argv[2], "wb").write(b)' \

@@ -17,6 +17,7 @@
 #include "formats/bellperson_vk.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
@@ -283,6 +284,59 @@ TEST_F(BellpersonParamsFile, CountsTellWhetherTheFileFitsBeforeItsPointsAreRead)
   put_be32(bytes, o.l_count, be32(bytes, o.l_count) + 1);
   write_bytes(path_, bytes);
   EXPECT_THROW(read_bellperson_params_counts(io::FileMapping::open(path_)), FormatError);
+}
+
+// Converted a few points at a time into the native file: the key read whole, mapped
+// from the file; progress reaches every point.
+TEST_F(BellpersonParamsFile, ConvertsIntoTheNativeFileAChunkAtATime) {
+  const fs::path out = scratch_path("converted.zkp");
+  std::vector<std::uint64_t> seen;
+  std::uint64_t total = 0;
+  convert_bellperson_params(io::FileMapping::open(path_), circuit_requirements(circuit().matrices), out,
+                            {.convert_chunk_points = 3}, [&](std::uint64_t done, std::uint64_t all) {
+                              seen.push_back(done);
+                              total = all;
+                            });
+  const groth16::ProvingKey converted = groth16::load_parameter_file(out);
+  fs::remove(out);
+  EXPECT_EQ(converted, load());
+  EXPECT_TRUE(converted.l.is_file_mapped());
+  const std::uint64_t points = key().h.size() + key().l.size() + key().a.size() + 2 * key().b_g1.size();
+  EXPECT_EQ(total, points);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), points);
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_GT(seen.size(), 5u);  // more than one chunk per query somewhere
+}
+
+// A bad point is named as the reader names it, parameters of another circuit are
+// refused from their counts, and neither leaves a file behind.
+TEST_F(BellpersonParamsFile, ConversionRefusesWhatTheReaderRefusesAndLeavesNothing) {
+  const fs::path out = scratch_path("converted.zkp");
+  const auto other = groth16::testing::record([](auto& cs) { cubic_with_bits(cs, Fr::from_u64(3), {1, 0}); });
+  try {
+    convert_bellperson_params(io::FileMapping::open(path_), circuit_requirements(other), out);
+    FAIL() << "parameters of another circuit were converted";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("the parameters do not fit the circuit: IC points"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(out));
+
+  std::vector<std::uint8_t> bytes = read_bytes(path_);
+  const Offsets o(key());
+  const std::size_t point = o.l_count + 4 + 2 * kG1;
+  bytes[point + kG1 - 1] ^= 1;
+  write_bytes(path_, bytes);
+  try {
+    convert_bellperson_params(io::FileMapping::open(path_), circuit_requirements(circuit().matrices), out,
+                              {.convert_chunk_points = 1});
+    FAIL() << "a point off the curve was converted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(std::string(e.what()), at(point) + "l point 2: point is not on the curve");
+  }
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".partial"));
 }
 
 TEST_F(BellpersonParamsFile, WriterRefusesWhatBellpersonCannotRead) {

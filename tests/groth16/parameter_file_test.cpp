@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <type_traits>
 #include <vector>
 
 #include "groth16/cpu_prover.hpp"
@@ -99,6 +100,39 @@ TEST_F(ParameterFile, SectionsArePageAlignedSoPointsAreUsableInPlace) {
   ProvingKey loaded = load_parameter_file(path_);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(loaded.h.data()) % 4096, 0u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(loaded.b_g2.data()) % 4096, 0u);
+}
+
+// Points produced a few at a time (a converted .params) give the same file, byte for
+// byte, as the key written whole; a producer that falls short leaves nothing.
+TEST_F(ParameterFile, StreamedQueriesWriteTheSameFile) {
+  auto in_runs = [](const auto& points) {
+    using T = typename std::remove_cvref_t<decltype(points)>::value_type;
+    return QueryProducer<T>{points.size(), [span = points.span()](const auto& put) {
+                              for (std::size_t i = 0; i < span.size(); i += 2) put(span.subspan(i, std::min<std::size_t>(2, span.size() - i)));
+                            }};
+  };
+  const ProvingKey& k = key();
+  StreamedKey streamed{k.vk, k.density, k.h_query, in_runs(k.a), in_runs(k.b_g1), in_runs(k.b_g2), in_runs(k.h),
+                       in_runs(k.l)};
+  const fs::path again = dir_ / "streamed.zkp";
+  write_parameter_file(again, streamed);
+  std::ifstream in(again, std::ios::binary);
+  EXPECT_EQ(std::vector<char>(std::istreambuf_iterator<char>(in), {}), read_all());
+  EXPECT_EQ(load_parameter_file(again), k);
+
+  const fs::path short_path = dir_ / "short.zkp";
+  streamed.l.count += 1;
+  try {
+    write_parameter_file(short_path, streamed);
+    FAIL() << "a query one point short was written";
+  } catch (const ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("the query 'l' gave " + std::to_string(k.l.size()) + " points, not " +
+                                         std::to_string(k.l.size() + 1)),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(short_path));
+  EXPECT_FALSE(fs::exists(dir_ / "short.zkp.partial"));
 }
 
 TEST_F(ParameterFile, MissingFile) {
