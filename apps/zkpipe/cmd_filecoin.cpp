@@ -257,7 +257,7 @@ void run_c2(const C2Options& o) {
   const std::string key_cache =
       o.no_key_cache ? std::string()
                      : !o.key_cache.empty() ? o.key_cache
-                                            : std::filesystem::path(o.params).replace_extension(".zkp").string();
+                                            : proving::default_key_cache(o.params).string();
   refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.trace_path, key_cache});
   // Every input checked before any proving: the C1 output against the sector, then
   // the parameters against the seal proof's circuit.
@@ -287,12 +287,17 @@ void run_c2(const C2Options& o) {
                                                   bar.update("converting " + o.params, done, total);
                                                 });
     }
+    if (!cached.not_cached.empty()) {
+      std::cerr << "zkpipe: warning: the key could not be cached (" << cached.not_cached
+                << "); it was decoded into host memory\n";
+    }
     if (!cached.passed_over.empty()) {
       std::cerr << "zkpipe: warning: not using the key cache " << key_cache << ": " << cached.passed_over
-                << "; converted it again\n";
+                << "\n";
     }
     if (!o.quiet) {
-      std::cerr << (cached.converted ? "converted " + o.params + " into " + key_cache + " (mapped from now on) in "
+      std::cerr << (!cached.cache_mapping ? "read " + o.params + " in "
+                    : cached.converted ? "converted " + o.params + " into " + key_cache + " (mapped from now on) in "
                                      : "mapped the key from " + key_cache + " (converted from " + o.params + ") in ")
                 << format_seconds(seconds_since(t)) << "\n";
     }
@@ -368,7 +373,7 @@ void register_c2_command(CLI::App& filecoin) {
   add_devices_option(*cmd, opts->backend);
   cmd->add_option("--key-cache", opts->key_cache,
                   "zkpipe's parameter file converted from --params once and memory-mapped at every later run, so the "
-                  "key is never whole in host memory (default: --params with the extension .zkp, beside it)")
+                  "key is never whole in host memory (default: beside --params, its name with .zkp appended)")
       ->check(output_file());
   cmd->add_flag("--no-key-cache", opts->no_key_cache,
                 "Decode the .params into host memory at every run instead (the whole key: ~47 GiB at 32 GiB)")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <new>
 #include <span>
@@ -250,6 +251,12 @@ void write_parameter_file(const std::filesystem::path& path, const StreamedKey& 
   } catch (const io::FileError& e) {
     throw ParameterFileError(e.what());
   }
+}
+
+bool is_parameter_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<char, kMagic.size()> magic{};
+  return in.read(magic.data(), magic.size()) && magic == kMagic;
 }
 
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options) {

@@ -72,6 +72,10 @@ struct StreamedKey {
 // count is a ParameterFileError naming the query (nothing is left at `path`).
 void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key);
 
+// Whether `path` begins as a zkpipe parameter file does (its magic), sound or not:
+// what may be replaced as a damaged one. False for a file that cannot be read.
+bool is_parameter_file(const std::filesystem::path& path);
+
 // Throws ParameterFileError naming the file, section and offset of the first problem.
 ProvingKey load_parameter_file(const std::filesystem::path& path, const LoadOptions& options = {});
 // The same from a mapping the caller keeps, to ask it afterwards whether the file

@@ -110,41 +110,77 @@ std::string cache_mismatch(const groth16::ProvingKey& key, const groth16::Verify
 
 }  // namespace
 
+CachedFilecoinKey load_filecoin_porep_key(const std::shared_ptr<const io::FileMapping>& params,
+                                          const filecoin::SealProof& proof, const std::filesystem::path& cache,
+                                          const formats::BellpersonReadOptions& options,
+                                          const formats::ConvertProgress& progress) {
+  const std::string name = params->name() + " (as " + std::string(proof.name) + "'s parameters)";
+  const formats::CircuitRequirements requirements = filecoin_porep_requirements(proof);
+  formats::check_params_fit(formats::read_bellperson_params_counts(params), requirements, name);
+  const groth16::VerifyingKey vk = formats::read_bellperson_params_vk(params, options.insecure_key);
+
+  CachedFilecoinKey out;
+  std::error_code ec;
+  if (std::filesystem::exists(cache, ec)) {
+    try {
+      auto mapping = io::FileMapping::open(cache);
+      groth16::ProvingKey key = groth16::load_parameter_file(mapping, {.insecure_key = options.insecure_key});
+      const std::string mismatch = cache_mismatch(key, vk, requirements);
+      if (mismatch.empty()) {
+        out.key = std::move(key);
+        out.cache_mapping = std::move(mapping);
+        return out;
+      }
+      // A sound key of other parameters is someone's: it is not replaced.
+      out.not_cached = cache.string() + " holds another key (" + mismatch + "), left as it is";
+    } catch (const groth16::ParameterFileError& e) {
+      // Only a damaged cache is replaced, never a file that is not one.
+      if (groth16::is_parameter_file(cache)) {
+        out.passed_over = e.what();
+      } else {
+        out.not_cached = cache.string() + " is not a zkpipe parameter file, left as it is";
+      }
+    } catch (const io::FileError& e) {
+      out.not_cached = e.what();
+    }
+  }
+  if (out.not_cached.empty()) {
+    try {
+      formats::convert_bellperson_params(params, requirements, cache, options, progress);
+      out.converted = true;
+      out.cache_mapping = io::FileMapping::open(cache);
+      // Just written from points checked as they were decoded.
+      out.key = groth16::load_parameter_file(
+          out.cache_mapping, {.verify_checksums = false, .check_points = false, .insecure_key = options.insecure_key});
+    } catch (const groth16::ParameterFileError& e) {
+      out.not_cached = e.what();
+    } catch (const io::FileError& e) {
+      out.not_cached = e.what();
+    }
+  }
+  if (!out.not_cached.empty()) {
+    out.converted = false;
+    out.cache_mapping.reset();
+    out.key = formats::to_proving_key(formats::read_bellperson_params(params, options), requirements, name);
+  }
+  return out;
+}
+
 CachedFilecoinKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
                                           const std::filesystem::path& cache,
                                           const formats::BellpersonReadOptions& options,
                                           const formats::ConvertProgress& progress) {
-  const std::string name = params.string() + " (as " + std::string(proof.name) + "'s parameters)";
   std::shared_ptr<const io::FileMapping> mapping;
   try {
     mapping = io::FileMapping::open(params);
   } catch (const io::FileError& e) {
     throw formats::FormatError(params.string(), e.what());
   }
-  const formats::CircuitRequirements requirements = filecoin_porep_requirements(proof);
-  formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
-  const groth16::VerifyingKey vk = formats::read_bellperson_params_vk(mapping, options.insecure_key);
+  return load_filecoin_porep_key(mapping, proof, cache, options, progress);
+}
 
-  CachedFilecoinKey out;
-  std::error_code ec;
-  if (std::filesystem::exists(cache, ec)) {
-    try {
-      groth16::ProvingKey key = groth16::load_parameter_file(cache, {.insecure_key = options.insecure_key});
-      out.passed_over = cache_mismatch(key, vk, requirements);
-      if (out.passed_over.empty()) {
-        out.key = std::move(key);
-        return out;
-      }
-    } catch (const groth16::ParameterFileError& e) {
-      out.passed_over = e.what();
-    }
-  }
-  formats::convert_bellperson_params(mapping, requirements, cache, options, progress);
-  out.converted = true;
-  // Just written from points checked as they were decoded.
-  out.key = groth16::load_parameter_file(
-      cache, {.verify_checksums = false, .check_points = false, .insecure_key = options.insecure_key});
-  return out;
+std::filesystem::path default_key_cache(const std::filesystem::path& params) {
+  return std::filesystem::path(params.string() + ".zkp");
 }
 
 std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::SectorValues& sector) {

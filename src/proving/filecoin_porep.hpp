@@ -18,6 +18,7 @@
 #include "formats/bellperson_params.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
+#include "io/file_mapping.hpp"
 
 namespace zkpipe::proving {
 
@@ -46,19 +47,31 @@ groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params,
 // the cache is used when it holds this .params's verifying key and fits the circuit,
 // else the .params is converted into it (formats::convert_bellperson_params: a chunk of
 // points in host memory at a time) and the key is mapped from it. A 32 GiB sector's
-// key is then never whole in host memory, and later runs skip the decoding (most of
-// a load's time). The .params is checked against the seal proof before anything is
-// converted. Throws formats::FormatError naming the .params, or
-// groth16::ParameterFileError naming the cache when it cannot be written.
+// key is then never whole in host memory, and later loads skip the decoding (most of
+// a load's time). A damaged cache is converted again; a file at `cache` that is a
+// sound key of other parameters, or not a zkpipe parameter file, is left as it is.
+// That, or a cache that cannot be written (a read-only directory, a full disk), is
+// not an error: the .params is then decoded into host memory, as
+// read_filecoin_porep_key does, and `not_cached` says why. The .params is checked
+// against the seal proof before anything is converted. Throws formats::FormatError
+// naming the .params.
 struct CachedFilecoinKey {
   groth16::ProvingKey key;
+  std::shared_ptr<const io::FileMapping> cache_mapping;  // the key's, when mapped from the cache
   bool converted = false;   // the cache was written from the .params now
   std::string passed_over;  // why a cache found at the path was not used
+  std::string not_cached;   // why the cache could not be written
 };
+CachedFilecoinKey load_filecoin_porep_key(const std::shared_ptr<const io::FileMapping>& params,
+                                          const filecoin::SealProof& proof, const std::filesystem::path& cache,
+                                          const formats::BellpersonReadOptions& options = {},
+                                          const formats::ConvertProgress& progress = {});
 CachedFilecoinKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
                                           const std::filesystem::path& cache,
                                           const formats::BellpersonReadOptions& options = {},
                                           const formats::ConvertProgress& progress = {});
+// Where a .params's key cache lies by default: beside it, its name with .zkp appended.
+std::filesystem::path default_key_cache(const std::filesystem::path& params);
 
 // The public inputs of every partition, as verify_seal derives them from the sector's
 // values alone.

@@ -303,15 +303,19 @@ ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared
   formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
   // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
   // proofs, which are verified before they are returned; checking ~470 million
-  // points is what would make a 32 GiB sector's load slow.
-  formats::BellpersonParams params = formats::read_bellperson_params(mapping, {.check_subgroup = false});
-  auto key =
-      std::make_shared<const groth16::ProvingKey>(formats::to_proving_key(std::move(params), requirements, name));
-  // The points are copied out: the mapping goes, the identity read stays the check.
+  // points is what would make a 32 GiB sector's load slow. The key is mapped from
+  // the cache converted beside the .params (where the evaluator is cached too), so
+  // the host never holds it whole; only when that cannot be written is it decoded
+  // into memory.
+  proving::CachedFilecoinKey cached =
+      proving::load_filecoin_porep_key(mapping, proof, proving::default_key_cache(file), {.check_subgroup = false});
+  auto key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
+  // The .params is not read again: the mapping goes, the identity read stays the check.
   const io::FileIdentity source = mapping->identity();
   mapping.reset();
   proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(file, *key, shape);
   std::vector<MappedSource> mappings;
+  if (cached.cache_mapping) mappings.push_back({"key cache", cached.cache_mapping});
   if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});
   return {make_resident(file, std::move(key), std::move(evaluator.evaluator), 0), nullptr, source, false,
           std::move(mappings)};

@@ -166,7 +166,7 @@ class ParameterResidency {
  private:
   using Id = std::pair<std::string, std::string>;  // file, circuit name
   struct MappedSource {
-    const char* what;  // "parameter file", "evaluator file"
+    const char* what;  // "parameter file", "key cache", "evaluator file"
     std::shared_ptr<const io::FileMapping> mapping;
   };
   struct Resident {
@@ -177,7 +177,8 @@ class ParameterResidency {
     // holding a copy of what it read.
     bool key_in_place = false;
     // The files the parameters view in place (the key's, its evaluator's); none for a
-    // .zkey, which is copied, and only the evaluator's for Filecoin .params.
+    // .zkey, which is copied, and for Filecoin .params the key cache converted from it
+    // (none when it could not be written) and the evaluator's.
     std::vector<MappedSource> mappings;
   };
   // A key's counts as read from its file, valid while the file's mtime is unchanged.

@@ -35,16 +35,23 @@ test "$(stat -c %s "$dir/proof.bin")" -eq 192
 
 # The .params was converted into the key cache beside it; a damaged cache is passed
 # over with a warning and converted again, a sound one is mapped as it is.
-test -s "$dir/p.zkp"
-truncate -s 10000 "$dir/p.zkp"
+test -s "$dir/p.params.zkp"
+truncate -s 10000 "$dir/p.params.zkp"
 "$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
   --out "$dir/proof2.bin" --backend cpu --no-subgroup-check --pw 1 2> "$dir/c2.txt" > /dev/null
-grep -q "warning: not using the key cache $dir/p.zkp: .*truncated" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "damaged cache"; }
-grep -q "^converted $dir/p.params into $dir/p.zkp" "$dir/c2.txt"
+grep -q "warning: not using the key cache $dir/p.params.zkp: .*truncated" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "damaged cache"; }
+grep -q "^converted $dir/p.params into $dir/p.params.zkp" "$dir/c2.txt"
 "$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
   --out "$dir/proof3.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
-grep -q "^mapped the key from $dir/p.zkp (converted from $dir/p.params)" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not used"; }
-for p in proof2 proof3; do
+grep -q "^mapped the key from $dir/p.params.zkp (converted from $dir/p.params)" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not used"; }
+# A file at the cache's place that is not a cache is left alone: the key is read whole.
+printf 'not a key' > "$dir/mine.zkp"
+"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
+  --key-cache "$dir/mine.zkp" --out "$dir/proof4.bin" --backend cpu --no-subgroup-check --pw 1 2> "$dir/c2.txt" > /dev/null
+grep -q "warning: the key could not be cached ($dir/mine.zkp is not a zkpipe parameter file, left as it is)" "$dir/c2.txt" \
+  || { cat "$dir/c2.txt" >&2; fail "foreign file at the cache path"; }
+test "$(cat "$dir/mine.zkp")" = "not a key"
+for p in proof2 proof3 proof4; do
   "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/$p.bin" | grep -qx valid
 done
 
