@@ -317,25 +317,16 @@ void run_c2(const C2Options& o) {
   proving::PreparedRequest prepared =
       proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
   engine::ProofRequest request = std::move(prepared.request);
-  // Each partition's proof checked against its own public inputs, so that a failure
-  // names the partition; a proof that does not verify is never written.
-  auto first_invalid = std::make_shared<std::atomic<std::size_t>>(circuit->partitions());
-  request.verify = [check = prepared.check, first_invalid](std::span<const groth16::Proof> proofs) {
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
-      if (!check(p, proofs[p])) {
-        first_invalid->store(p);
-        return false;
-      }
-    }
-    return true;
-  };
+  // A proof that does not verify is never written.
+  const proving::PartitionVerifier verifier(prepared.check, circuit->partitions());
+  request.verify = verifier.hook();
   engine::ProofResult result;
   try {
     result = eng.submit(std::move(request)).get();
   } catch (const engine::RequestFailed&) {
-    if (first_invalid->load() < circuit->partitions()) {
-      throw std::runtime_error("partition " + std::to_string(first_invalid->load()) +
-                               "'s proof does not verify, nothing written: " + o.params + " or the backend is faulty");
+    if (const auto p = verifier.failed()) {
+      throw std::runtime_error("partition " + std::to_string(*p) + "'s proof does not verify, nothing written: " +
+                               o.params + " or the backend is faulty");
     }
     throw;
   }

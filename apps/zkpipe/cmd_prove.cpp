@@ -69,28 +69,15 @@ void run_prove(const ProveOptions& o) {
   proving::PreparedRequest prepared =
       proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
   engine::ProofRequest request = std::move(prepared.request);
-  // Each partition's proof checked against its own public inputs, so that a failure
-  // names the partition.
-  auto first_invalid = std::make_shared<std::atomic<std::size_t>>(o.workload.partitions);
-  request.verify = nullptr;
-  if (o.self_verify) {
-    request.verify = [check = prepared.check, first_invalid](std::span<const groth16::Proof> proofs) {
-      for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!check(p, proofs[p])) {
-          first_invalid->store(p);
-          return false;
-        }
-      }
-      return true;
-    };
-  }
+  const proving::PartitionVerifier verifier(prepared.check, o.workload.partitions);
+  request.verify = o.self_verify ? verifier.hook() : nullptr;
   engine::ProofResult result;
   try {
     result = eng.submit(std::move(request)).get();
   } catch (const engine::RequestFailed& e) {
     key_file->expect_undamaged();
-    if (first_invalid->load() < o.workload.partitions) {
-      throw std::runtime_error("partition " + std::to_string(first_invalid->load()) +
+    if (const auto p = verifier.failed()) {
+      throw std::runtime_error("partition " + std::to_string(*p) +
                                "'s proof does not verify, nothing written: " + o.key + " or the backend is faulty");
     }
     throw;
