@@ -22,12 +22,15 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 void add_circuit_options(CLI::App& cmd, WorkloadSpec& spec) {
-  cmd.add_option("--circuit", spec.circuit, "Circuit family (porep-like, filecoin-porep)")->capture_default_str();
-  cmd.add_option("--preset", spec.preset,
-                 "Size preset: porep-like " + joined(proving::preset_names("porep-like")) + "; filecoin-porep " +
-                     joined(proving::preset_names("filecoin-porep")))
+  cmd.add_option("--circuit", spec.circuit, "Circuit family (" + joined(proving::circuit_names()) + ")")
       ->capture_default_str();
-  cmd.add_option("--sector-size", spec.preset, "Sector size of --circuit filecoin-porep (the same as --preset)");
+  cmd.add_option("--preset", spec.preset,
+                 "Size preset: porep-like " + joined(proving::preset_names("porep-like")) +
+                     "; the filecoin-* circuits a sector size, " + joined(proving::preset_names("filecoin-porep")))
+      ->capture_default_str();
+  cmd.add_option("--sector-size", spec.preset,
+                 "Sector size of a filecoin-* circuit (the same as --preset); the PoSt circuits' partitions are "
+                 "synthetic sectors (window: full partitions, winning: one)");
 }
 
 void add_instance_options(CLI::App& cmd, WorkloadSpec& spec) {

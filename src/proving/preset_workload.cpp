@@ -4,6 +4,7 @@
 
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "circuits/filecoin/synthetic_c1.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "circuits/porep_like/preset.hpp"
 
@@ -13,6 +14,8 @@ namespace {
 
 constexpr const char* kPorepLike = "porep-like";
 constexpr const char* kFilecoinPorep = "filecoin-porep";
+constexpr const char* kWindowPost = "filecoin-window-post";
+constexpr const char* kWinningPost = "filecoin-winning-post";
 
 struct SectorPreset {
   const char* name;
@@ -56,19 +59,27 @@ std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWor
   return std::make_unique<filecoin::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
 }
 
+bool is_post(const std::string& circuit) { return circuit == kWindowPost || circuit == kWinningPost; }
+
+filecoin::PostProof post_of(const PresetWorkload& workload) {
+  const filecoin::SealProof& seal = sector_seal_proof(workload.preset);
+  return filecoin::post_proof(workload.circuit == kWindowPost ? filecoin::PostKind::kWindow : filecoin::PostKind::kWinning,
+                              seal.sector_bytes);
+}
+
 void check_circuit(const std::string& circuit) {
-  if (circuit != kPorepLike && circuit != kFilecoinPorep) {
+  if (circuit != kPorepLike && circuit != kFilecoinPorep && !is_post(circuit)) {
     throw std::invalid_argument("unknown circuit '" + circuit + "' (known: " + joined(circuit_names()) + ")");
   }
 }
 
 }  // namespace
 
-std::vector<std::string> circuit_names() { return {kPorepLike, kFilecoinPorep}; }
+std::vector<std::string> circuit_names() { return {kPorepLike, kFilecoinPorep, kWindowPost, kWinningPost}; }
 
 std::vector<std::string> preset_names(const std::string& circuit) {
   if (circuit == kPorepLike) return r1cs::porep::preset_names();
-  if (circuit == kFilecoinPorep) {
+  if (circuit == kFilecoinPorep || is_post(circuit)) {
     std::vector<std::string> names;
     for (const auto& p : kSectorPresets) names.emplace_back(p.name);
     return names;
@@ -78,10 +89,14 @@ std::vector<std::string> preset_names(const std::string& circuit) {
 
 WorkloadInput make_input(const PresetWorkload& workload) {
   check_circuit(workload.circuit);
-  WorkloadInput input{workload, nullptr};
+  WorkloadInput input{workload, nullptr, nullptr};
   if (workload.circuit == kFilecoinPorep) {
     input.seal = std::make_shared<const filecoin::SyntheticSeal>(
         filecoin::synthetic_c1(checked_seal_proof(workload), workload.seed));
+  }
+  if (is_post(workload.circuit)) {
+    input.post = std::make_shared<const filecoin::FallbackPostCircuit>(
+        filecoin::synthetic_post(post_of(workload), workload.seed, workload.partitions));
   }
   return input;
 }
@@ -93,6 +108,10 @@ std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& inpu
     if (!input.seal) throw std::invalid_argument("make_circuit: a filecoin-porep input without its C1 output");
     checked_seal_proof(workload);
     return filecoin_porep_circuit(workload, *input.seal);
+  }
+  if (is_post(workload.circuit)) {
+    if (!input.post) throw std::invalid_argument("make_circuit: a PoSt input without its sectors");
+    return std::make_unique<filecoin::FallbackPostCircuit>(*input.post);
   }
   return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset), workload.seed,
                                                          workload.partitions);

@@ -5,7 +5,10 @@
 //    64GiB; the registered proof StackedDrg<size>V1_1), its partitions from a synthetic
 //    C1 output (circuits/filecoin/synthetic_c1.hpp) checked and converted as `filecoin
 //    c2` converts a real one; a proof has the registered proof's partitions, and fewer
-//    may be asked for (the first ones).
+//    may be asked for (the first ones);
+//  - filecoin-window-post, filecoin-winning-post: Filecoin's PoSt for a sector size, its
+//    partitions (window: full ones of the size's sector count; winning: one) from
+//    synthetic sectors (circuits/filecoin/synthetic_post.hpp).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/synthetic_c1.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
@@ -35,10 +39,12 @@ std::vector<std::string> preset_names(const std::string& circuit);
 // filecoin-porep the synthetic C1 output and the sector's values (what a sealer hands
 // C2: its making is C1's work, not C2's); for porep-like nothing (its witness derives
 // from the seed as it is synthesized). make_circuit then does C2's own work on it: the
-// C1 checks and conversion.
+// C1 checks and conversion. For PoSt the synthetic sectors (the vanilla proofs a
+// prover hands the SNARK) are the input.
 struct WorkloadInput {
   PresetWorkload workload;
-  std::shared_ptr<const filecoin::SyntheticSeal> seal;  // filecoin-porep only
+  std::shared_ptr<const filecoin::SyntheticSeal> seal;        // filecoin-porep only
+  std::shared_ptr<const filecoin::FallbackPostCircuit> post;  // the PoSt circuits only
 };
 
 // Throws std::invalid_argument naming the valid circuits / presets, or, for

@@ -1,0 +1,125 @@
+#include "circuits/filecoin/post_circuit.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "circuits/filecoin/constraint_gadgets.hpp"
+#include "circuits/filecoin/por_gadget.hpp"
+#include "circuits/filecoin/poseidon_gadget.hpp"
+
+namespace zkpipe::filecoin {
+
+using r1cs::AllocatedNum;
+using r1cs::ConstraintSystem;
+
+namespace {
+
+void synthesize_sector(ConstraintSystem& cs, const PostSector& sector, const TreeShape& shape) {
+  auto alloc = [&](std::string_view label, const Fr& value) {
+    auto s = cs.scope(label);
+    return AllocatedNum::alloc(cs, value);
+  };
+  const AllocatedNum comm_r_last = alloc("comm_r_last", sector.comm_r_last);
+  const AllocatedNum comm_c = alloc("comm_c", sector.comm_c);
+  const AllocatedNum comm_r = alloc("comm_r", sector.comm_r);
+  {
+    auto s = cs.scope("comm_r_input");
+    comm_r.inputize(cs);
+  }
+  {
+    auto s = cs.scope("H_comm_c_comm_r_last");
+    const AllocatedNum children[] = {comm_c, comm_r_last};
+    const AllocatedNum hash = poseidon::hash(cs, children);
+    auto e = cs.scope("enforce_comm_c_comm_r_last_hash_comm_r");
+    enforce_equal(cs, comm_r, hash);
+  }
+  for (std::size_t i = 0; i < sector.challenges.size(); ++i) {
+    auto s = cs.scope("challenge_inclusion", i);
+    const PostChallenge& c = sector.challenges[i];
+    enforce_inclusion(cs, TreeHash::kPoseidon, shape, c.leaf, c.path, comm_r_last, RootVisibility::kPrivate);
+  }
+}
+
+std::size_t levels_below(std::uint64_t leaves, std::size_t arity) {
+  std::size_t k = 0;
+  for (; leaves > 1; leaves /= arity) ++k;
+  return k;
+}
+
+}  // namespace
+
+void synthesize_fallback_post(ConstraintSystem& cs, const PostPartition& partition, const TreeShape& tree_shape) {
+  for (std::size_t i = 0; i < partition.sectors.size(); ++i) {
+    auto s = cs.scope("sector", i);
+    try {
+      synthesize_sector(cs, partition.sectors[i], tree_shape);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("sector " + std::to_string(i) + ": " + e.what());
+    }
+  }
+}
+
+std::vector<Fr> fallback_post_public_inputs(const PostPartition& partition) {
+  std::vector<Fr> inputs;
+  for (const PostSector& sector : partition.sectors) {
+    inputs.push_back(sector.comm_r);
+    for (const PostChallenge& c : sector.challenges) {
+      for (const Fr& input : inclusion_public_inputs(c.leaf_index)) inputs.push_back(input);
+    }
+  }
+  return inputs;
+}
+
+FallbackPostCircuit::FallbackPostCircuit(std::string name, TreeShape tree_shape, std::vector<PostPartition> partitions)
+    : name_(std::move(name)), tree_shape_(tree_shape), partitions_(std::move(partitions)) {
+  if (partitions_.empty()) throw std::invalid_argument(name_ + ": a PoSt proof without partitions");
+  const PostPartition& first = partitions_.front();
+  if (first.sectors.empty()) throw std::invalid_argument(name_ + ": a partition without sectors");
+  for (std::size_t k = 0; k < partitions_.size(); ++k) {
+    const PostPartition& p = partitions_[k];
+    if (p.sectors.size() != first.sectors.size()) {
+      throw std::invalid_argument(name_ + ": partition " + std::to_string(k) + " has " +
+                                  std::to_string(p.sectors.size()) + " sectors, partition 0 has " +
+                                  std::to_string(first.sectors.size()));
+    }
+    for (std::size_t i = 0; i < p.sectors.size(); ++i) {
+      if (p.sectors[i].challenges.size() != first.sectors[0].challenges.size()) {
+        throw std::invalid_argument(name_ + ": partition " + std::to_string(k) + " sector " + std::to_string(i) +
+                                    " has " + std::to_string(p.sectors[i].challenges.size()) +
+                                    " challenges, not " + std::to_string(first.sectors[0].challenges.size()));
+      }
+    }
+  }
+}
+
+const PostPartition& FallbackPostCircuit::at(std::size_t partition) const {
+  if (partition >= partitions_.size()) {
+    throw std::out_of_range(name_ + ": partition " + std::to_string(partition) + " of " +
+                            std::to_string(partitions_.size()));
+  }
+  return partitions_[partition];
+}
+
+void FallbackPostCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) const {
+  synthesize_fallback_post(cs, at(partition), tree_shape_);
+}
+
+std::vector<Fr> FallbackPostCircuit::public_inputs(std::size_t partition) const {
+  return fallback_post_public_inputs(at(partition));
+}
+
+FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const TreeShape& tree_shape,
+                                        std::size_t sectors, std::size_t challenges) {
+  const std::uint64_t base_trees = (tree_shape.sub == 0 ? 1 : tree_shape.sub) * (tree_shape.top == 0 ? 1 : tree_shape.top);
+  std::vector<PathElement> path(levels_below(leaves / base_trees, tree_shape.base),
+                                PathElement{std::vector<Fr>(tree_shape.base - 1), 0});
+  if (tree_shape.sub != 0) path.push_back(PathElement{std::vector<Fr>(tree_shape.sub - 1), 0});
+  if (tree_shape.top != 0) path.push_back(PathElement{std::vector<Fr>(tree_shape.top - 1), 0});
+  PostSector sector{};
+  sector.challenges.assign(challenges, PostChallenge{0, Fr::zero(), path});
+  PostPartition partition;
+  partition.sectors.assign(sectors, sector);
+  return FallbackPostCircuit(std::move(name), tree_shape, {std::move(partition)});
+}
+
+}  // namespace zkpipe::filecoin

@@ -1,0 +1,86 @@
+#include "circuits/filecoin/synthetic_post.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "circuits/filecoin/poseidon_hash.hpp"
+#include "circuits/filecoin/sparse_poseidon_tree.hpp"
+
+namespace zkpipe::filecoin {
+
+namespace {
+
+// One sector's commitments and the challenged leaves with their paths.
+PostSector synthetic_sector(const PostProof& proof, std::uint64_t sector_seed, const std::vector<std::uint64_t>& leaves) {
+  std::mt19937_64 rng(sector_seed);
+  std::map<std::uint64_t, Fr> values;
+  for (std::uint64_t leaf : leaves) values.emplace(leaf, Fr::random(rng));
+  const SparsePoseidonTree tree(proof.leaves(), proof.tree_shape(), values);
+  PostSector sector;
+  sector.comm_c = Fr::random(rng);
+  sector.comm_r_last = tree.root();
+  const Fr children[] = {sector.comm_c, sector.comm_r_last};
+  sector.comm_r = poseidon::hash(children);
+  for (std::uint64_t leaf : leaves) sector.challenges.push_back(PostChallenge{leaf, tree.leaf(leaf), tree.path(leaf)});
+  return sector;
+}
+
+PostRandomness randomness_of(std::mt19937_64& rng) {
+  PostRandomness r{};
+  for (auto& b : r) b = static_cast<std::uint8_t>(rng());
+  r[31] &= 0x3f;  // a canonical field element's bytes, as the chain's randomness is taken
+  return r;
+}
+
+}  // namespace
+
+FallbackPostCircuit synthetic_post(const PostProof& proof, std::uint64_t seed, std::size_t partitions,
+                                   ApiVersion api) {
+  std::mt19937_64 rng(seed);
+  const PostRandomness randomness = randomness_of(rng);
+  std::vector<PostPartition> out(partitions);
+  if (proof.kind == PostKind::kWinning) {
+    if (partitions != 1) {
+      throw std::invalid_argument(proof.name() + " has one partition; " + std::to_string(partitions) +
+                                  " were asked for");
+    }
+    const std::uint64_t sector_id = rng();
+    std::vector<std::uint64_t> leaves(proof.sector_count);
+    for (std::size_t n = 0; n < leaves.size(); ++n) {
+      leaves[n] = post_leaf_challenge(randomness, sector_id, post_challenge_index(ApiVersion::k1_0_0, 0, 1, n),
+                                      proof.leaves());
+    }
+    const PostSector whole = synthetic_sector(proof, rng(), leaves);
+    for (std::size_t n = 0; n < leaves.size(); ++n) {
+      PostSector one{whole.comm_r, whole.comm_c, whole.comm_r_last, {whole.challenges[n]}};
+      out[0].sectors.push_back(std::move(one));
+    }
+    return FallbackPostCircuit(proof.name(), proof.tree_shape(), std::move(out));
+  }
+  if (partitions == 0) throw std::invalid_argument(proof.name() + ": no partitions asked for");
+  const std::size_t sectors = partitions * proof.sector_count;
+  std::vector<std::uint64_t> sector_ids(sectors);
+  std::vector<std::uint64_t> sector_seeds(sectors);
+  for (std::size_t i = 0; i < sectors; ++i) {
+    sector_ids[i] = rng();
+    sector_seeds[i] = rng();
+  }
+  std::vector<PostSector> all(sectors);
+  tbb::parallel_for(std::size_t{0}, sectors, [&](std::size_t i) {
+    std::vector<std::uint64_t> leaves(proof.challenge_count);
+    for (std::size_t n = 0; n < leaves.size(); ++n) {
+      leaves[n] = post_leaf_challenge(randomness, sector_ids[i], post_challenge_index(api, i, proof.challenge_count, n),
+                                      proof.leaves());
+    }
+    all[i] = synthetic_sector(proof, sector_seeds[i], leaves);
+  });
+  for (std::size_t i = 0; i < sectors; ++i) out[i / proof.sector_count].sectors.push_back(std::move(all[i]));
+  return FallbackPostCircuit(proof.name(), proof.tree_shape(), std::move(out));
+}
+
+}  // namespace zkpipe::filecoin
