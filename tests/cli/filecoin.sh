@@ -6,7 +6,7 @@
 # a tampered proof (exit 1), a malformed one, a C1 output of another sector, a truncated
 # one, and parameters of another sector size (exit 2, naming what is wrong, nothing written).
 set -euo pipefail
-zkpipe=$1
+zkpipe=$(readlink -f "$1")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -100,4 +100,15 @@ grep -q "p.params (as StackedDrg8MiBV1_1's parameters): the parameters do not fi
 expect_exit 2 "$zkpipe" filecoin seal --sector-size 32GiB --random-data --out-dir "$dir/s32"
 grep -q "too large to seal in memory" "$dir/err.txt"
 test ! -e "$dir/s32"
+# PoSt: the circuits' counts, and a Window PoSt of two synthetic partitions proved and
+# verified through the engine.
+"$zkpipe" circuit info --circuit filecoin-window-post --sector-size 2KiB > "$dir/info.txt"
+grep -Eq "^public inputs +23 " "$dir/info.txt"
+"$zkpipe" circuit info --circuit filecoin-winning-post --sector-size 32GiB > "$dir/info.txt"
+grep -Eq "^public inputs +133 " "$dir/info.txt"
+(cd "$dir" && "$zkpipe" bench batch --circuit filecoin-window-post --sector-size 2KiB --partitions 2 -c 1 \
+  --backend cpu --quiet > "$dir/post.txt" 2>&1) || { cat "$dir/post.txt" >&2; fail "window post bench"; }
+grep -q "1/1 proofs verified" "$dir/post.txt"
+expect_exit 2 "$zkpipe" circuit info --circuit filecoin-spacerace-post --sector-size 2KiB
+grep -q "unknown circuit 'filecoin-spacerace-post'" "$dir/err.txt"
 echo "cli filecoin: OK"
