@@ -34,12 +34,13 @@ struct Cell {
 
 class Synthesizer {
  public:
-  Synthesizer(ConstraintSystem& cs, const Constants& c) : cs_(cs), c_(c), build_(!cs.values_only()) {}
+  Synthesizer(ConstraintSystem& cs, const Constants& c, const Fr& tag)
+      : cs_(cs), c_(c), tag_(tag), build_(!cs.values_only()) {}
 
   AllocatedNum run(std::span<const AllocatedNum> preimage) {
     std::vector<Cell> cells;
     cells.reserve(c_.width());
-    cells.push_back(Cell::constant(merkle_tree_tag(c_.arity()), build_));
+    cells.push_back(Cell::constant(tag_, build_));
     for (const AllocatedNum& x : preimage) cells.push_back(Cell::of(x));
 
     const std::size_t half = c_.half_full_rounds();
@@ -227,6 +228,7 @@ class Synthesizer {
 
   ConstraintSystem& cs_;
   const Constants& c_;
+  Fr tag_;
   bool build_;
   std::size_t key_ = 0;
   std::size_t round_ = 0;
@@ -240,7 +242,17 @@ AllocatedNum hash(ConstraintSystem& cs, const Constants& c, std::span<const Allo
                                 std::to_string(c.arity()));
   }
   auto s = cs.scope("poseidon");
-  return Synthesizer(cs, c).run(preimage);
+  return Synthesizer(cs, c, merkle_tree_tag(c.arity())).run(preimage);
+}
+
+AllocatedNum hash_with_tag(ConstraintSystem& cs, const Constants& c, const Fr& tag,
+                           std::span<const AllocatedNum> preimage) {
+  if (preimage.size() != c.arity()) {
+    throw std::invalid_argument("poseidon gadget: " + std::to_string(preimage.size()) + " inputs for arity " +
+                                std::to_string(c.arity()));
+  }
+  auto s = cs.scope("poseidon");
+  return Synthesizer(cs, c, tag).run(preimage);
 }
 
 AllocatedNum hash(ConstraintSystem& cs, std::span<const AllocatedNum> preimage) {

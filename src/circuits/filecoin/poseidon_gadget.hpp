@@ -29,6 +29,11 @@ using r1cs::ConstraintSystem;
 // The Merkle-tagged hash of exactly c.arity() variables.
 AllocatedNum hash(ConstraintSystem& cs, const Constants& c, std::span<const AllocatedNum> preimage);
 
+// The same with another domain tag in the first cell (a custom hash type's, as
+// storage-proofs-update's randomness hash), the same constraints.
+AllocatedNum hash_with_tag(ConstraintSystem& cs, const Constants& c, const Fr& tag,
+                           std::span<const AllocatedNum> preimage);
+
 // With the Standard instance of arity preimage.size().
 AllocatedNum hash(ConstraintSystem& cs, std::span<const AllocatedNum> preimage);
 
