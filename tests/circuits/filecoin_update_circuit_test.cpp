@@ -3,11 +3,14 @@
 // tests/circuit_poseidon.rs: 1,248,389 / 1,705,039 / 2,165,109 / 2,620,359 / 6,300,021 /
 // 6,760,091 constraints for sectors of 1, 2, 4, 8, 16 and 32 KiB (tree_r 8-4, 8, 8-2, 8-4,
 // 8-8, 8-8-2), 32,164 and 47,974 for the Poseidon variant at 1 and 8 KiB; 5 inputs with
-// ONE. Only counts: the native side that would give an honest witness is not built yet.
+// ONE. Then an update made as rust-fil-proofs makes one (synthetic_update.hpp) satisfies
+// every partition with the inputs a verifier derives, and each tampered value breaks it.
 #include <gtest/gtest.h>
 
+#include "circuits/filecoin/synthetic_update.hpp"
 #include "circuits/filecoin/update_circuit.hpp"
 #include "r1cs/shape_system.hpp"
+#include "r1cs/test_system.hpp"
 
 namespace zkpipe::filecoin {
 namespace {
@@ -51,6 +54,40 @@ TEST(FilecoinUpdateCircuit, PoseidonVariantCountsAreRustFilProofs) {
 TEST(FilecoinUpdateCircuit, ThirtyTwoGiBCountsAreRustFilProofs) {
   EXPECT_EQ(count(std::uint64_t{1} << 30, {8, 8, 0}, UpdateHash::kPoseidon).constraints, 22'305'906u);
   EXPECT_EQ(count(std::uint64_t{1} << 30, {8, 8, 0}, UpdateHash::kSha256).constraints, 81'049'499u);
+}
+
+void expect_satisfied_and_tamper_evident(const UpdateShape& shape) {
+  const SyntheticUpdate update = synthetic_update(shape, 5);
+  ASSERT_EQ(update.partitions.size(), shape.variant == UpdateHash::kSha256 ? shape.partitions : 1u);
+  for (const UpdatePartition& p : update.partitions) {
+    r1cs::TestSystem cs;
+    synthesize_empty_sector_update(cs, shape, p);
+    ASSERT_TRUE(cs.is_satisfied()) << shape.nodes << " nodes, partition " << p.k << ": " << *cs.which_is_unsatisfied();
+    EXPECT_EQ(std::vector<Fr>(cs.inputs().begin() + 1, cs.inputs().end()), update_public_inputs(shape, p));
+  }
+  auto satisfied_with = [&](auto&& tamper) {
+    UpdatePartition p = update.partitions.back();
+    tamper(p);
+    r1cs::TestSystem cs;
+    synthesize_empty_sector_update(cs, shape, p);
+    return cs.is_satisfied();
+  };
+  EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.challenges[2].leaf_d_new += Fr::one(); }));
+  EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.challenges[1].leaf_r_old += Fr::one(); }));
+  EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.challenges[0].path_r_new[0].hashes[0] += Fr::one(); }));
+  EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.comm_r_new += Fr::one(); }));
+  EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.comm_c += Fr::one(); }));
+  if (shape.variant == UpdateHash::kSha256) {
+    EXPECT_FALSE(satisfied_with([](UpdatePartition& p) { p.apex_leaves[5] += Fr::one(); }));
+  }
+}
+
+TEST(FilecoinUpdateCircuit, APoseidonUpdateSatisfiesTheCircuitAndTamperingBreaksIt) {
+  expect_satisfied_and_tamper_evident(update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon));
+}
+
+TEST(FilecoinUpdateCircuit, ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt) {
+  expect_satisfied_and_tamper_evident(update_shape(64, {8, 0, 0}, UpdateHash::kSha256));
 }
 
 TEST(FilecoinUpdateCircuit, ShapesFollowTheSectorSize) {
