@@ -31,7 +31,7 @@ void run_info(const InfoOptions& o) {
     seal = &resolve_seal_proof(choice);
     circuit = std::make_unique<filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
   } else {
-    circuit = make_circuit(o.workload);
+    circuit = proving::make_shape_circuit(o.workload);
   }
   // Counted, not recorded: at 2^27 the recorded matrices alone would need ~26 GiB.
   groth16::CircuitShape s = groth16::count_shape(*circuit);

@@ -5,6 +5,7 @@
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "circuits/filecoin/synthetic_c1.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic_update.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "circuits/porep_like/preset.hpp"
 
@@ -16,6 +17,8 @@ constexpr const char* kPorepLike = "porep-like";
 constexpr const char* kFilecoinPorep = "filecoin-porep";
 constexpr const char* kWindowPost = "filecoin-window-post";
 constexpr const char* kWinningPost = "filecoin-winning-post";
+constexpr const char* kSnapDeals = "filecoin-snapdeals";
+constexpr const char* kSnapDealsPoseidon = "filecoin-snapdeals-poseidon";
 
 struct SectorPreset {
   const char* name;
@@ -60,6 +63,7 @@ std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWor
 }
 
 bool is_post(const std::string& circuit) { return circuit == kWindowPost || circuit == kWinningPost; }
+bool is_update(const std::string& circuit) { return circuit == kSnapDeals || circuit == kSnapDealsPoseidon; }
 
 filecoin::PostProof post_of(const PresetWorkload& workload) {
   const filecoin::SealProof& seal = sector_seal_proof(workload.preset);
@@ -68,18 +72,35 @@ filecoin::PostProof post_of(const PresetWorkload& workload) {
 }
 
 void check_circuit(const std::string& circuit) {
-  if (circuit != kPorepLike && circuit != kFilecoinPorep && !is_post(circuit)) {
+  if (circuit != kPorepLike && circuit != kFilecoinPorep && !is_post(circuit) && !is_update(circuit)) {
     throw std::invalid_argument("unknown circuit '" + circuit + "' (known: " + joined(circuit_names()) + ")");
   }
 }
 
 }  // namespace
 
-std::vector<std::string> circuit_names() { return {kPorepLike, kFilecoinPorep, kWindowPost, kWinningPost}; }
+std::vector<std::string> circuit_names() {
+  return {kPorepLike, kFilecoinPorep, kWindowPost, kWinningPost, kSnapDeals, kSnapDealsPoseidon};
+}
+
+filecoin::UpdateShape update_shape_of(const PresetWorkload& workload) {
+  const std::uint64_t bytes = sector_seal_proof(workload.preset).sector_bytes;
+  return filecoin::update_shape(bytes / 32, filecoin::sector_tree_shape(bytes),
+                                workload.circuit == kSnapDeals ? filecoin::UpdateHash::kSha256
+                                                               : filecoin::UpdateHash::kPoseidon);
+}
+
+std::string update_name(const PresetWorkload& workload) { return workload.circuit + "/" + workload.preset; }
+
+std::unique_ptr<r1cs::PartitionedCircuit> update_shape_circuit(const PresetWorkload& workload) {
+  const filecoin::UpdateShape shape = update_shape_of(workload);
+  return std::make_unique<filecoin::EmptySectorUpdateCircuit>(
+      update_name(workload), shape, std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(shape)});
+}
 
 std::vector<std::string> preset_names(const std::string& circuit) {
   if (circuit == kPorepLike) return r1cs::porep::preset_names();
-  if (circuit == kFilecoinPorep || is_post(circuit)) {
+  if (circuit == kFilecoinPorep || is_post(circuit) || is_update(circuit)) {
     std::vector<std::string> names;
     for (const auto& p : kSectorPresets) names.emplace_back(p.name);
     return names;
@@ -89,7 +110,7 @@ std::vector<std::string> preset_names(const std::string& circuit) {
 
 WorkloadInput make_input(const PresetWorkload& workload) {
   check_circuit(workload.circuit);
-  WorkloadInput input{workload, nullptr, nullptr};
+  WorkloadInput input{workload, nullptr, nullptr, nullptr};
   if (workload.circuit == kFilecoinPorep) {
     input.seal = std::make_shared<const filecoin::SyntheticSeal>(
         filecoin::synthetic_c1(checked_seal_proof(workload), workload.seed));
@@ -97,6 +118,18 @@ WorkloadInput make_input(const PresetWorkload& workload) {
   if (is_post(workload.circuit)) {
     input.post = std::make_shared<const filecoin::FallbackPostCircuit>(
         filecoin::synthetic_post(post_of(workload), workload.seed, workload.partitions));
+  }
+  if (is_update(workload.circuit)) {
+    const filecoin::UpdateShape shape = update_shape_of(workload);
+    const std::size_t partitions = shape.variant == filecoin::UpdateHash::kSha256 ? shape.partitions : 1;
+    if (workload.partitions > partitions) {
+      throw std::invalid_argument(update_name(workload) + " has " + std::to_string(partitions) + " partitions; " +
+                                  std::to_string(workload.partitions) + " were asked for");
+    }
+    filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, workload.seed);
+    update.partitions.resize(workload.partitions);
+    input.update = std::make_shared<const filecoin::EmptySectorUpdateCircuit>(update_name(workload), shape,
+                                                                              std::move(update.partitions));
   }
   return input;
 }
@@ -113,12 +146,27 @@ std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& inpu
     if (!input.post) throw std::invalid_argument("make_circuit: a PoSt input without its sectors");
     return std::make_unique<filecoin::FallbackPostCircuit>(*input.post);
   }
+  if (is_update(workload.circuit)) {
+    if (!input.update) throw std::invalid_argument("make_circuit: a SnapDeals input without its update");
+    return std::make_unique<filecoin::EmptySectorUpdateCircuit>(*input.update);
+  }
   return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset), workload.seed,
                                                          workload.partitions);
 }
 
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
   return make_circuit(make_input(workload));
+}
+
+std::unique_ptr<r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload) {
+  check_circuit(workload.circuit);
+  if (is_update(workload.circuit)) return update_shape_circuit(workload);
+  if (is_post(workload.circuit)) {
+    const filecoin::PostProof proof = post_of(workload);
+    return std::make_unique<filecoin::FallbackPostCircuit>(filecoin::fallback_post_shape(
+        proof.name(), proof.leaves(), proof.tree_shape(), proof.sector_count, proof.challenge_count));
+  }
+  return make_circuit(workload);
 }
 
 }  // namespace zkpipe::proving

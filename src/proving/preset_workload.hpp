@@ -8,7 +8,10 @@
 //    may be asked for (the first ones);
 //  - filecoin-window-post, filecoin-winning-post: Filecoin's PoSt for a sector size, its
 //    partitions (window: full ones of the size's sector count; winning: one) from
-//    synthetic sectors (circuits/filecoin/synthetic_post.hpp).
+//    synthetic sectors (circuits/filecoin/synthetic_post.hpp);
+//  - filecoin-snapdeals, filecoin-snapdeals-poseidon: Filecoin's SnapDeals circuit (SHA-256
+//    tree_d, 16 partitions at 32 GiB; or the Poseidon variant, one), its partitions from an
+//    in-memory update (circuits/filecoin/synthetic_update.hpp: 2KiB and 8MiB only).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +22,7 @@
 
 #include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/synthetic_c1.hpp"
+#include "circuits/filecoin/update_circuit.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::proving {
@@ -45,6 +49,7 @@ struct WorkloadInput {
   PresetWorkload workload;
   std::shared_ptr<const filecoin::SyntheticSeal> seal;        // filecoin-porep only
   std::shared_ptr<const filecoin::FallbackPostCircuit> post;  // the PoSt circuits only
+  std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> update;  // the SnapDeals circuits only
 };
 
 // Throws std::invalid_argument naming the valid circuits / presets, or, for
@@ -53,5 +58,9 @@ WorkloadInput make_input(const PresetWorkload& workload);
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input);
 // Both steps at once.
 std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
+// A circuit of the workload's shape for counting (every value zero where making the
+// input would be long or is not built: the PoSt and SnapDeals circuits); the others as
+// make_circuit.
+std::unique_ptr<r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload);
 
 }  // namespace zkpipe::proving

@@ -109,6 +109,12 @@ grep -Eq "^public inputs +133 " "$dir/info.txt"
 (cd "$dir" && "$zkpipe" bench batch --circuit filecoin-window-post --sector-size 2KiB --partitions 2 -c 1 \
   --backend cpu --quiet > "$dir/post.txt" 2>&1) || { cat "$dir/post.txt" >&2; fail "window post bench"; }
 grep -q "1/1 proofs verified" "$dir/post.txt"
+# SnapDeals: the Poseidon variant's counts, and a 2 KiB update proved and verified.
+"$zkpipe" circuit info --circuit filecoin-snapdeals-poseidon --sector-size 2KiB > "$dir/info.txt"
+grep -Eq "^public inputs +5 " "$dir/info.txt"
+(cd "$dir" && "$zkpipe" bench batch --circuit filecoin-snapdeals-poseidon --sector-size 2KiB -c 1 \
+  --backend cpu --quiet > "$dir/snap.txt" 2>&1) || { cat "$dir/snap.txt" >&2; fail "snapdeals bench"; }
+grep -q "1/1 proofs verified" "$dir/snap.txt"
 expect_exit 2 "$zkpipe" circuit info --circuit filecoin-spacerace-post --sector-size 2KiB
 grep -q "unknown circuit 'filecoin-spacerace-post'" "$dir/err.txt"
 echo "cli filecoin: OK"

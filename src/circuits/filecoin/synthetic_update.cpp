@@ -144,11 +144,4 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
   return out;
 }
 
-std::vector<Fr> update_public_inputs(const UpdateShape& shape, const UpdatePartition& partition) {
-  const std::size_t pbl = shape.variant == UpdateHash::kSha256 ? shape.partition_bits() : 0;
-  const std::uint64_t k = shape.variant == UpdateHash::kSha256 ? partition.k : 0;
-  return {Fr::from_u64(k | ((std::uint64_t{1} << partition.h_index) << pbl)), partition.comm_r_old,
-          partition.comm_d_new, partition.comm_r_new};
-}
-
 }  // namespace zkpipe::filecoin

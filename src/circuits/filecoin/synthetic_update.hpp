@@ -23,7 +23,4 @@ struct SyntheticUpdate {
 // are held whole. Throws std::invalid_argument otherwise.
 SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
 
-// The partition's public inputs: [k | h_select << partition bits, comm_r_old, comm_d_new, comm_r_new].
-std::vector<Fr> update_public_inputs(const UpdateShape& shape, const UpdatePartition& partition);
-
 }  // namespace zkpipe::filecoin

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "circuits/filecoin/constraint_gadgets.hpp"
 #include "circuits/filecoin/insertion_gadget.hpp"
@@ -349,6 +350,36 @@ UpdatePartition blank_update_partition(const UpdateShape& shape) {
   }
   p.challenges.assign(shape.challenge_count, UpdateChallenge{Fr::zero(), Fr::zero(), r_path, r_path, d_path});
   return p;
+}
+
+std::vector<Fr> update_public_inputs(const UpdateShape& shape, const UpdatePartition& partition) {
+  const bool sha = shape.variant == UpdateHash::kSha256;
+  const std::size_t pbl = sha ? shape.partition_bits() : 0;
+  const std::uint64_t k = sha ? partition.k : 0;
+  return {Fr::from_u64(k | ((std::uint64_t{1} << partition.h_index) << pbl)), partition.comm_r_old,
+          partition.comm_d_new, partition.comm_r_new};
+}
+
+EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(std::string name, UpdateShape shape,
+                                                   std::vector<UpdatePartition> partitions)
+    : name_(std::move(name)), shape_(shape), partitions_(std::move(partitions)) {
+  if (partitions_.empty()) throw std::invalid_argument(name_ + ": a SnapDeals proof without partitions");
+}
+
+const UpdatePartition& EmptySectorUpdateCircuit::at(std::size_t partition) const {
+  if (partition >= partitions_.size()) {
+    throw std::out_of_range(name_ + ": partition " + std::to_string(partition) + " of " +
+                            std::to_string(partitions_.size()));
+  }
+  return partitions_[partition];
+}
+
+void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) const {
+  synthesize_empty_sector_update(cs, shape_, at(partition));
+}
+
+std::vector<Fr> EmptySectorUpdateCircuit::public_inputs(std::size_t partition) const {
+  return update_public_inputs(shape_, at(partition));
 }
 
 }  // namespace zkpipe::filecoin

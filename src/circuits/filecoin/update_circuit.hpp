@@ -6,19 +6,19 @@
 // and the partition; the public inputs are [k | h_select << partition bits, comm_r_old,
 // comm_d_new, comm_r_new] (the Poseidon variant: h_select for the first).
 //
-// This is the circuit's shape and constraints, checked against rust-fil-proofs'
-// counts; the native side (encoding, vanilla proofs) is not built yet, so no honest
-// witness is tested against it.
+// Its counts are rust-fil-proofs'; synthetic_update.hpp makes updates that satisfy it.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "circuits/filecoin/tree_poseidon.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::filecoin {
 
@@ -66,5 +66,28 @@ void synthesize_empty_sector_update(r1cs::ConstraintSystem& cs, const UpdateShap
 // A partition with every value zero and every path of the shape's length: what a key is
 // set up for and counts are taken from.
 UpdatePartition blank_update_partition(const UpdateShape& shape);
+
+// The partition's public inputs: [k | h_select << partition bits, comm_r_old, comm_d_new,
+// comm_r_new] (the Poseidon variant: no k).
+std::vector<Fr> update_public_inputs(const UpdateShape& shape, const UpdatePartition& partition);
+
+// One SnapDeals proof's partitions as the engine proves them.
+class EmptySectorUpdateCircuit final : public r1cs::PartitionedCircuit {
+ public:
+  EmptySectorUpdateCircuit(std::string name, UpdateShape shape, std::vector<UpdatePartition> partitions);
+
+  std::string name() const override { return name_; }
+  std::size_t partitions() const override { return partitions_.size(); }
+  const UpdateShape& shape() const { return shape_; }
+  void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
+  std::vector<Fr> public_inputs(std::size_t partition) const override;
+
+ private:
+  const UpdatePartition& at(std::size_t partition) const;
+
+  std::string name_;
+  UpdateShape shape_;
+  std::vector<UpdatePartition> partitions_;
+};
 
 }  // namespace zkpipe::filecoin
