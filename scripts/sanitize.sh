@@ -55,14 +55,16 @@ configure() {
 #                                C1 (a whole partition satisfied) and tampering tests
 #   FilecoinUpdateCircuit.ThirtyTwoGiBCountsAreRustFilProofs,
 #   FilecoinUpdateCircuit.Sha256VariantCountsAreRustFilProofs,
-#   FilecoinUpdateCircuit.ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt
+#   FilecoinUpdateCircuit.ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt,
+#   FilecoinUpdateCircuit.AnEmptyUpdateOfAnySizeSatisfiesTheCircuit
 #                                SnapDeals counted at 32 GiB (103 M constraints, 50 s in
-#                                the plain build), six SHA-256 sizes (20 M) and a SHA-256
-#                                update checked 7 times (1.7 M each); the Poseidon
-#                                variant's counts and update run under ASan
+#                                the plain build), six SHA-256 sizes (20 M), a SHA-256
+#                                update checked 7 times (1.7 M each) and an empty one's
+#                                two partitions (6.3 M each); the Poseidon variant's
+#                                counts and update run under ASan
 #   cli.filecoin                 a 2^22 setup and proof (2 min in the plain build); its
 #                                seal, C1 and .params checks run under ASan in test_proving
-asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt))$'
+asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit))$'
 
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
 # without set -e, so a failing ctest would otherwise be hidden by the echo after it.

@@ -126,7 +126,10 @@ WorkloadInput make_input(const PresetWorkload& workload) {
       throw std::invalid_argument(update_name(workload) + " has " + std::to_string(partitions) + " partitions; " +
                                   std::to_string(workload.partitions) + " were asked for");
     }
-    filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, workload.seed);
+    // Held whole up to 8 MiB; larger sectors get an empty (zero-data) update of a sparse replica.
+    filecoin::SyntheticUpdate update = shape.nodes <= (std::uint64_t{1} << 20)
+                                           ? filecoin::synthetic_update(shape, workload.seed)
+                                           : filecoin::synthetic_empty_update(shape, workload.seed);
     update.partitions.resize(workload.partitions);
     input.update = std::make_shared<const filecoin::EmptySectorUpdateCircuit>(update_name(workload), shape,
                                                                               std::move(update.partitions));

@@ -11,7 +11,8 @@
 //    synthetic sectors (circuits/filecoin/synthetic_post.hpp);
 //  - filecoin-snapdeals, filecoin-snapdeals-poseidon: Filecoin's SnapDeals circuit (SHA-256
 //    tree_d, 16 partitions at 32 GiB; or the Poseidon variant, one), its partitions from an
-//    in-memory update (circuits/filecoin/synthetic_update.hpp: 2KiB and 8MiB only).
+//    update made as rust-fil-proofs makes one (circuits/filecoin/synthetic_update.hpp: held
+//    whole at 2KiB and 8MiB, an empty update of a sparse replica above).
 #pragma once
 
 #include <cstddef>

@@ -56,8 +56,8 @@ TEST(FilecoinUpdateCircuit, ThirtyTwoGiBCountsAreRustFilProofs) {
   EXPECT_EQ(count(std::uint64_t{1} << 30, {8, 8, 0}, UpdateHash::kSha256).constraints, 81'049'499u);
 }
 
-void expect_satisfied_and_tamper_evident(const UpdateShape& shape) {
-  const SyntheticUpdate update = synthetic_update(shape, 5);
+void expect_satisfied_and_tamper_evident(const UpdateShape& shape, bool empty = false) {
+  const SyntheticUpdate update = empty ? synthetic_empty_update(shape, 5) : synthetic_update(shape, 5);
   ASSERT_EQ(update.partitions.size(), shape.variant == UpdateHash::kSha256 ? shape.partitions : 1u);
   for (const UpdatePartition& p : update.partitions) {
     r1cs::TestSystem cs;
@@ -84,6 +84,21 @@ void expect_satisfied_and_tamper_evident(const UpdateShape& shape) {
 
 TEST(FilecoinUpdateCircuit, APoseidonUpdateSatisfiesTheCircuitAndTamperingBreaksIt) {
   expect_satisfied_and_tamper_evident(update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon));
+}
+
+// The update made without holding the sector (for 32 GiB benchmarks), on small shapes
+// where the circuit can be checked: both variants, two partitions for SHA-256.
+TEST(FilecoinUpdateCircuit, AnEmptyUpdateOfAnySizeSatisfiesTheCircuit) {
+  expect_satisfied_and_tamper_evident(update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon), true);
+  const UpdateShape sha = update_shape(512, {8, 8, 0}, UpdateHash::kSha256);
+  const SyntheticUpdate update = synthetic_empty_update(sha, 3);
+  ASSERT_EQ(update.partitions.size(), 2u);
+  for (const UpdatePartition& p : update.partitions) {
+    r1cs::TestSystem cs;
+    synthesize_empty_sector_update(cs, sha, p);
+    EXPECT_TRUE(cs.is_satisfied()) << "partition " << p.k << ": " << *cs.which_is_unsatisfied();
+    EXPECT_EQ(std::vector<Fr>(cs.inputs().begin() + 1, cs.inputs().end()), update_public_inputs(sha, p));
+  }
 }
 
 TEST(FilecoinUpdateCircuit, ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt) {

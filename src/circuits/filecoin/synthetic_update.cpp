@@ -1,6 +1,7 @@
 #include "circuits/filecoin/synthetic_update.hpp"
 
 #include <bit>
+#include <map>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include "circuits/filecoin/poseidon_constants.hpp"
 #include "circuits/filecoin/poseidon_hash.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/sparse_poseidon_tree.hpp"
 #include "circuits/filecoin/tree_poseidon.hpp"
 
 namespace zkpipe::filecoin {
@@ -137,6 +139,68 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
       uc.path_r_old = tree_r_old.path(c);
       uc.path_r_new = tree_r_new.path(c);
       uc.path_d_new = sha ? binary_path(d_levels, c, 0, below_apex) : tree_d_poseidon->path(c);
+      p.challenges.push_back(std::move(uc));
+    }
+    out.partitions.push_back(std::move(p));
+  }
+  return out;
+}
+
+SyntheticUpdate synthetic_empty_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index) {
+  if (h_index >= shape.hs.size()) throw std::invalid_argument("synthetic_update: h index past the six h values");
+  constexpr std::size_t kRandomLabels = 64;
+  std::mt19937_64 rng(seed);
+  std::map<std::uint64_t, Fr> labels;
+  while (labels.size() < std::min<std::uint64_t>(kRandomLabels, shape.nodes)) {
+    labels.emplace(rng() % shape.nodes, Fr::random(rng));
+  }
+  const SparsePoseidonTree tree_r(shape.nodes, shape.tree_r, labels);
+  const Fr comm_c = Fr::random(rng);
+  const Fr comm_r = [&] {
+    const Fr children[] = {comm_c, tree_r.root()};
+    return poseidon::hash(children);
+  }();
+  const bool sha = shape.variant == UpdateHash::kSha256;
+  const std::size_t cbl = shape.challenge_bits();
+  // The all-zero tree_d: one node a level, leaves first.
+  std::vector<Sha256Domain> zero_levels{Sha256Domain{}};
+  for (std::size_t l = 0; l < cbl; ++l) zero_levels.push_back(sha256_hash2(zero_levels.back(), zero_levels.back()));
+  std::optional<SparsePoseidonTree> tree_d_poseidon;
+  if (!sha) tree_d_poseidon.emplace(shape.nodes, shape.tree_r, std::map<std::uint64_t, Fr>{});
+  const Fr comm_d_new = sha ? domain_to_fr(zero_levels.back()) : tree_d_poseidon->root();
+  auto zero_path = [&](std::uint64_t index, std::size_t from, std::size_t to) {
+    std::vector<PathElement> path;
+    for (std::size_t level = from; level < to; ++level) {
+      path.push_back(PathElement{{domain_to_fr(zero_levels[level])}, static_cast<std::size_t>((index >> (level - from)) & 1)});
+    }
+    return path;
+  };
+
+  SyntheticUpdate out{shape, {}};
+  const std::size_t pbl = sha ? shape.partition_bits() : 0;
+  const std::size_t abl = sha ? static_cast<std::size_t>(std::countr_zero(shape.apex_leaf_count)) : 0;
+  const std::size_t below_apex = cbl - pbl - abl;
+  for (std::uint64_t k = 0; k < (sha ? shape.partitions : 1); ++k) {
+    UpdatePartition p{};
+    p.k = k;
+    p.h_index = h_index;
+    p.comm_r_old = comm_r;
+    p.comm_d_new = comm_d_new;
+    p.comm_r_new = comm_r;
+    p.comm_c = comm_c;
+    p.root_r_old = tree_r.root();
+    p.root_r_new = tree_r.root();
+    if (sha) {
+      p.apex_leaves.assign(shape.apex_leaf_count, domain_to_fr(zero_levels[below_apex]));
+      p.partition_path = zero_path(k, cbl - pbl, cbl);
+    }
+    for (const std::uint64_t c : challenges_of(shape, comm_r, k)) {
+      UpdateChallenge uc;
+      uc.leaf_r_old = tree_r.leaf(c);
+      uc.leaf_d_new = Fr::zero();
+      uc.path_r_old = tree_r.path(c);
+      uc.path_r_new = uc.path_r_old;
+      uc.path_d_new = sha ? zero_path(c, 0, below_apex) : tree_d_poseidon->path(c);
       p.challenges.push_back(std::move(uc));
     }
     out.partitions.push_back(std::move(p));

@@ -23,4 +23,12 @@ struct SyntheticUpdate {
 // are held whole. Throws std::invalid_argument otherwise.
 SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
 
+// The same for a sector of any size without holding it: a committed-capacity sector
+// updated with zero data (so the new replica is the old one and tree_d the all-zero
+// tree), its old labels random at a few nodes and zero elsewhere (a sparse tree_r).
+// The challenges still come from comm_r_new and every path leads to the roots the
+// partition reports, so the circuit is satisfied; the challenged leaves are zero
+// unless a challenge lands on one of the few random labels. For benchmarks at 32 GiB.
+SyntheticUpdate synthetic_empty_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
+
 }  // namespace zkpipe::filecoin
