@@ -454,11 +454,6 @@ class C1Checker {
   NodeBytes comm_r_last_{};
 };
 
-// A path of `levels` levels of `arity` whose siblings are all zero.
-void append_zero_levels(std::vector<PathElement>& path, std::size_t levels, std::size_t arity) {
-  for (std::size_t i = 0; i < levels; ++i) path.push_back(PathElement{std::vector<Fr>(arity - 1), 0});
-}
-
 }  // namespace
 
 SdrGraph seal_graph(const SealProof& proof) {
@@ -475,14 +470,8 @@ StackedCircuit stacked_circuit_from_c1(const C1Output& c1, const SectorValues& s
 StackedCircuit stacked_circuit_shape(const SealProof& proof) {
   const SectorShape& shape = proof.shape();
   const TreeShape tree = sector_tree_shape(proof.sector_bytes);
-  const TreeLevels levels = replica_tree_levels(shape, tree);
-
-  std::vector<PathElement> tree_path;
-  append_zero_levels(tree_path, levels.base_levels, levels.base_arity);
-  if (tree.sub != 0) append_zero_levels(tree_path, 1, tree.sub);
-  if (tree.top != 0) append_zero_levels(tree_path, 1, tree.top);
-  std::vector<PathElement> tree_d_path;
-  append_zero_levels(tree_d_path, log_base(shape.nodes(), 2), 2);
+  const std::vector<PathElement> tree_path = zero_path(shape.nodes(), tree);
+  const std::vector<PathElement> tree_d_path = zero_path(shape.nodes(), TreeShape{2, 0, 0});
 
   const ColumnOpening column{std::vector<Fr>(shape.layers), tree_path};
   ChallengeProof challenge;

@@ -40,12 +40,6 @@ void synthesize_sector(ConstraintSystem& cs, const PostSector& sector, const Tre
   }
 }
 
-std::size_t levels_below(std::uint64_t leaves, std::size_t arity) {
-  std::size_t k = 0;
-  for (; leaves > 1; leaves /= arity) ++k;
-  return k;
-}
-
 }  // namespace
 
 void synthesize_fallback_post(ConstraintSystem& cs, const PostPartition& partition, const TreeShape& tree_shape) {
@@ -110,13 +104,8 @@ std::vector<Fr> FallbackPostCircuit::public_inputs(std::size_t partition) const 
 
 FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const TreeShape& tree_shape,
                                         std::size_t sectors, std::size_t challenges) {
-  const std::uint64_t base_trees = (tree_shape.sub == 0 ? 1 : tree_shape.sub) * (tree_shape.top == 0 ? 1 : tree_shape.top);
-  std::vector<PathElement> path(levels_below(leaves / base_trees, tree_shape.base),
-                                PathElement{std::vector<Fr>(tree_shape.base - 1), 0});
-  if (tree_shape.sub != 0) path.push_back(PathElement{std::vector<Fr>(tree_shape.sub - 1), 0});
-  if (tree_shape.top != 0) path.push_back(PathElement{std::vector<Fr>(tree_shape.top - 1), 0});
   PostSector sector{};
-  sector.challenges.assign(challenges, PostChallenge{0, Fr::zero(), path});
+  sector.challenges.assign(challenges, PostChallenge{0, Fr::zero(), zero_path(leaves, tree_shape)});
   PostPartition partition;
   partition.sectors.assign(sectors, sector);
   return FallbackPostCircuit(std::move(name), tree_shape, {std::move(partition)});

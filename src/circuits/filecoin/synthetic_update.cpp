@@ -1,6 +1,6 @@
 #include "circuits/filecoin/synthetic_update.hpp"
 
-#include <bit>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -18,7 +18,12 @@ namespace {
 
 Fr randomness_hash(const Fr& a, const Fr& b) {
   const Fr preimage[] = {a, b};
-  return poseidon::hash_with_tag(poseidon::constants(2), Fr::from_u64(std::uint64_t{1} << 32), preimage);
+  return poseidon::hash_with_tag(poseidon::constants(2), update_randomness_tag(), preimage);
+}
+
+Fr comm_r_of(const Fr& comm_c, const Fr& root_r) {
+  const Fr children[] = {comm_c, root_r};
+  return poseidon::hash(children);
 }
 
 // Bit i of x's canonical value, least significant first.
@@ -36,21 +41,9 @@ std::vector<std::vector<Sha256Domain>> binary_levels(std::vector<Sha256Domain> l
   return levels;
 }
 
-// The siblings of node `index` at levels [from, to) of a binary tree, one a level.
-std::vector<PathElement> binary_path(const std::vector<std::vector<Sha256Domain>>& levels, std::uint64_t index,
-                                     std::size_t from, std::size_t to) {
-  std::vector<PathElement> path;
-  for (std::size_t level = from; level < to; ++level) {
-    const std::uint64_t at = index >> (level - from);
-    path.push_back(PathElement{{domain_to_fr(levels[level][at ^ 1])}, static_cast<std::size_t>(at & 1)});
-  }
-  return path;
-}
-
 // The partition's challenged nodes, as gen_challenge_bits draws them in the circuit.
 std::vector<std::uint64_t> challenges_of(const UpdateShape& shape, const Fr& comm_r_new, std::uint64_t k) {
-  const std::size_t pbl = shape.variant == UpdateHash::kSha256 ? shape.partition_bits() : 0;
-  const std::size_t bits = shape.challenge_bits() - pbl;
+  const std::size_t bits = shape.challenge_bits() - shape.partition_bits();
   const std::size_t per_digest = (Fr::kBits - 1) / bits;
   const std::size_t digests = (shape.challenge_count + per_digest - 1) / per_digest;
   std::vector<std::uint64_t> out;
@@ -65,6 +58,66 @@ std::vector<std::uint64_t> challenges_of(const UpdateShape& shape, const Fr& com
   return out;
 }
 
+// What an update's partitions are cut from, whether its sector is held whole or sparse.
+struct UpdateSource {
+  Fr comm_c;
+  Fr root_r_old;
+  Fr root_r_new;
+  Fr comm_d_new;
+  std::function<Fr(std::uint64_t node)> leaf_r_old;
+  std::function<Fr(std::uint64_t node)> leaf_d_new;
+  std::function<PoseidonPath(std::uint64_t node)> path_r_old;
+  std::function<PoseidonPath(std::uint64_t node)> path_r_new;
+  // tree_d: the Poseidon variant's path; the SHA-256 variant's node at (level, index).
+  std::function<PoseidonPath(std::uint64_t node)> path_d_poseidon;
+  std::function<Sha256Domain(std::size_t level, std::uint64_t index)> d_node;
+};
+
+// The siblings of node `index` of level `from` of tree_d, up to level `to`, one a level.
+std::vector<PathElement> binary_path(const UpdateSource& src, std::uint64_t index, std::size_t from, std::size_t to) {
+  std::vector<PathElement> path;
+  for (std::size_t level = from; level < to; ++level) {
+    const std::uint64_t at = index >> (level - from);
+    path.push_back(PathElement{{domain_to_fr(src.d_node(level, at ^ 1))}, static_cast<std::size_t>(at & 1)});
+  }
+  return path;
+}
+
+SyntheticUpdate cut_partitions(const UpdateShape& shape, std::size_t h_index, const UpdateSource& src) {
+  const bool sha = shape.variant == UpdateHash::kSha256;
+  const std::size_t cbl = shape.challenge_bits();
+  const std::size_t below_apex = shape.levels_below_apex();
+  const Fr comm_r_new = comm_r_of(src.comm_c, src.root_r_new);
+  SyntheticUpdate out{shape, {}};
+  for (std::uint64_t k = 0; k < shape.partitions; ++k) {
+    UpdatePartition p{};
+    p.k = k;
+    p.h_index = h_index;
+    p.comm_r_old = comm_r_of(src.comm_c, src.root_r_old);
+    p.comm_d_new = src.comm_d_new;
+    p.comm_r_new = comm_r_new;
+    p.comm_c = src.comm_c;
+    p.root_r_old = src.root_r_old;
+    p.root_r_new = src.root_r_new;
+    if (sha) {
+      for (std::uint64_t a = 0; a < shape.apex_leaf_count; ++a) {
+        p.apex_leaves.push_back(domain_to_fr(src.d_node(below_apex, k * shape.apex_leaf_count + a)));
+      }
+      p.partition_path = binary_path(src, k, cbl - shape.partition_bits(), cbl);
+    }
+    for (const std::uint64_t c : challenges_of(shape, comm_r_new, k)) {
+      p.challenges.push_back(UpdateChallenge{src.leaf_r_old(c), src.leaf_d_new(c), src.path_r_old(c), src.path_r_new(c),
+                                             sha ? binary_path(src, c, 0, below_apex) : src.path_d_poseidon(c)});
+    }
+    out.partitions.push_back(std::move(p));
+  }
+  return out;
+}
+
+void check_h_index(const UpdateShape& shape, std::size_t h_index) {
+  if (h_index >= shape.hs.size()) throw std::invalid_argument("synthetic_update: h index past the six h values");
+}
+
 }  // namespace
 
 SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index) {
@@ -72,10 +125,8 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
     throw std::invalid_argument("synthetic_update: " + std::to_string(shape.nodes) +
                                 " nodes is more than this in-memory update holds (2^20)");
   }
-  if (h_index >= shape.hs.size()) throw std::invalid_argument("synthetic_update: h index past the six h values");
+  check_h_index(shape, h_index);
   std::mt19937_64 rng(seed);
-  const std::size_t cbl = shape.challenge_bits();
-  const std::size_t h = shape.hs[h_index];
   std::vector<Fr> old_labels(shape.nodes);
   for (Fr& x : old_labels) x = Fr::random(rng);
   std::vector<Sha256Domain> data(shape.nodes);
@@ -83,71 +134,35 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
   const Fr comm_c = Fr::random(rng);
 
   const PoseidonTree tree_r_old(old_labels, shape.tree_r);
-  const Fr comm_r_old = [&] {
-    const Fr children[] = {comm_c, tree_r_old.root()};
-    return poseidon::hash(children);
-  }();
+  std::vector<Fr> data_fr(shape.nodes);
+  for (std::size_t i = 0; i < data.size(); ++i) data_fr[i] = domain_to_fr(data[i]);
   const bool sha = shape.variant == UpdateHash::kSha256;
-  std::vector<std::vector<Sha256Domain>> d_levels;
+  const std::vector<std::vector<Sha256Domain>> d_levels = sha ? binary_levels(data) : decltype(d_levels){};
   std::optional<PoseidonTree> tree_d_poseidon;
-  Fr comm_d_new;
-  if (sha) {
-    d_levels = binary_levels(data);
-    comm_d_new = domain_to_fr(d_levels.back()[0]);
-  } else {
-    std::vector<Fr> data_fr(shape.nodes);
-    for (std::size_t i = 0; i < data.size(); ++i) data_fr[i] = domain_to_fr(data[i]);
-    tree_d_poseidon.emplace(std::move(data_fr), shape.tree_r);
-    comm_d_new = tree_d_poseidon->root();
-  }
-  const Fr phi = randomness_hash(comm_d_new, comm_r_old);
+  if (!sha) tree_d_poseidon.emplace(data_fr, shape.tree_r);
+  const Fr comm_d_new = sha ? domain_to_fr(d_levels.back()[0]) : tree_d_poseidon->root();
+
+  // The new replica: label_new = label_old + data·rho, rho from phi and the node's high bits.
+  const Fr phi = randomness_hash(comm_d_new, comm_r_of(comm_c, tree_r_old.root()));
+  const std::size_t low_bits = shape.challenge_bits() - shape.hs[h_index];
   std::vector<Fr> new_labels(shape.nodes);
   for (std::uint64_t i = 0; i < shape.nodes; ++i) {
-    const Fr rho = randomness_hash(phi, Fr::from_u64(i >> (cbl - h)));
-    new_labels[i] = old_labels[i] + domain_to_fr(data[i]) * rho;
+    new_labels[i] = old_labels[i] + data_fr[i] * randomness_hash(phi, Fr::from_u64(i >> low_bits));
   }
   const PoseidonTree tree_r_new(new_labels, shape.tree_r);
-  const Fr comm_r_new = [&] {
-    const Fr children[] = {comm_c, tree_r_new.root()};
-    return poseidon::hash(children);
-  }();
 
-  SyntheticUpdate out{shape, {}};
-  const std::size_t pbl = sha ? shape.partition_bits() : 0;
-  const std::size_t abl = sha ? static_cast<std::size_t>(std::countr_zero(shape.apex_leaf_count)) : 0;
-  const std::size_t below_apex = cbl - pbl - abl;
-  for (std::uint64_t k = 0; k < (sha ? shape.partitions : 1); ++k) {
-    UpdatePartition p{};
-    p.k = k;
-    p.h_index = h_index;
-    p.comm_r_old = comm_r_old;
-    p.comm_d_new = comm_d_new;
-    p.comm_r_new = comm_r_new;
-    p.comm_c = comm_c;
-    p.root_r_old = tree_r_old.root();
-    p.root_r_new = tree_r_new.root();
-    if (sha) {
-      for (std::uint64_t a = 0; a < shape.apex_leaf_count; ++a) {
-        p.apex_leaves.push_back(domain_to_fr(d_levels[below_apex][k * shape.apex_leaf_count + a]));
-      }
-      p.partition_path = binary_path(d_levels, k, cbl - pbl, cbl);
-    }
-    for (const std::uint64_t c : challenges_of(shape, comm_r_new, k)) {
-      UpdateChallenge uc;
-      uc.leaf_r_old = old_labels[c];
-      uc.leaf_d_new = domain_to_fr(data[c]);
-      uc.path_r_old = tree_r_old.path(c);
-      uc.path_r_new = tree_r_new.path(c);
-      uc.path_d_new = sha ? binary_path(d_levels, c, 0, below_apex) : tree_d_poseidon->path(c);
-      p.challenges.push_back(std::move(uc));
-    }
-    out.partitions.push_back(std::move(p));
-  }
-  return out;
+  UpdateSource src{comm_c, tree_r_old.root(), tree_r_new.root(), comm_d_new,
+                   [&](std::uint64_t c) { return old_labels[c]; },
+                   [&](std::uint64_t c) { return data_fr[c]; },
+                   [&](std::uint64_t c) { return tree_r_old.path(c); },
+                   [&](std::uint64_t c) { return tree_r_new.path(c); },
+                   [&](std::uint64_t c) { return tree_d_poseidon->path(c); },
+                   [&](std::size_t level, std::uint64_t index) { return d_levels[level][index]; }};
+  return cut_partitions(shape, h_index, src);
 }
 
 SyntheticUpdate synthetic_empty_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index) {
-  if (h_index >= shape.hs.size()) throw std::invalid_argument("synthetic_update: h index past the six h values");
+  check_h_index(shape, h_index);
   constexpr std::size_t kRandomLabels = 64;
   std::mt19937_64 rng(seed);
   std::map<std::uint64_t, Fr> labels;
@@ -156,56 +171,24 @@ SyntheticUpdate synthetic_empty_update(const UpdateShape& shape, std::uint64_t s
   }
   const SparsePoseidonTree tree_r(shape.nodes, shape.tree_r, labels);
   const Fr comm_c = Fr::random(rng);
-  const Fr comm_r = [&] {
-    const Fr children[] = {comm_c, tree_r.root()};
-    return poseidon::hash(children);
-  }();
-  const bool sha = shape.variant == UpdateHash::kSha256;
-  const std::size_t cbl = shape.challenge_bits();
   // The all-zero tree_d: one node a level, leaves first.
   std::vector<Sha256Domain> zero_levels{Sha256Domain{}};
-  for (std::size_t l = 0; l < cbl; ++l) zero_levels.push_back(sha256_hash2(zero_levels.back(), zero_levels.back()));
-  std::optional<SparsePoseidonTree> tree_d_poseidon;
-  if (!sha) tree_d_poseidon.emplace(shape.nodes, shape.tree_r, std::map<std::uint64_t, Fr>{});
-  const Fr comm_d_new = sha ? domain_to_fr(zero_levels.back()) : tree_d_poseidon->root();
-  auto zero_path = [&](std::uint64_t index, std::size_t from, std::size_t to) {
-    std::vector<PathElement> path;
-    for (std::size_t level = from; level < to; ++level) {
-      path.push_back(PathElement{{domain_to_fr(zero_levels[level])}, static_cast<std::size_t>((index >> (level - from)) & 1)});
-    }
-    return path;
-  };
-
-  SyntheticUpdate out{shape, {}};
-  const std::size_t pbl = sha ? shape.partition_bits() : 0;
-  const std::size_t abl = sha ? static_cast<std::size_t>(std::countr_zero(shape.apex_leaf_count)) : 0;
-  const std::size_t below_apex = cbl - pbl - abl;
-  for (std::uint64_t k = 0; k < (sha ? shape.partitions : 1); ++k) {
-    UpdatePartition p{};
-    p.k = k;
-    p.h_index = h_index;
-    p.comm_r_old = comm_r;
-    p.comm_d_new = comm_d_new;
-    p.comm_r_new = comm_r;
-    p.comm_c = comm_c;
-    p.root_r_old = tree_r.root();
-    p.root_r_new = tree_r.root();
-    if (sha) {
-      p.apex_leaves.assign(shape.apex_leaf_count, domain_to_fr(zero_levels[below_apex]));
-      p.partition_path = zero_path(k, cbl - pbl, cbl);
-    }
-    for (const std::uint64_t c : challenges_of(shape, comm_r, k)) {
-      UpdateChallenge uc;
-      uc.leaf_r_old = tree_r.leaf(c);
-      uc.leaf_d_new = Fr::zero();
-      uc.path_r_old = tree_r.path(c);
-      uc.path_r_new = uc.path_r_old;
-      uc.path_d_new = sha ? zero_path(c, 0, below_apex) : tree_d_poseidon->path(c);
-      p.challenges.push_back(std::move(uc));
-    }
-    out.partitions.push_back(std::move(p));
+  for (std::size_t l = 0; l < shape.challenge_bits(); ++l) {
+    zero_levels.push_back(sha256_hash2(zero_levels.back(), zero_levels.back()));
   }
-  return out;
+  const SparsePoseidonTree tree_d_poseidon(shape.nodes, shape.tree_r, {});
+  const bool sha = shape.variant == UpdateHash::kSha256;
+  const Fr comm_d_new = sha ? domain_to_fr(zero_levels.back()) : tree_d_poseidon.root();
+
+  // Zero data: the new replica is the old one.
+  UpdateSource src{comm_c, tree_r.root(), tree_r.root(), comm_d_new,
+                   [&](std::uint64_t c) { return tree_r.leaf(c); },
+                   [](std::uint64_t) { return Fr::zero(); },
+                   [&](std::uint64_t c) { return tree_r.path(c); },
+                   [&](std::uint64_t c) { return tree_r.path(c); },
+                   [&](std::uint64_t c) { return tree_d_poseidon.path(c); },
+                   [&](std::size_t level, std::uint64_t) { return zero_levels[level]; }};
+  return cut_partitions(shape, h_index, src);
 }
 
 }  // namespace zkpipe::filecoin

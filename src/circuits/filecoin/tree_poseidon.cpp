@@ -23,6 +23,21 @@ std::vector<Fr> others(std::span<const Fr> nodes, std::size_t skip) {
 
 }  // namespace
 
+std::vector<std::size_t> path_arities(std::uint64_t leaves, const TreeShape& shape) {
+  const std::uint64_t base_trees = (shape.sub == 0 ? 1 : shape.sub) * (shape.top == 0 ? 1 : shape.top);
+  std::vector<std::size_t> arities;
+  for (std::uint64_t n = leaves / base_trees; n > 1; n /= shape.base) arities.push_back(shape.base);
+  if (shape.sub != 0) arities.push_back(shape.sub);
+  if (shape.top != 0) arities.push_back(shape.top);
+  return arities;
+}
+
+std::vector<PathElement> zero_path(std::uint64_t leaves, const TreeShape& shape) {
+  std::vector<PathElement> path;
+  for (const std::size_t arity : path_arities(leaves, shape)) path.push_back(PathElement{std::vector<Fr>(arity - 1), 0});
+  return path;
+}
+
 TreeShape sector_tree_shape(std::uint64_t sector_size) {
   constexpr std::uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
   switch (sector_size) {

@@ -40,6 +40,13 @@ struct PathElement {
 // (storage-proofs-core's MerkleProof path()).
 using PoseidonPath = std::vector<PathElement>;
 
+// The arity of each level of an inclusion path in a tree of `leaves` leaves of this
+// shape, in that order (a binary tree is the shape 2-0-0).
+std::vector<std::size_t> path_arities(std::uint64_t leaves, const TreeShape& shape);
+// A path of those levels whose siblings are zero and indexes 0: what a circuit
+// synthesized for its shape alone (every value zero) takes.
+std::vector<PathElement> zero_path(std::uint64_t leaves, const TreeShape& shape);
+
 class PoseidonTree {
  public:
   // Throws std::invalid_argument unless the leaves split into sub·top base trees of

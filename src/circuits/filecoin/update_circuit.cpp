@@ -1,6 +1,7 @@
 #include "circuits/filecoin/update_circuit.hpp"
 
 #include <bit>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -30,13 +31,9 @@ std::size_t log2_exact(std::uint64_t n, const char* what) {
   return static_cast<std::size_t>(std::countr_zero(n));
 }
 
-// neptune's HashType::Custom(CType::Arbitrary(1)): the tag of storage-proofs-update's
-// "generate randomness" Poseidon (phi, rho and the challenge digests).
-Fr randomness_tag() { return Fr::from_u64(std::uint64_t{1} << 32); }
-
 AllocatedNum randomness_hash(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b) {
   const AllocatedNum preimage[] = {a, b};
-  return poseidon::hash_with_tag(cs, poseidon::constants(2), randomness_tag(), preimage);
+  return poseidon::hash_with_tag(cs, poseidon::constants(2), update_randomness_tag(), preimage);
 }
 
 AllocatedNum alloc(ConstraintSystem& cs, std::string_view label, const Fr& value) {
@@ -72,16 +69,6 @@ void inclusion_by_bits(ConstraintSystem& cs, TreeHash hash, std::span<const std:
   if (used != bits.size()) throw std::invalid_argument("update circuit: index bits left after the root");
   auto s = cs.scope("enforce root");
   enforce_equal(cs, cur, root);
-}
-
-std::vector<std::size_t> tree_r_arities(const UpdateShape& shape) {
-  const std::uint64_t base_trees =
-      (shape.tree_r.sub == 0 ? 1 : shape.tree_r.sub) * (shape.tree_r.top == 0 ? 1 : shape.tree_r.top);
-  std::vector<std::size_t> arities;
-  for (std::uint64_t n = shape.nodes / base_trees; n > 1; n /= shape.tree_r.base) arities.push_back(shape.tree_r.base);
-  if (shape.tree_r.sub != 0) arities.push_back(shape.tree_r.sub);
-  if (shape.tree_r.top != 0) arities.push_back(shape.tree_r.top);
-  return arities;
 }
 
 std::vector<std::vector<AllocatedNum>> alloc_path(ConstraintSystem& cs, const std::vector<PathElement>& path,
@@ -133,6 +120,12 @@ AllocatedNum challenge_high_bits(ConstraintSystem& cs, std::span<const Boolean> 
   return out;
 }
 
+// The first public input: k | h_select << partition bits (the Poseidon variant has no k).
+std::uint64_t k_and_h_select(const UpdateShape& shape, const UpdatePartition& p) {
+  const std::uint64_t k = shape.variant == UpdateHash::kSha256 ? p.k : 0;
+  return k | ((std::uint64_t{1} << p.h_index) << shape.partition_bits());
+}
+
 void check_partition(const UpdateShape& shape, const UpdatePartition& p) {
   if (p.challenges.size() != shape.challenge_count) {
     throw std::invalid_argument("update circuit: " + std::to_string(p.challenges.size()) + " challenges, " +
@@ -152,6 +145,11 @@ void check_partition(const UpdateShape& shape, const UpdatePartition& p) {
 
 std::size_t UpdateShape::challenge_bits() const { return log2_exact(nodes, "the node count"); }
 std::size_t UpdateShape::partition_bits() const { return log2_exact(partitions, "the partition count"); }
+std::size_t UpdateShape::apex_bits() const {
+  return apex_leaf_count == 0 ? 0 : log2_exact(apex_leaf_count, "the apex leaf count");
+}
+
+Fr update_randomness_tag() { return Fr::from_u64(std::uint64_t{1} << 32); }
 
 UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant) {
   if (!std::has_single_bit(nodes) || nodes < 32 || nodes > (std::uint64_t{1} << 31)) {
@@ -183,12 +181,11 @@ UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHas
 void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& shape, const UpdatePartition& p) {
   check_partition(shape, p);
   const bool sha = shape.variant == UpdateHash::kSha256;
-  const std::size_t pbl = sha ? shape.partition_bits() : 0;
+  const std::size_t pbl = shape.partition_bits();
   const std::size_t cbl = shape.challenge_bits();
 
   // k and h_select as one public input, then its low bits.
-  const std::uint64_t h_select = std::uint64_t{1} << p.h_index;
-  const std::uint64_t packed = (sha ? p.k : 0) | (h_select << pbl);
+  const std::uint64_t packed = k_and_h_select(shape, p);
   const AllocatedNum k_and_h = alloc(cs, "k_and_h_select", Fr::from_u64(packed));
   {
     auto s = cs.scope("k_and_h_select_input");
@@ -208,10 +205,14 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
   }
   const std::span<const Boolean> partition_bits = std::span<const Boolean>(low_bits).first(pbl);
   const std::span<const Boolean> h_select_bits = std::span<const Boolean>(low_bits).subspan(pbl, 6);
-  const AllocatedNum partition = [&] {
+  // The SHA-256 variant packs its partition bits here; the Poseidon variant allocates
+  // an unconstrained zero after the comm_r checks (upstream's order: variables keep
+  // their places in the parameters).
+  std::optional<AllocatedNum> partition;
+  if (sha) {
     auto s = cs.scope("partition");
-    return sha ? r1cs::alloc_packed(cs, partition_bits) : AllocatedNum::alloc(cs, Fr::zero());
-  }();
+    partition = r1cs::alloc_packed(cs, partition_bits);
+  }
 
   auto public_num = [&](std::string_view label, const Fr& value) {
     const AllocatedNum n = alloc(cs, label, value);
@@ -262,13 +263,14 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
     inclusion_by_bits(cs, TreeHash::kSha256, binary, partition_bits, level.front(), partition_path, comm_d_new);
   }
 
+  if (!sha) partition = alloc(cs, "gen_challenge_bits partition zero", Fr::zero());
   const std::size_t random_bits = cbl - pbl;
   const std::vector<std::vector<Boolean>> chunks = [&] {
     auto s = cs.scope("challenge_bits");
-    return challenge_bits(cs, comm_r_new, partition, shape.challenge_count, random_bits);
+    return challenge_bits(cs, comm_r_new, *partition, shape.challenge_count, random_bits);
   }();
-  const std::vector<std::size_t> r_arities = tree_r_arities(shape);
-  const std::size_t apex_bits = sha ? log2_exact(shape.apex_leaf_count, "the apex leaf count") : 0;
+  const std::vector<std::size_t> r_arities = path_arities(shape.nodes, shape.tree_r);
+  const std::size_t apex_bits = shape.apex_bits();
   for (std::size_t i = 0; i < p.challenges.size(); ++i) {
     auto s = cs.scope("challenge", i);
     const UpdateChallenge& c = p.challenges[i];
@@ -305,7 +307,7 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
       inclusion_by_bits(cs, TreeHash::kPoseidon, r_arities, c_bits, leaf_r_new, siblings, root_r_new);
     }
     if (sha) {
-      const std::size_t below_apex = cbl - pbl - apex_bits;
+      const std::size_t below_apex = shape.levels_below_apex();
       const AllocatedNum apex_leaf = [&] {
         auto a = cs.scope("apex_leaf");
         return select(cs, apex_leaves, std::span<const Boolean>(c_bits).subspan(below_apex, apex_bits));
@@ -335,29 +337,22 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
 
 UpdatePartition blank_update_partition(const UpdateShape& shape) {
   UpdatePartition p{};
-  const std::vector<std::size_t> r_arities = tree_r_arities(shape);
-  std::vector<PathElement> r_path;
-  for (std::size_t a : r_arities) r_path.push_back(PathElement{std::vector<Fr>(a - 1), 0});
+  const std::vector<PathElement> r_path = zero_path(shape.nodes, shape.tree_r);
   const bool sha = shape.variant == UpdateHash::kSha256;
-  const std::size_t below_apex =
-      sha ? shape.challenge_bits() - shape.partition_bits() - log2_exact(shape.apex_leaf_count, "the apex leaf count")
-          : 0;
+  const TreeShape binary{2, 0, 0};
   const std::vector<PathElement> d_path =
-      sha ? std::vector<PathElement>(below_apex, PathElement{std::vector<Fr>(1), 0}) : r_path;
+      sha ? zero_path(std::uint64_t{1} << shape.levels_below_apex(), binary) : r_path;
   if (sha) {
     p.apex_leaves.assign(shape.apex_leaf_count, Fr::zero());
-    p.partition_path.assign(shape.partition_bits(), PathElement{std::vector<Fr>(1), 0});
+    p.partition_path = zero_path(shape.partitions, binary);
   }
   p.challenges.assign(shape.challenge_count, UpdateChallenge{Fr::zero(), Fr::zero(), r_path, r_path, d_path});
   return p;
 }
 
 std::vector<Fr> update_public_inputs(const UpdateShape& shape, const UpdatePartition& partition) {
-  const bool sha = shape.variant == UpdateHash::kSha256;
-  const std::size_t pbl = sha ? shape.partition_bits() : 0;
-  const std::uint64_t k = sha ? partition.k : 0;
-  return {Fr::from_u64(k | ((std::uint64_t{1} << partition.h_index) << pbl)), partition.comm_r_old,
-          partition.comm_d_new, partition.comm_r_new};
+  return {Fr::from_u64(k_and_h_select(shape, partition)), partition.comm_r_old, partition.comm_d_new,
+          partition.comm_r_new};
 }
 
 EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(std::string name, UpdateShape shape,

@@ -35,8 +35,15 @@ struct UpdateShape {
   std::size_t apex_leaf_count = 0;    // 0 for the Poseidon variant
 
   std::size_t challenge_bits() const;
-  std::size_t partition_bits() const;
+  std::size_t partition_bits() const;  // 0 for the Poseidon variant (one partition)
+  std::size_t apex_bits() const;       // 0 for the Poseidon variant
+  // SHA-256 variant: tree_d's levels between a leaf and its apex leaf.
+  std::size_t levels_below_apex() const { return challenge_bits() - partition_bits() - apex_bits(); }
 };
+
+// neptune's HashType::Custom(CType::Arbitrary(1)) domain tag: the one of storage-proofs-update's
+// "generate randomness" Poseidon (phi, rho and the challenge digests), 2^32.
+Fr update_randomness_tag();
 
 // Throws std::invalid_argument for a node count rust-fil-proofs does not allow.
 UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant);
