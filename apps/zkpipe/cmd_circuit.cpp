@@ -23,13 +23,13 @@ struct InfoOptions {
 
 void run_info(const InfoOptions& o) {
   const filecoin::SealProof* seal = nullptr;
-  std::unique_ptr<r1cs::PartitionedCircuit> circuit;
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
   if (o.workload.circuit == kFilecoinPorep) {
     // The shape alone (every value zero): no synthetic C1 to draw for counting.
     SealProofChoice choice = o.seal_proof;
     choice.sector_size = o.workload.preset;
     seal = &resolve_seal_proof(choice);
-    circuit = std::make_unique<filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
+    circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
   } else {
     circuit = proving::make_shape_circuit(o.workload);
   }

@@ -77,12 +77,6 @@ void check_circuit(const std::string& circuit) {
   }
 }
 
-}  // namespace
-
-std::vector<std::string> circuit_names() {
-  return {kPorepLike, kFilecoinPorep, kWindowPost, kWinningPost, kSnapDeals, kSnapDealsPoseidon};
-}
-
 filecoin::UpdateShape update_shape_of(const PresetWorkload& workload) {
   const std::uint64_t bytes = sector_seal_proof(workload.preset).sector_bytes;
   return filecoin::update_shape(bytes / 32, filecoin::sector_tree_shape(bytes),
@@ -98,6 +92,12 @@ std::unique_ptr<r1cs::PartitionedCircuit> update_shape_circuit(const PresetWorkl
       update_name(workload), shape, std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(shape)});
 }
 
+}  // namespace
+
+std::vector<std::string> circuit_names() {
+  return {kPorepLike, kFilecoinPorep, kWindowPost, kWinningPost, kSnapDeals, kSnapDealsPoseidon};
+}
+
 std::vector<std::string> preset_names(const std::string& circuit) {
   if (circuit == kPorepLike) return r1cs::porep::preset_names();
   if (circuit == kFilecoinPorep || is_post(circuit) || is_update(circuit)) {
@@ -110,63 +110,58 @@ std::vector<std::string> preset_names(const std::string& circuit) {
 
 WorkloadInput make_input(const PresetWorkload& workload) {
   check_circuit(workload.circuit);
-  WorkloadInput input{workload, nullptr, nullptr, nullptr};
+  WorkloadInput input{workload, nullptr, nullptr};
   if (workload.circuit == kFilecoinPorep) {
     input.seal = std::make_shared<const filecoin::SyntheticSeal>(
         filecoin::synthetic_c1(checked_seal_proof(workload), workload.seed));
   }
   if (is_post(workload.circuit)) {
-    input.post = std::make_shared<const filecoin::FallbackPostCircuit>(
+    input.circuit = std::make_shared<const filecoin::FallbackPostCircuit>(
         filecoin::synthetic_post(post_of(workload), workload.seed, workload.partitions));
   }
   if (is_update(workload.circuit)) {
     const filecoin::UpdateShape shape = update_shape_of(workload);
-    const std::size_t partitions = shape.variant == filecoin::UpdateHash::kSha256 ? shape.partitions : 1;
-    if (workload.partitions > partitions) {
-      throw std::invalid_argument(update_name(workload) + " has " + std::to_string(partitions) + " partitions; " +
-                                  std::to_string(workload.partitions) + " were asked for");
+    if (workload.partitions > shape.partitions) {
+      throw std::invalid_argument(update_name(workload) + " has " + std::to_string(shape.partitions) +
+                                  " partitions; " + std::to_string(workload.partitions) + " were asked for");
     }
     // Held whole up to 8 MiB; larger sectors get an empty (zero-data) update of a sparse replica.
     filecoin::SyntheticUpdate update = shape.nodes <= (std::uint64_t{1} << 20)
                                            ? filecoin::synthetic_update(shape, workload.seed)
                                            : filecoin::synthetic_empty_update(shape, workload.seed);
     update.partitions.resize(workload.partitions);
-    input.update = std::make_shared<const filecoin::EmptySectorUpdateCircuit>(update_name(workload), shape,
-                                                                              std::move(update.partitions));
+    input.circuit = std::make_shared<const filecoin::EmptySectorUpdateCircuit>(update_name(workload), shape,
+                                                                               std::move(update.partitions));
   }
   return input;
 }
 
-std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input) {
+std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input) {
   const PresetWorkload& workload = input.workload;
   check_circuit(workload.circuit);
+  if (input.circuit) return input.circuit;
   if (workload.circuit == kFilecoinPorep) {
     if (!input.seal) throw std::invalid_argument("make_circuit: a filecoin-porep input without its C1 output");
     checked_seal_proof(workload);
     return filecoin_porep_circuit(workload, *input.seal);
   }
-  if (is_post(workload.circuit)) {
-    if (!input.post) throw std::invalid_argument("make_circuit: a PoSt input without its sectors");
-    return std::make_unique<filecoin::FallbackPostCircuit>(*input.post);
+  if (workload.circuit != kPorepLike) {
+    throw std::invalid_argument("make_circuit: a " + workload.circuit + " input without its circuit");
   }
-  if (is_update(workload.circuit)) {
-    if (!input.update) throw std::invalid_argument("make_circuit: a SnapDeals input without its update");
-    return std::make_unique<filecoin::EmptySectorUpdateCircuit>(*input.update);
-  }
-  return std::make_unique<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset), workload.seed,
-                                                         workload.partitions);
+  return std::make_shared<const r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset),
+                                                               workload.seed, workload.partitions);
 }
 
-std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
+std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload) {
   return make_circuit(make_input(workload));
 }
 
-std::unique_ptr<r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload) {
+std::shared_ptr<const r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload) {
   check_circuit(workload.circuit);
   if (is_update(workload.circuit)) return update_shape_circuit(workload);
   if (is_post(workload.circuit)) {
     const filecoin::PostProof proof = post_of(workload);
-    return std::make_unique<filecoin::FallbackPostCircuit>(filecoin::fallback_post_shape(
+    return std::make_shared<const filecoin::FallbackPostCircuit>(filecoin::fallback_post_shape(
         proof.name(), proof.leaves(), proof.tree_shape(), proof.sector_count, proof.challenge_count));
   }
   return make_circuit(workload);

@@ -21,9 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/synthetic_c1.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::proving {
@@ -42,26 +40,24 @@ std::vector<std::string> preset_names(const std::string& circuit);
 
 // What one proof of a workload starts from, made before its clock starts: for
 // filecoin-porep the synthetic C1 output and the sector's values (what a sealer hands
-// C2: its making is C1's work, not C2's); for porep-like nothing (its witness derives
-// from the seed as it is synthesized). make_circuit then does C2's own work on it: the
-// C1 checks and conversion. For PoSt the synthetic sectors (the vanilla proofs a
-// prover hands the SNARK) are the input.
+// C2: its making is C1's work, not C2's), which make_circuit checks and converts (C2's
+// own work); for the PoSt and SnapDeals circuits the circuit itself, over synthetic
+// sectors or an update (the vanilla proofs a prover hands the SNARK); for porep-like
+// nothing (its witness derives from the seed as it is synthesized).
 struct WorkloadInput {
   PresetWorkload workload;
-  std::shared_ptr<const filecoin::SyntheticSeal> seal;        // filecoin-porep only
-  std::shared_ptr<const filecoin::FallbackPostCircuit> post;  // the PoSt circuits only
-  std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> update;  // the SnapDeals circuits only
+  std::shared_ptr<const filecoin::SyntheticSeal> seal;          // filecoin-porep only
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;      // ready-made (PoSt, SnapDeals)
 };
 
-// Throws std::invalid_argument naming the valid circuits / presets, or, for
-// filecoin-porep, more partitions than the registered proof has.
+// Throws std::invalid_argument naming the valid circuits / presets, or more partitions
+// than the proof has.
 WorkloadInput make_input(const PresetWorkload& workload);
-std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input);
+std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input);
 // Both steps at once.
-std::unique_ptr<r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
-// A circuit of the workload's shape for counting (every value zero where making the
-// input would be long or is not built: the PoSt and SnapDeals circuits); the others as
-// make_circuit.
-std::unique_ptr<r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload);
+std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
+// A circuit of the workload's shape for counting: every value zero for the PoSt and
+// SnapDeals circuits (no sectors or update to make); the others as make_circuit.
+std::shared_ptr<const r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload);
 
 }  // namespace zkpipe::proving
