@@ -1,6 +1,7 @@
 #include "gpu/msm.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <tbb/blocked_range.h>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -116,22 +118,6 @@ __global__ void bucket_bounds_kernel(const u32* keys, u32 count, u32 sentinel, u
   if (i + 1 == count || keys[i + 1] != k) end[k] = i + 1;
 }
 
-template <class P, unsigned Threads, unsigned MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks)
-    bucket_accumulate_kernel(const u32* values, const u32* start, const u32* end, const u32* order,
-                             const typename P::Affine* bases, u32 buckets, P* out) {
-  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= buckets) return;
-  const u32 b = order[t];
-  P acc = P::identity();
-  for (u32 e = start[b]; e < end[b]; ++e) {
-    const u32 v = values[e];
-    const typename P::Affine p = bases[v & ~kNegative];
-    acc = acc.add_affine((v & kNegative) ? -p : p);
-  }
-  out[b] = acc;
-}
-
 __global__ void bucket_sizes_kernel(const u32* start, const u32* end, u32 buckets, u32* sizes, u32* order) {
   const u32 b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b >= buckets) return;
@@ -139,12 +125,101 @@ __global__ void bucket_sizes_kernel(const u32* start, const u32* end, u32 bucket
   order[b] = b;
 }
 
+// A bucket's entries are cut into chunks of at most chunk_len, one thread each, so
+// that a bucket holding many copies of one digit (a witness repeats values: the
+// same Merkle sibling under many challenges) cannot hold the whole kernel behind one
+// thread's chain of additions. Chunks are numbered in the largest-first bucket
+// order; chunk_end[t] is the number of chunks of the buckets order[0 … t].
+__global__ void chunk_counts_kernel(const u32* sorted_sizes, u32 buckets, u32 chunk_len, u32* chunks) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  chunks[t] = (sorted_sizes[t] + chunk_len - 1) / chunk_len;
+}
+
+// totals[0]: the chunks of all buckets; totals[1]: those of the buckets cut into more
+// than one (they come first: counts fall along the order), whose sums go through
+// `partials` before their bucket's.
+__global__ void chunk_totals_kernel(const u32* chunks, const u32* chunk_end, u32 buckets, u32* totals) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  if (t + 1 == buckets) totals[0] = chunk_end[t];
+  if (chunks[t] > 1 && (t + 1 == buckets || chunks[t + 1] <= 1)) totals[1] = chunk_end[t];
+}
+
+struct ChunkPlan {
+  const u32* order;      // buckets, largest first
+  const u32* chunk_end;  // per position in that order
+  u32 buckets;
+  u32 chunk_len;
+  u32 split_chunks;      // chunks of the buckets cut into more than one
+};
+
 template <class P, unsigned Threads, unsigned MinBlocks>
-void launch_accumulate(const u32* values, const u32* start, const u32* end, const u32* order,
-                       const typename P::Affine* bases, u32 buckets, P* out, cudaStream_t stream) {
-  bucket_accumulate_kernel<P, Threads, MinBlocks><<<(buckets + Threads - 1) / Threads, Threads, 0, stream>>>(
-      values, start, end, order, bases, buckets, out);
-  check_launch("bucket_accumulate_kernel");
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    chunk_accumulate_kernel(const u32* values, const u32* start, const u32* end, ChunkPlan plan, u32 chunks,
+                            const typename P::Affine* bases, P* partials, P* out) {
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= chunks) return;
+  u32 lo = 0;  // the first position whose chunk_end exceeds j
+  u32 hi = plan.buckets - 1;
+  while (lo < hi) {
+    const u32 mid = (lo + hi) / 2;
+    if (plan.chunk_end[mid] > j) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  const u32 first_chunk = lo == 0 ? 0 : plan.chunk_end[lo - 1];
+  const u32 b = plan.order[lo];
+  const u32 first = start[b] + (j - first_chunk) * plan.chunk_len;
+  const u32 last = min(end[b], first + plan.chunk_len);
+  P acc = P::identity();
+  for (u32 e = first; e < last; ++e) {
+    const u32 v = values[e];
+    const typename P::Affine p = bases[v & ~kNegative];
+    acc = acc.add_affine((v & kNegative) ? -p : p);
+  }
+  if (j < plan.split_chunks) {
+    partials[j] = acc;
+  } else {
+    out[b] = acc;
+  }
+}
+
+// The buckets of no entries (identity) and those cut into several chunks (the sum of
+// their partials); a bucket of one chunk was written by its chunk.
+template <class P>
+__global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= plan.buckets) return;
+  const u32 first = t == 0 ? 0 : plan.chunk_end[t - 1];
+  const u32 last = plan.chunk_end[t];
+  if (last - first == 1) return;
+  P acc = P::identity();
+  for (u32 j = first; j < last; ++j) acc = acc + partials[j];
+  out[plan.order[t]] = acc;
+}
+
+template <class P, unsigned Threads, unsigned MinBlocks>
+void launch_accumulate(const u32* values, const u32* start, const u32* end, const ChunkPlan& plan, u32 chunks,
+                       const typename P::Affine* bases, P* partials, P* out, cudaStream_t stream) {
+  if (chunks > 0) {
+    chunk_accumulate_kernel<P, Threads, MinBlocks><<<(chunks + Threads - 1) / Threads, Threads, 0, stream>>>(
+        values, start, end, plan, chunks, bases, partials, out);
+    check_launch("chunk_accumulate_kernel");
+  }
+  chunk_combine_kernel<P><<<blocks_for(plan.buckets), kThreads, 0, stream>>>(plan, partials, out);
+  check_launch("chunk_combine_kernel");
+}
+
+// The chunk length: at least 4× the mean bucket (uniform digits split nothing), and
+// at least √(largest bucket), so neither a chunk nor a bucket's sum of chunks is a
+// chain longer than that square root.
+u32 chunk_length(std::size_t entries, u32 buckets, u32 largest) {
+  const auto root = static_cast<u32>(std::ceil(std::sqrt(static_cast<double>(largest))));
+  const auto mean = static_cast<u32>((entries + buckets - 1) / buckets);
+  return std::max({32u, 4 * mean, root});
 }
 
 // Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
@@ -355,8 +430,11 @@ std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
   const std::size_t sort = k.entries * 4 * sizeof(u32)     // keys, values and their sorted copies
                            + k.entries * 2 * sizeof(u32)   // the sort's alternate buffers
                            + (std::size_t{1} << 20);       // its histograms
-  const std::size_t per_bucket = 6 * sizeof(u32) + xyzz;   // bounds, order by size, sums
-  return sort + std::size_t{k.buckets} * per_bucket + k.reduce_points() * xyzz +
+  const std::size_t per_bucket = 8 * sizeof(u32) + xyzz;   // bounds, order by size, chunk counts, sums
+  // Chunks of split buckets: each such bucket exceeds the chunk length, at least 4×
+  // the mean, so they number at most 2·entries/chunk_len ≤ buckets / 2.
+  const std::size_t partials = (std::size_t{k.buckets} / 2 + 1) * xyzz;
+  return sort + std::size_t{k.buckets} * per_bucket + partials + k.reduce_points() * xyzz +
          2 * (n + 1) * sizeof(u32)  // the general terms' and the ones' indices
          + std::size_t{kOnesThreads} * xyzz;
 }
@@ -475,14 +553,45 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
                                                     static_cast<int>(buckets), 0, size_bits, stream),
           "bucket order");
     mark(3);
+    // The chunks (chunk_accumulate_kernel), cut by the largest bucket's size.
+    u32 largest = 0;
+    check(cudaMemcpyAsync(&largest, sorted_sizes_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream),
+          "copy the largest bucket's size");
+    check(cudaStreamSynchronize(stream), "bucket order");
+    const u32 chunk_len = chunk_length(entries, buckets, largest);
+    chunk_counts_.reserve(buckets);
+    chunk_end_.reserve(buckets);
+    chunk_totals_.reserve(2);
+    chunk_counts_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(sorted_sizes_.data(), buckets, chunk_len,
+                                                                     chunk_counts_.data());
+    check_launch("chunk_counts_kernel");
+    std::size_t scan_bytes = 0;
+    check(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, chunk_counts_.data(), chunk_end_.data(),
+                                        static_cast<int>(buckets), stream),
+          "chunk scan size");
+    sort_temp_.reserve(scan_bytes);
+    check(cub::DeviceScan::InclusiveSum(sort_temp_.data(), scan_bytes, chunk_counts_.data(), chunk_end_.data(),
+                                        static_cast<int>(buckets), stream),
+          "chunk scan");
+    check(cudaMemsetAsync(chunk_totals_.data(), 0, 2 * sizeof(u32), stream), "memset chunk totals");
+    chunk_totals_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(chunk_counts_.data(), chunk_end_.data(), buckets,
+                                                                     chunk_totals_.data());
+    check_launch("chunk_totals_kernel");
+    u32 chunk_totals[2] = {};
+    check(cudaMemcpyAsync(chunk_totals, chunk_totals_.data(), sizeof chunk_totals, cudaMemcpyDeviceToHost, stream),
+          "copy chunk totals");
+    check(cudaStreamSynchronize(stream), "chunk plan");
+    partials_.reserve(sizeof(Xyzz) * chunk_totals[1]);
+    const ChunkPlan plan{sorted_order_.data(), chunk_end_.data(), buckets, chunk_len, chunk_totals[1]};
+    auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
     // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
     // kernel fits only 8). G2 points need every register: blocks of 64.
     if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
-      launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
-                                     sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+      launch_accumulate<Xyzz, 64, 1>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan,
+                                     chunk_totals[0], dev_bases, dev_partials, dev_buckets, stream);
     } else {
-      launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(),
-                                      sorted_order_.data(), dev_bases, buckets, dev_buckets, stream);
+      launch_accumulate<Xyzz, 128, 4>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan,
+                                      chunk_totals[0], dev_bases, dev_partials, dev_buckets, stream);
     }
     mark(4);
     segment_sums_kernel<<<blocks_for(std::size_t{windows} * segments), kThreads, 0, stream>>>(

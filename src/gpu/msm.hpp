@@ -7,9 +7,11 @@
 //   1. digits: each selected scalar, out of Montgomery form, is cut into signed
 //      c-bit digits |d| ≤ 2^(c−1).
 //   2. sort: (window, |d|) keys with (point index, sign) values, CUB radix sort.
-//   3. buckets: one thread per bucket adds its points (XYZZ, mixed additions);
-//      threads take buckets largest first (a second, small sort by bucket size),
-//      so the threads of a warp finish together.
+//   3. buckets: one thread per chunk of a bucket's points adds them (XYZZ, mixed
+//      additions), chunks at most max(4× the mean bucket, √ the largest) long, so a
+//      digit repeated across many terms does not leave one thread adding them all;
+//      a bucket of several chunks then sums its chunks. Buckets go largest first (a
+//      second, small sort by bucket size), so the threads of a warp finish together.
 //   4. reduction: Σ_d d·bucket_d per window from running sums over segments of
 //      buckets in parallel (a weighted and a plain sum each), the plain sums
 //      reduced the same way one level up, then pairwise trees over the segments.
@@ -156,6 +158,10 @@ class DeviceMsm {
   DeviceBuffer<std::uint32_t> bucket_sizes_{*ledger_};
   DeviceBuffer<std::uint32_t> sorted_order_{*ledger_};
   DeviceBuffer<std::uint32_t> sorted_sizes_{*ledger_};
+  DeviceBuffer<std::uint32_t> chunk_counts_{*ledger_};  // per bucket, largest first
+  DeviceBuffer<std::uint32_t> chunk_end_{*ledger_};
+  DeviceBuffer<std::uint32_t> chunk_totals_{*ledger_};
+  DeviceBuffer<std::byte> partials_{*ledger_};  // sums of the chunks of split buckets
   static constexpr int kPhaseEvents = 7;
   std::deque<CudaEvent> phase_events_;  // empty unless phase timing is on
   MsmPhaseTimes phases_;

@@ -76,6 +76,15 @@ TEST_F(GpuG2Msm, EdgeCases) {
             Jacobian::identity());
 }
 
+TEST_F(GpuG2Msm, RepeatedValuesAmongRandomOnes) {
+  const std::size_t n = 1 << 14;
+  auto points = ec::msm_testing::random_points<ec::G2Curve>(n, 39);
+  std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 40);
+  const std::vector<Fr> repeated = ec::msm_testing::random_scalars(2, 41);
+  for (std::size_t i = 0; i < n; i += 3) scalars[i] = repeated[(i / 3) % 2];
+  expect_matches(points, scalars);
+}
+
 TEST_F(GpuG2Msm, FewerScalarsThanBases) {
   auto points = ec::msm_testing::random_points<ec::G2Curve>(1000, 38);
   auto scalars = ec::msm_testing::random_scalars(999, 39);

@@ -77,6 +77,19 @@ TEST_F(GpuMsm, EdgeCases) {
   expect_matches(points, scalars, 4);
 }
 
+// A few values repeated thousands of times among random ones (a witness's shared
+// Merkle siblings): their buckets are cut into chunks summed separately.
+TEST_F(GpuMsm, RepeatedValuesAmongRandomOnes) {
+  const std::size_t n = 1 << 16;
+  auto points = ec::msm_testing::random_points<ec::G1Curve>(n, 16);
+  std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 17);
+  const std::vector<Fr> repeated = ec::msm_testing::random_scalars(3, 18);
+  for (std::size_t i = 0; i < n; i += 4) scalars[i] = repeated[(i / 4) % 3];
+  for (std::size_t i = 1; i < n; i += 64) scalars[i] = Fr::from_u64(5);
+  expect_matches(points, scalars);
+  expect_matches(points, scalars, 9);
+}
+
 TEST_F(GpuMsm, FewerScalarsThanBases) {
   auto points = ec::msm_testing::random_points<ec::G1Curve>(1000, 14);
   auto scalars = ec::msm_testing::random_scalars(999, 15);
