@@ -149,7 +149,7 @@ std::size_t UpdateShape::apex_bits() const {
   return apex_leaf_count == 0 ? 0 : log2_exact(apex_leaf_count, "the apex leaf count");
 }
 
-Fr update_randomness_tag() { return Fr::from_u64(std::uint64_t{1} << 32); }
+Fr update_randomness_tag() { return Fr::from_u64(std::uint64_t{1} << 40); }
 
 UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant) {
   if (!std::has_single_bit(nodes) || nodes < 32 || nodes > (std::uint64_t{1} << 31)) {

@@ -42,7 +42,8 @@ struct UpdateShape {
 };
 
 // neptune's HashType::Custom(CType::Arbitrary(1)) domain tag: the one of storage-proofs-update's
-// "generate randomness" Poseidon (phi, rho and the challenge digests), 2^32.
+// "generate randomness" Poseidon (phi, rho and the challenge digests): id · 2^40 = 2^40 in
+// neptune 11 (the version rust-fil-proofs builds with; neptune before 8 shifted by 32).
 Fr update_randomness_tag();
 
 // Throws std::invalid_argument for a node count rust-fil-proofs does not allow.
