@@ -44,20 +44,25 @@ endif()
 set(ZKPIPE_WITH_SERVICE ON)
 message(STATUS "zkpipe: proving service ON")
 
-# Generated code: zkpipe/v1/zkpipe.{pb,grpc.pb}.{h,cc} under the build tree.
+# Generated code: zkpipe/v1/zkpipe.{pb,grpc.pb}.{h,cc} and cuzk/v1/proving.{pb,grpc.pb}.{h,cc}
+# (the cuzk API, served beside zkpipe's) under the build tree.
 set(zkpipe_proto_dir ${CMAKE_SOURCE_DIR}/proto)
-set(zkpipe_proto ${zkpipe_proto_dir}/zkpipe/v1/zkpipe.proto)
 set(zkpipe_gen ${CMAKE_BINARY_DIR}/generated)
-set(zkpipe_gen_srcs ${zkpipe_gen}/zkpipe/v1/zkpipe.pb.cc ${zkpipe_gen}/zkpipe/v1/zkpipe.grpc.pb.cc)
-set(zkpipe_gen_hdrs ${zkpipe_gen}/zkpipe/v1/zkpipe.pb.h ${zkpipe_gen}/zkpipe/v1/zkpipe.grpc.pb.h)
-add_custom_command(
-  OUTPUT ${zkpipe_gen_srcs} ${zkpipe_gen_hdrs}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${zkpipe_gen}
-  COMMAND ${ZKPIPE_PROTOC} --proto_path=${zkpipe_proto_dir} --cpp_out=${zkpipe_gen} --grpc_out=${zkpipe_gen}
-          --plugin=protoc-gen-grpc=${ZKPIPE_GRPC_CPP_PLUGIN} ${zkpipe_proto}
-  DEPENDS ${zkpipe_proto}
-  COMMENT "protoc: zkpipe/v1/zkpipe.proto"
-  VERBATIM)
+set(zkpipe_gen_srcs)
+foreach(zkpipe_proto_name zkpipe/v1/zkpipe cuzk/v1/proving)
+  set(zkpipe_proto ${zkpipe_proto_dir}/${zkpipe_proto_name}.proto)
+  set(zkpipe_proto_out ${zkpipe_gen}/${zkpipe_proto_name}.pb.cc ${zkpipe_gen}/${zkpipe_proto_name}.grpc.pb.cc
+                       ${zkpipe_gen}/${zkpipe_proto_name}.pb.h ${zkpipe_gen}/${zkpipe_proto_name}.grpc.pb.h)
+  add_custom_command(
+    OUTPUT ${zkpipe_proto_out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${zkpipe_gen}
+    COMMAND ${ZKPIPE_PROTOC} --proto_path=${zkpipe_proto_dir} --cpp_out=${zkpipe_gen} --grpc_out=${zkpipe_gen}
+            --plugin=protoc-gen-grpc=${ZKPIPE_GRPC_CPP_PLUGIN} ${zkpipe_proto}
+    DEPENDS ${zkpipe_proto}
+    COMMENT "protoc: ${zkpipe_proto_name}.proto"
+    VERBATIM)
+  list(APPEND zkpipe_gen_srcs ${zkpipe_gen}/${zkpipe_proto_name}.pb.cc ${zkpipe_gen}/${zkpipe_proto_name}.grpc.pb.cc)
+endforeach()
 add_library(zkpipe_proto STATIC ${zkpipe_gen_srcs})
 target_include_directories(zkpipe_proto SYSTEM PUBLIC ${zkpipe_gen})
 target_link_libraries(zkpipe_proto PUBLIC PkgConfig::ZKPIPE_PC_grpc__ PkgConfig::ZKPIPE_PC_protobuf)

@@ -144,7 +144,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
       "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
-      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds"};
+      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params"};
   for (const auto& [key, value] : t) {
     if (!known.contains(key.str())) throw ConfigError(key_error(path, key.str(), "unknown key"));
   }
@@ -161,6 +161,18 @@ ServiceConfig load_config(const std::filesystem::path& path) {
     for (const toml::node& root : *array) {
       if (!root.is_string()) throw ConfigError(key_error(path, "parameter_roots", "expected an array of strings"));
       c.parameter_roots.emplace_back(root.as_string()->get());
+    }
+  }
+  if (const toml::node* params = t.get("cuzk_params")) {
+    const toml::table* table = params->as_table();
+    if (table == nullptr) {
+      throw ConfigError(key_error(path, "cuzk_params", "expected a table of circuit ids and .params files"));
+    }
+    for (const auto& [id, file] : *table) {
+      if (!file.is_string()) {
+        throw ConfigError(key_error(path, "cuzk_params." + std::string(id.str()), "expected a .params file name"));
+      }
+      c.cuzk_params.emplace(std::string(id.str()), file.as_string()->get());
     }
   }
   std::string token = c.token_file.string();

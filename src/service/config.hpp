@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -39,6 +41,11 @@ struct ServiceConfig {
   // more gets RESOURCE_EXHAUSTED. A client is its address less the port; every
   // client of a unix socket is one.
   std::size_t max_waits_per_peer = 256;
+
+  // cuzk.v1.ProvingEngine (docs/CUZK.md): the .params file each cuzk circuit id is
+  // proved with ("porep-32g" = ".../v28-stacked-proof-of-replication-...params"); a
+  // request for an id not listed gets NOT_FOUND. The files lie under parameter_roots.
+  std::map<std::string, std::filesystem::path, std::less<>> cuzk_params;
 
   // Engine.
   // auto | cpu | cuda. auto: cuda when the build has it and the driver reports a

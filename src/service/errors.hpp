@@ -14,6 +14,7 @@ enum class ErrorKind {
   failed_precondition,  // evicting parameters in use
   resource_exhausted,   // too many jobs, parameters that cannot fit the budget
   unavailable,          // the daemon is draining
+  unimplemented,        // a kind of proof this daemon does not prove (a cuzk.v1 request)
 };
 
 class ServiceError : public std::runtime_error {

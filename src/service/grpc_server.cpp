@@ -18,6 +18,7 @@
 #include "formats/excerpt.hpp"
 #include "service/call_threads.hpp"
 #include "service/errors.hpp"
+#include "service/grpc_status.hpp"
 #include "service/peer_limit.hpp"
 #include "service/request_decoder.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
@@ -44,33 +45,6 @@ constexpr std::uint32_t kMinWatchIntervalMs = 50;
 constexpr std::uint32_t kMaxWatchIntervalMs = 60000;
 constexpr std::uint32_t kMaxWatchCount = 1000000;
 
-grpc::StatusCode code_of(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::invalid_argument: return grpc::StatusCode::INVALID_ARGUMENT;
-    case ErrorKind::not_found: return grpc::StatusCode::NOT_FOUND;
-    case ErrorKind::permission_denied: return grpc::StatusCode::PERMISSION_DENIED;
-    case ErrorKind::failed_precondition: return grpc::StatusCode::FAILED_PRECONDITION;
-    case ErrorKind::resource_exhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
-    case ErrorKind::unavailable: return grpc::StatusCode::UNAVAILABLE;
-  }
-  return grpc::StatusCode::INTERNAL;
-}
-
-grpc::Status status_of(const ServiceError& e) { return {code_of(e.kind()), e.what()}; }
-
-// Runs `call`, mapping what it throws onto a status.
-template <typename F>
-grpc::Status guarded(F&& call) {
-  try {
-    call();
-    return grpc::Status::OK;
-  } catch (const ServiceError& e) {
-    return status_of(e);
-  } catch (const std::exception& e) {
-    return {grpc::StatusCode::INTERNAL, formats::excerpt(e.what(), 2000)};
-  }
-}
-
 std::string bytes_of(const grpc::ByteBuffer& buffer) {
   std::vector<grpc::Slice> slices;
   std::string out;
@@ -93,22 +67,11 @@ grpc::Status respond(const AwaitAnswer& answer, grpc::ByteBuffer& response) {
   return grpc::Status::OK;
 }
 
-// Compares without an early exit, so that the time taken does not tell how much of
-// a guessed token was right (its length is not a secret).
-bool same_token(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
 grpc::Status busy(const CallThreads& calls) {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
           "the daemon takes no more calls now (at most " + std::to_string(calls.limit()) +
               " run at once); try again shortly"};
 }
-
-const grpc::Status kClientLeft{grpc::StatusCode::CANCELLED, "the client cancelled the call"};
 
 // The reactors below keep themselves alive (self_) until gRPC is done with them
 // (OnDone), and a little longer while a thread, the await registry or an alarm still
@@ -459,20 +422,11 @@ class GrpcServer::Handler final : public RawProverService {
   }
 
  private:
-  bool authorized(const grpc::CallbackServerContext& ctx) const {
-    if (token_.empty()) return true;
-    const auto& metadata = ctx.client_metadata();
-    const auto it = metadata.find("authorization");
-    if (it == metadata.end()) return false;
-    const std::string_view value(it->second.data(), it->second.size());
-    return value.starts_with("Bearer ") && same_token(value.substr(7), token_);
-  }
-
   // The token first, then the bytes: why the call is refused, or nullopt with
   // `request` decoded.
   std::optional<grpc::Status> admit(const grpc::CallbackServerContext& ctx, const grpc::ByteBuffer& bytes,
                                     pb::Message& request) const {
-    if (!authorized(ctx)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "a valid bearer token is required");
+    if (!authorized(ctx, token_)) return kUnauthenticated;
     const grpc::Status decoded = guarded([&] { decode_request(bytes_of(bytes), request); });
     if (!decoded.ok()) return decoded;
     return std::nullopt;
@@ -516,7 +470,9 @@ class GrpcServer::Handler final : public RawProverService {
 };
 
 GrpcServer::GrpcServer(ProvingService& service, const ServiceConfig& config, std::string token)
-    : service_(service), handler_(std::make_unique<Handler>(service, config, std::move(token))) {
+    : service_(service),
+      handler_(std::make_unique<Handler>(service, config, token)),
+      cuzk_(std::make_unique<CuzkService>(service, config, token)) {
   const ListenAddress address = parse_listen_address(config.listen);
   claim_unix_socket(config.listen);
   // grpc.health.v1.Health and server reflection: process-wide switches, read by the builder.
@@ -525,6 +481,7 @@ GrpcServer::GrpcServer(ProvingService& service, const ServiceConfig& config, std
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address.grpc_target(), grpc::InsecureServerCredentials(), &port_);
   builder.RegisterService(handler_.get());
+  builder.RegisterService(cuzk_.get());
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_request_bytes));
   server_ = builder.BuildAndStart();
   if (server_ == nullptr) throw ConfigError("cannot listen on " + config.listen);
@@ -544,6 +501,7 @@ void GrpcServer::set_serving(bool serving) {
   grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   health->SetServingStatus("", serving);
   health->SetServingStatus(std::string(Prover::service_full_name()), serving);
+  health->SetServingStatus(std::string(cuzk::v1::ProvingEngine::service_full_name()), serving);
 }
 
 std::size_t GrpcServer::drain(std::chrono::duration<double> deadline) {

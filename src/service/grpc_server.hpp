@@ -1,4 +1,5 @@
-// The gRPC front of the daemon: zkpipe.v1.Prover on the configured address, with the
+// The gRPC front of the daemon: zkpipe.v1.Prover (and cuzk.v1.ProvingEngine,
+// cuzk_server.hpp) on the configured address, with the
 // standard grpc.health.v1.Health (SERVING; NOT_SERVING once draining) and server
 // reflection, so that grpcurl, Kubernetes probes and load balancers need no .proto.
 //
@@ -20,6 +21,8 @@
 #include <string>
 
 #include "service/config.hpp"
+#include "service/cuzk_server.hpp"
+#include "service/grpc_status.hpp"
 #include "service/proving_service.hpp"
 
 namespace grpc {
@@ -31,7 +34,7 @@ namespace zkpipe::service {
 class GrpcServer {
  public:
   // Blocking calls running at once; one more gets RESOURCE_EXHAUSTED.
-  static constexpr std::size_t kMaxCalls = 512;
+  static constexpr std::size_t kMaxCalls = kMaxBlockingCalls;
 
   // Binds and starts serving; throws ConfigError when the address cannot be bound
   // (claim_unix_socket's refusal included). An empty token: no authentication.
@@ -54,6 +57,7 @@ class GrpcServer {
 
   ProvingService& service_;
   std::unique_ptr<Handler> handler_;
+  std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1.ProvingEngine on the same listener
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool stopped_ = false;

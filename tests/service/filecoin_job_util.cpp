@@ -16,7 +16,8 @@
 
 namespace zkpipe::service::testing {
 
-FilecoinDocuments seal_2kib(std::uint64_t seed) {
+FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::ProverId> prover_id,
+                            std::optional<std::uint64_t> sector_id) {
   const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
   std::mt19937_64 rng(seed);
   auto random_bytes = [&] {
@@ -30,6 +31,8 @@ FilecoinDocuments seal_2kib(std::uint64_t seed) {
   values.sector_id = rng() % 1000;
   values.ticket = random_bytes();
   values.seed = random_bytes();
+  if (prover_id) values.prover_id = *prover_id;
+  if (sector_id) values.sector_id = *sector_id;
   std::vector<filecoin::NodeBytes> data(proof.shape().nodes());
   for (auto& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
   const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "circuits/filecoin/sector_values.hpp"
@@ -22,8 +23,9 @@ struct FilecoinDocuments {
 };
 
 // A 2 KiB StackedDrg2KiBV1_1 sector of random data, sealed; `seed` picks the data
-// and the sector's values.
-FilecoinDocuments seal_2kib(std::uint64_t seed);
+// and the sector's values, but for a prover_id / sector_id given.
+FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::ProverId> prover_id = std::nullopt,
+                            std::optional<std::uint64_t> sector_id = std::nullopt);
 
 // Sealed once per process: every test reads the same documents.
 const FilecoinDocuments& sealed_2kib();

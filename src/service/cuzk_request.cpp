@@ -1,0 +1,172 @@
+#include "service/cuzk_request.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/commit2_input.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+constexpr std::uint64_t kKiB = 1024;
+constexpr std::uint64_t kMiB = kKiB * 1024;
+constexpr std::uint64_t kGiB = kMiB * 1024;
+
+ServiceError invalid(const std::string& what) { return {ErrorKind::invalid_argument, what}; }
+
+std::string size_suffix(std::uint64_t bytes) {
+  if (bytes >= kGiB) return std::to_string(bytes / kGiB) + "g";
+  if (bytes >= kMiB) return std::to_string(bytes / kMiB) + "m";
+  return std::to_string(bytes / kKiB) + "k";
+}
+
+std::uint64_t millis(double seconds) {
+  return seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 1000)) : 0;
+}
+
+const char* kind_name(cuzk::v1::ProofKind kind) {
+  switch (kind) {
+    case cuzk::v1::SNAP_DEALS_UPDATE: return "SNAP_DEALS_UPDATE";
+    case cuzk::v1::WINDOW_POST_PARTITION: return "WINDOW_POST_PARTITION";
+    case cuzk::v1::WINNING_POST: return "WINNING_POST";
+    default: return "POREP_SEAL_COMMIT";
+  }
+}
+
+v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+  if (request.vanilla_proof().empty()) {
+    throw invalid("vanilla_proof: empty; a POREP_SEAL_COMMIT carries the C1 output envelope "
+                  "{\"SectorNum\", \"Phase1Out\", \"SectorSize\"}");
+  }
+  filecoin::Commit2Input input;
+  try {
+    input = filecoin::parse_commit2_input(request.vanilla_proof(), "vanilla_proof");
+  } catch (const filecoin::C1OutputError& e) {
+    throw invalid(e.what());
+  }
+  const filecoin::C1Output& c1 = input.phase1_output;
+  const filecoin::SealProof& proof = c1.registered_proof;
+  if (request.sector_size() != 0 && request.sector_size() != proof.sector_bytes) {
+    throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but the C1 output is a " +
+                  std::string(proof.name) + " proof of " + std::to_string(proof.sector_bytes) + "-byte sectors");
+  }
+  const std::string circuit_id = cuzk_porep_circuit_id(proof);
+  const auto file = params.find(circuit_id);
+  if (file == params.end()) {
+    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id +
+                                                 " (the C1 output's " + std::string(proof.name) +
+                                                 "): the daemon's cuzk_params does not list it");
+  }
+  filecoin::SectorValues sector;
+  sector.registered_proof = &proof;
+  sector.prover_id = prover_id_of_miner(request.miner_id());
+  sector.sector_id = request.sector_number();
+  sector.ticket = c1.ticket;
+  sector.seed = c1.seed;
+  sector.comm_r = c1.comm_r;
+  sector.comm_d = c1.comm_d;
+  if (sector.replica_id() != c1.replica_id) {
+    throw invalid("miner_id " + std::to_string(request.miner_id()) + " and sector_number " +
+                  std::to_string(request.sector_number()) +
+                  ": the C1 output's replica_id is not the one of this miner's sector (with its ticket and comm_d)");
+  }
+  v1::SubmitProofRequest out;
+  v1::FilecoinPorepJob& job = *out.mutable_filecoin_porep();
+  job.set_c1_json(request.vanilla_proof());
+  job.set_sector_json(filecoin::sector_values_to_json(sector));
+  job.set_parameter_file(file->second.string());
+  return out;
+}
+
+}  // namespace
+
+std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof) {
+  return "porep-" + size_suffix(proof.sector_bytes);
+}
+
+const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id) {
+  for (const filecoin::SealProof& proof : filecoin::seal_proofs()) {
+    if (proof.name.ends_with("V1_1") && cuzk_porep_circuit_id(proof) == circuit_id) return proof;
+  }
+  throw ServiceError(ErrorKind::not_found, "unknown circuit id " + std::string(circuit_id) +
+                                               " (this daemon proves porep-2k, porep-8m, porep-512m, porep-32g, "
+                                               "porep-64g)");
+}
+
+filecoin::ProverId prover_id_of_miner(std::uint64_t miner_id) {
+  filecoin::ProverId id{};
+  std::size_t i = 0;
+  do {
+    const auto low = static_cast<std::uint8_t>(miner_id & 0x7f);
+    miner_id >>= 7;
+    id[i++] = miner_id != 0 ? static_cast<std::uint8_t>(low | 0x80) : low;
+  } while (miner_id != 0);
+  return id;
+}
+
+v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind kind) {
+  switch (priority) {
+    case cuzk::v1::LOW: return v1::PRIORITY_LOW;
+    case cuzk::v1::NORMAL: return v1::PRIORITY_NORMAL;
+    case cuzk::v1::HIGH: return v1::PRIORITY_HIGH;
+    case cuzk::v1::CRITICAL: return v1::PRIORITY_CRITICAL;
+    case cuzk::v1::PRIORITY_UNSPECIFIED:
+      if (kind == cuzk::v1::WINNING_POST) return v1::PRIORITY_CRITICAL;
+      if (kind == cuzk::v1::WINDOW_POST_PARTITION) return v1::PRIORITY_HIGH;
+      return v1::PRIORITY_NORMAL;
+    default: return v1::PRIORITY_NORMAL;
+  }
+}
+
+v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+  v1::SubmitProofRequest out;
+  switch (request.proof_kind()) {
+    case cuzk::v1::POREP_SEAL_COMMIT: out = porep_request(request, params); break;
+    case cuzk::v1::SNAP_DEALS_UPDATE:
+    case cuzk::v1::WINDOW_POST_PARTITION:
+    case cuzk::v1::WINNING_POST:
+      throw ServiceError(ErrorKind::unimplemented, std::string("proof_kind ") + kind_name(request.proof_kind()) +
+                                                       ": this daemon proves POREP_SEAL_COMMIT only for now");
+    default:
+      throw invalid("proof_kind: " + std::to_string(request.proof_kind()) +
+                    " is no proof kind (POREP_SEAL_COMMIT 1, SNAP_DEALS_UPDATE 2, WINDOW_POST_PARTITION 3, "
+                    "WINNING_POST 4)");
+  }
+  out.set_priority(zkpipe_priority(request.priority(), request.proof_kind()));
+  out.set_label("cuzk " + (request.request_id().empty() ? std::string("(no request_id)")
+                                                       : request.request_id().substr(0, 200)));
+  return out;
+}
+
+cuzk::v1::AwaitProofResponse cuzk_response(const v1::AwaitProofResponse& answer, const std::string& job_id) {
+  cuzk::v1::AwaitProofResponse out;
+  out.set_job_id(job_id);
+  switch (answer.state()) {
+    case v1::JOB_STATE_DONE: {
+      out.set_status(cuzk::v1::AwaitProofResponse::COMPLETED);
+      out.set_proof(answer.proof());
+      const v1::Timings& t = answer.timings();
+      out.set_queue_wait_ms(millis(t.queue_wait()));
+      out.set_srs_load_ms(millis(t.parameter_load()));
+      out.set_synthesis_ms(millis(t.synthesis()));
+      out.set_gpu_compute_ms(millis(t.device() + t.finalize()));
+      out.set_total_ms(millis(t.total()));
+      break;
+    }
+    case v1::JOB_STATE_FAILED:
+      out.set_status(cuzk::v1::AwaitProofResponse::FAILED);
+      out.set_error_message(answer.error());
+      break;
+    case v1::JOB_STATE_CANCELLED:
+      out.set_status(cuzk::v1::AwaitProofResponse::CANCELLED);
+      out.set_error_message(answer.error());
+      break;
+    default: out.set_status(cuzk::v1::AwaitProofResponse::TIMEOUT); break;
+  }
+  return out;
+}
+
+}  // namespace zkpipe::service

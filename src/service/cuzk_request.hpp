@@ -1,0 +1,48 @@
+// cuzk.v1 requests as zkpipe jobs, and zkpipe's answers as cuzk's (docs/CUZK.md).
+//
+// A POREP_SEAL_COMMIT's vanilla_proof is the C1 envelope curio sends ({"SectorNum",
+// "Phase1Out", "SectorSize"}): it becomes a zkpipe.v1 FilecoinPorepJob whose
+// sector.json is made from the C1 output's values and the request's miner_id and
+// sector_number, checked against the C1 output's replica_id when the job is submitted
+// (a wrong miner or sector number is refused there, naming the field).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/sector_values.hpp"
+#include "cuzk/v1/proving.pb.h"
+#include "zkpipe/v1/zkpipe.pb.h"
+
+namespace zkpipe::service {
+
+// cuzk circuit ids → the .params files they are proved with (ServiceConfig::cuzk_params).
+using CuzkParams = std::map<std::string, std::filesystem::path, std::less<>>;
+
+// cuzk's ids for a seal proof's circuit: "porep-32g", "porep-64g"; for the smaller
+// sizes (not in cuzk) "porep-2k", "porep-8m", "porep-512m".
+std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof);
+// The seal proof (api version 1.1) a "porep-…" id names. Throws ServiceError not_found.
+const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
+
+// The payload of the miner's Filecoin ID address: miner_id as unsigned LEB128, then zeros.
+filecoin::ProverId prover_id_of_miner(std::uint64_t miner_id);
+
+// cuzk's priorities onto zkpipe's; unspecified by kind (winning CRITICAL, window HIGH,
+// the others NORMAL), an unknown value NORMAL, as cuzk does.
+v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind kind);
+
+// The zkpipe job a SubmitProof asks for, its .params taken from `params`. Throws
+// ServiceError: invalid_argument naming the field, not_found for a circuit id without
+// parameters, unimplemented for the kinds this daemon does not prove yet.
+v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params);
+
+// A zkpipe answer in cuzk's terms (times in ms). A job not yet ended is TIMEOUT.
+cuzk::v1::AwaitProofResponse cuzk_response(const v1::AwaitProofResponse& answer, const std::string& job_id);
+
+}  // namespace zkpipe::service

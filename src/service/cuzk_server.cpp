@@ -1,0 +1,429 @@
+#include "service/cuzk_server.hpp"
+
+#include <grpcpp/alarm.h>
+
+#include <chrono>
+#include <sstream>
+
+#include "service/errors.hpp"
+#include "service/grpc_status.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::string_view kJobPrefix = "job-";
+
+grpc::Status too_many_waits(const PeerLimit& peers) {
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+          "this client has " + std::to_string(peers.per_client()) +
+              " calls waiting already (AwaitProof, Prove), the daemon's max_waits_per_peer"};
+}
+
+grpc::ServerUnaryReactor* finished(grpc::CallbackServerContext* ctx, const grpc::Status& status) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+const char* kind_label(cuzk::v1::ProofKind kind) {
+  switch (kind) {
+    case cuzk::v1::SNAP_DEALS_UPDATE: return "snap-update";
+    case cuzk::v1::WINDOW_POST_PARTITION: return "window-post";
+    case cuzk::v1::WINNING_POST: return "winning-post";
+    default: return "porep-c2";
+  }
+}
+
+// One wait for a job's end, parked in the await registry (no thread held), answered
+// TIMEOUT when `timeout` passes first. Holds itself until gRPC is done with it.
+class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<AwaitCall> {
+ public:
+  AwaitCall(ProvingService& service, PeerLimit::Slot slot, std::string job_id, cuzk::v1::AwaitProofResponse* out)
+      : service_(service), slot_(std::move(slot)), job_id_(std::move(job_id)), out_(out) {}
+
+  void start(std::uint64_t job, std::chrono::milliseconds timeout) {
+    self_ = shared_from_this();
+    const auto ticket = service_.await_async(job, std::nullopt,
+                                             [self = shared_from_this()](AwaitAnswer a) { self->answer(a); });
+    std::lock_guard lock(mutex_);
+    ticket_ = ticket;
+    if (done_ || !ticket || timeout.count() == 0) return;
+    alarm_ = std::make_unique<grpc::Alarm>();
+    alarm_->Set(std::chrono::system_clock::now() + timeout, [self = shared_from_this()](bool fired) {
+      if (fired) self->expire();
+    });
+  }
+
+  void OnCancel() override {
+    if (take_ticket()) Finish(kClientLeft);
+  }
+
+  void OnDone() override {
+    std::unique_ptr<grpc::Alarm> alarm;
+    {
+      std::lock_guard lock(mutex_);
+      alarm = std::move(alarm_);
+    }
+    slot_.reset();
+    const auto last = std::move(self_);
+  }
+
+ private:
+  // True when this call took the waiter back from the registry (its answer will not come).
+  bool take_ticket() {
+    std::optional<AwaitRegistry::Ticket> ticket;
+    {
+      std::lock_guard lock(mutex_);
+      if (done_) return false;
+      ticket = ticket_;
+    }
+    if (!ticket || !service_.cancel_await(*ticket)) return false;
+    std::lock_guard lock(mutex_);
+    done_ = true;
+    if (alarm_) alarm_->Cancel();
+    return true;
+  }
+
+  void answer(const AwaitAnswer& answer) {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+      if (alarm_) alarm_->Cancel();
+    }
+    if (const auto* error = std::get_if<ServiceError>(&answer)) {
+      Finish(status_of(*error));
+      return;
+    }
+    *out_ = cuzk_response(std::get<v1::AwaitProofResponse>(answer), job_id_);
+    Finish(grpc::Status::OK);
+  }
+
+  void expire() {
+    if (!take_ticket()) return;
+    out_->set_job_id(job_id_);
+    out_->set_status(cuzk::v1::AwaitProofResponse::TIMEOUT);
+    Finish(grpc::Status::OK);
+  }
+
+  ProvingService& service_;
+  PeerLimit::Slot slot_;
+  const std::string job_id_;
+  cuzk::v1::AwaitProofResponse* const out_;
+  std::shared_ptr<AwaitCall> self_;
+  std::mutex mutex_;
+  std::optional<AwaitRegistry::Ticket> ticket_;
+  std::unique_ptr<grpc::Alarm> alarm_;
+  bool done_ = false;
+};
+
+// One Prove: submitted on a call thread, then parked until the job ends. A client
+// that leaves cancels its job.
+class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<ProveCall> {
+ public:
+  ProveCall(CuzkService& cuzk, ProvingService& service, CallThreads& calls, PeerLimit::Slot slot,
+            cuzk::v1::ProveResponse* out)
+      : cuzk_(cuzk), service_(service), calls_(calls), slot_(std::move(slot)), out_(out) {}
+
+  void start(cuzk::v1::SubmitProofRequest request) {
+    self_ = shared_from_this();
+    if (!calls_.try_run([self = shared_from_this(), request = std::move(request)] { self->submit(request); })) {
+      Finish({grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now; try again shortly"});
+    }
+  }
+
+  void OnCancel() override {
+    {
+      std::lock_guard lock(mutex_);
+      left_ = true;
+      if (!ticket_) return;  // still submitting: submit() sees left_
+    }
+    if (!calls_.run([self = shared_from_this()] { self->abandon(); })) abandon();
+  }
+
+  void OnDone() override {
+    slot_.reset();
+    const auto last = std::move(self_);
+  }
+
+ private:
+  void submit(const cuzk::v1::SubmitProofRequest& request) {
+    std::string job_id;
+    std::uint64_t job = 0;
+    const grpc::Status refused = guarded([&] {
+      job_id = cuzk_.submit(request).job_id();
+      job = cuzk_.job_of(job_id);
+    });
+    if (!refused.ok()) {
+      Finish(refused);
+      return;
+    }
+    const auto ticket = service_.await_async(job, std::nullopt, [self = shared_from_this(), job_id](AwaitAnswer a) {
+      if (const auto* error = std::get_if<ServiceError>(&a)) {
+        self->Finish(status_of(*error));
+        return;
+      }
+      *self->out_->mutable_result() = cuzk_response(std::get<v1::AwaitProofResponse>(a), job_id);
+      self->Finish(grpc::Status::OK);
+    });
+    bool left = false;
+    {
+      std::lock_guard lock(mutex_);
+      job_id_ = job_id;
+      ticket_ = ticket;
+      left = left_;
+    }
+    if (left) abandon();
+  }
+
+  void abandon() {
+    std::optional<AwaitRegistry::Ticket> ticket;
+    {
+      std::lock_guard lock(mutex_);
+      ticket = ticket_;
+    }
+    if (!ticket || !service_.cancel_await(*ticket)) return;  // answered already
+    guarded([&] { cuzk_.cancel(job_id_); });
+    Finish(kClientLeft);
+  }
+
+  CuzkService& cuzk_;
+  ProvingService& service_;
+  CallThreads& calls_;
+  PeerLimit::Slot slot_;
+  cuzk::v1::ProveResponse* const out_;
+  std::shared_ptr<ProveCall> self_;
+  std::mutex mutex_;
+  std::string job_id_;
+  std::optional<AwaitRegistry::Ticket> ticket_;
+  bool left_ = false;
+};
+
+}  // namespace
+
+CuzkService::CuzkService(ProvingService& service, const ServiceConfig& config, std::string token)
+    : service_(service),
+      params_(config.cuzk_params),
+      token_(std::move(token)),
+      peers_(config.max_waits_per_peer),
+      calls_(kMaxBlockingCalls) {}
+
+template <typename Call>
+grpc::ServerUnaryReactor* CuzkService::blocking(grpc::CallbackServerContext* ctx, Call call) {
+  if (!authorized(*ctx, token_)) return finished(ctx, kUnauthenticated);
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  if (!calls_.try_run([reactor, call = std::move(call)] { reactor->Finish(guarded(call)); })) {
+    reactor->Finish({grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now (at most " +
+                                                               std::to_string(calls_.limit()) +
+                                                               " run at once); try again shortly"});
+  }
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CuzkService::SubmitProof(grpc::CallbackServerContext* ctx,
+                                                   const cuzk::v1::SubmitProofRequest* request,
+                                                   cuzk::v1::SubmitProofResponse* response) {
+  return blocking(ctx, [this, request, response] { *response = submit(*request); });
+}
+
+grpc::ServerUnaryReactor* CuzkService::AwaitProof(grpc::CallbackServerContext* ctx,
+                                                  const cuzk::v1::AwaitProofRequest* request,
+                                                  cuzk::v1::AwaitProofResponse* response) {
+  if (!authorized(*ctx, token_)) return finished(ctx, kUnauthenticated);
+  std::uint64_t job = 0;
+  if (const grpc::Status unknown = guarded([&] { job = job_of(request->job_id()); }); !unknown.ok()) {
+    return finished(ctx, unknown);
+  }
+  auto slot = peers_.acquire(ctx->peer());
+  if (!slot) return finished(ctx, too_many_waits(peers_));
+  auto call = std::make_shared<AwaitCall>(service_, std::move(*slot), request->job_id(), response);
+  call->start(job, std::chrono::milliseconds(request->timeout_ms()));
+  return call.get();
+}
+
+grpc::ServerUnaryReactor* CuzkService::Prove(grpc::CallbackServerContext* ctx, const cuzk::v1::ProveRequest* request,
+                                             cuzk::v1::ProveResponse* response) {
+  if (!authorized(*ctx, token_)) return finished(ctx, kUnauthenticated);
+  if (!request->has_submit()) return finished(ctx, {grpc::StatusCode::INVALID_ARGUMENT, "submit: missing"});
+  auto slot = peers_.acquire(ctx->peer());
+  if (!slot) return finished(ctx, too_many_waits(peers_));
+  auto call = std::make_shared<ProveCall>(*this, service_, calls_, std::move(*slot), response);
+  call->start(request->submit());
+  return call.get();
+}
+
+grpc::ServerUnaryReactor* CuzkService::CancelProof(grpc::CallbackServerContext* ctx,
+                                                   const cuzk::v1::CancelProofRequest* request,
+                                                   cuzk::v1::CancelProofResponse* response) {
+  return blocking(ctx, [this, request, response] { response->set_was_running(cancel(request->job_id())); });
+}
+
+grpc::ServerUnaryReactor* CuzkService::GetStatus(grpc::CallbackServerContext* ctx, const cuzk::v1::GetStatusRequest*,
+                                                 cuzk::v1::GetStatusResponse* response) {
+  return blocking(ctx, [this, response] { *response = status(); });
+}
+
+grpc::ServerUnaryReactor* CuzkService::GetMetrics(grpc::CallbackServerContext* ctx, const cuzk::v1::GetMetricsRequest*,
+                                                  cuzk::v1::GetMetricsResponse* response) {
+  return blocking(ctx, [this, response] { response->set_prometheus_text(metrics()); });
+}
+
+grpc::ServerUnaryReactor* CuzkService::PreloadSRS(grpc::CallbackServerContext* ctx,
+                                                  const cuzk::v1::PreloadSrsRequest* request,
+                                                  cuzk::v1::PreloadSrsResponse* response) {
+  return blocking(ctx, [this, request, response] { *response = preload(request->circuit_id()); });
+}
+
+grpc::ServerUnaryReactor* CuzkService::EvictSRS(grpc::CallbackServerContext* ctx,
+                                                const cuzk::v1::EvictSrsRequest* request,
+                                                cuzk::v1::EvictSrsResponse* response) {
+  return blocking(ctx, [this, request, response] { *response = evict(request->circuit_id()); });
+}
+
+cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofRequest& request) {
+  cuzk::v1::SubmitProofResponse out;
+  std::uint32_t ahead = 0;
+  const v1::GetStatusResponse queued = service_.status();
+  for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
+  std::lock_guard lock(mutex_);
+  if (!request.request_id().empty()) {
+    if (jobs_.contains(request.request_id())) {
+      out.set_job_id(request.request_id());
+      return out;
+    }
+    if (request.request_id().size() > 256) {
+      throw ServiceError(ErrorKind::invalid_argument, "request_id: longer than 256 bytes");
+    }
+  }
+  const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
+  const std::string job_id = request.request_id().empty() ? name_of(id) : request.request_id();
+  jobs_.emplace(job_id, Job{id, request.proof_kind(), true});
+  out.set_job_id(job_id);
+  out.set_queue_position(ahead);
+  return out;
+}
+
+std::string CuzkService::name_of(std::uint64_t id) const { return std::string(kJobPrefix) + std::to_string(id); }
+
+std::uint64_t CuzkService::job_of(const std::string& job_id) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = jobs_.find(job_id); it != jobs_.end()) return it->second.id;
+  }
+  if (job_id.starts_with(kJobPrefix)) {
+    const std::string digits = job_id.substr(kJobPrefix.size());
+    if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos) {
+      return std::stoull(digits);
+    }
+  }
+  throw ServiceError(ErrorKind::not_found, "job not found: " + job_id);
+}
+
+bool CuzkService::cancel(const std::string& job_id) {
+  const std::uint64_t id = job_of(job_id);
+  const v1::JobState before = service_.await(id, 0ms).state();
+  service_.cancel(id);
+  return before == v1::JOB_STATE_QUEUED || before == v1::JOB_STATE_RUNNING;
+}
+
+cuzk::v1::GetStatusResponse CuzkService::status() {
+  const v1::GetStatusResponse s = service_.status();
+  cuzk::v1::GetStatusResponse out;
+  for (const v1::Device& device : s.devices()) {
+    cuzk::v1::GPUStatus& gpu = *out.add_gpus();
+    gpu.set_ordinal(device.has_ordinal() ? static_cast<std::uint32_t>(device.ordinal()) : device.index());
+    gpu.set_name(device.backend());
+  }
+  for (const v1::ResidentParams& p : s.parameters()) {
+    cuzk::v1::SRSStatus& srs = *out.add_loaded_srs();
+    std::string id = p.parameter_file();
+    for (const auto& [circuit_id, file] : params_) {
+      if (file == p.parameter_file()) id = circuit_id;
+    }
+    srs.set_circuit_id(id);
+    srs.set_tier(p.tier() == "device" ? cuzk::v1::SRSStatus::HOT : cuzk::v1::SRSStatus::WARM);
+    srs.set_size_bytes(p.bytes());
+    srs.set_ref_count(p.in_use());
+  }
+  std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> queues;  // kind: pending, in progress
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [name, job] : jobs_) {
+      if (!job.open) continue;
+      const v1::JobState state = service_.await(job.id, 0ms).state();
+      if (state == v1::JOB_STATE_QUEUED) {
+        ++queues[kind_label(job.kind)].first;
+      } else if (state == v1::JOB_STATE_RUNNING) {
+        ++queues[kind_label(job.kind)].second;
+      } else {
+        job.open = false;
+      }
+    }
+  }
+  for (const auto& [kind, counts] : queues) {
+    cuzk::v1::QueueStatus& q = *out.add_queues();
+    q.set_proof_kind(kind);
+    q.set_pending(counts.first);
+    q.set_in_progress(counts.second);
+  }
+  out.set_total_proofs_completed(s.jobs_done());
+  out.set_total_proofs_failed(s.jobs_failed());
+  out.set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds()));
+  return out;
+}
+
+std::string CuzkService::metrics() {
+  const cuzk::v1::GetStatusResponse s = status();
+  std::uint64_t pending = 0;
+  std::uint64_t running = 0;
+  for (const auto& q : s.queues()) {
+    pending += q.pending();
+    running += q.in_progress();
+  }
+  std::ostringstream text;
+  text << "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total " << s.total_proofs_completed()
+       << "\n# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total " << s.total_proofs_failed()
+       << "\n# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds " << s.uptime_seconds()
+       << "\n# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth " << pending
+       << "\n# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs " << running
+       << "\n# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers " << s.gpus_size() << "\n";
+  return text.str() + service_.metrics();
+}
+
+const std::filesystem::path& CuzkService::params_of(const std::string& circuit_id) const {
+  const auto it = params_.find(circuit_id);
+  if (it == params_.end()) {
+    throw ServiceError(ErrorKind::not_found,
+                       "unknown circuit ID: " + circuit_id + " (the daemon's cuzk_params does not list it)");
+  }
+  return it->second;
+}
+
+cuzk::v1::PreloadSrsResponse CuzkService::preload(const std::string& circuit_id) {
+  const std::filesystem::path& file = params_of(circuit_id);
+  if (std::error_code error; !std::filesystem::exists(file, error)) {
+    throw ServiceError(ErrorKind::not_found, "circuit id " + circuit_id + ": its parameter file " + file.string() +
+                                                 " does not exist");
+  }
+  v1::PreloadParamsRequest request;
+  request.set_parameter_file(file.string());
+  request.set_circuit("filecoin-porep");
+  request.set_preset(std::string(cuzk_porep_seal_proof(circuit_id).name));
+  const v1::PreloadParamsResponse loaded = service_.preload(request);
+  cuzk::v1::PreloadSrsResponse out;
+  out.set_already_loaded(loaded.load_seconds() == 0);
+  out.set_load_time_ms(static_cast<std::uint64_t>(loaded.load_seconds() * 1000));
+  return out;
+}
+
+cuzk::v1::EvictSrsResponse CuzkService::evict(const std::string& circuit_id) {
+  const std::uint64_t freed = service_.evict(params_of(circuit_id).string());
+  cuzk::v1::EvictSrsResponse out;
+  out.set_was_loaded(freed > 0);
+  out.set_freed_bytes(freed);
+  return out;
+}
+
+}  // namespace zkpipe::service

@@ -1,0 +1,85 @@
+// cuzk.v1.ProvingEngine on the daemon's listener, beside zkpipe.v1.Prover: Curio's
+// cuzk client talks to zkpipe unchanged. Each call is mapped onto ProvingService
+// (cuzk_request.hpp translates the requests and answers); docs/CUZK.md has the whole
+// mapping and what differs from cuzk.
+//
+// Job ids are strings in cuzk: the request_id a client gives (submitting it again
+// answers the same job: a retried submit queues nothing twice), else "job-<zkpipe id>".
+// The request ids are remembered in memory: after a restart the jobs themselves
+// resume from the journal, and are found by their "job-<id>" names only.
+//
+// Like the zkpipe service: the bearer token is checked first; blocking calls run on
+// threads of their own; AwaitProof and Prove wait parked, holding no thread, at most
+// max_waits_per_peer per client; a Prove whose client leaves cancels its job.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "service/call_threads.hpp"
+#include "service/config.hpp"
+#include "service/cuzk_request.hpp"
+#include "service/peer_limit.hpp"
+#include "service/proving_service.hpp"
+
+namespace zkpipe::service {
+
+class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
+ public:
+  CuzkService(ProvingService& service, const ServiceConfig& config, std::string token);
+
+  grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* ctx, const cuzk::v1::SubmitProofRequest* request,
+                                        cuzk::v1::SubmitProofResponse* response) override;
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const cuzk::v1::AwaitProofRequest* request,
+                                       cuzk::v1::AwaitProofResponse* response) override;
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* ctx, const cuzk::v1::ProveRequest* request,
+                                  cuzk::v1::ProveResponse* response) override;
+  grpc::ServerUnaryReactor* CancelProof(grpc::CallbackServerContext* ctx, const cuzk::v1::CancelProofRequest* request,
+                                        cuzk::v1::CancelProofResponse* response) override;
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* ctx, const cuzk::v1::GetStatusRequest* request,
+                                      cuzk::v1::GetStatusResponse* response) override;
+  grpc::ServerUnaryReactor* GetMetrics(grpc::CallbackServerContext* ctx, const cuzk::v1::GetMetricsRequest* request,
+                                       cuzk::v1::GetMetricsResponse* response) override;
+  grpc::ServerUnaryReactor* PreloadSRS(grpc::CallbackServerContext* ctx, const cuzk::v1::PreloadSrsRequest* request,
+                                       cuzk::v1::PreloadSrsResponse* response) override;
+  grpc::ServerUnaryReactor* EvictSRS(grpc::CallbackServerContext* ctx, const cuzk::v1::EvictSrsRequest* request,
+                                     cuzk::v1::EvictSrsResponse* response) override;
+
+  // What the calls above do, without gRPC (the tests call them too). Each throws
+  // ServiceError as ProvingService does.
+  cuzk::v1::SubmitProofResponse submit(const cuzk::v1::SubmitProofRequest& request);
+  // The zkpipe job a cuzk job id names; throws ServiceError not_found.
+  std::uint64_t job_of(const std::string& job_id) const;
+  bool cancel(const std::string& job_id);
+  cuzk::v1::GetStatusResponse status();
+  std::string metrics();
+  cuzk::v1::PreloadSrsResponse preload(const std::string& circuit_id);
+  cuzk::v1::EvictSrsResponse evict(const std::string& circuit_id);
+
+ private:
+  struct Job {
+    std::uint64_t id;
+    cuzk::v1::ProofKind kind;
+    bool open;  // not known to have ended
+  };
+  const std::filesystem::path& params_of(const std::string& circuit_id) const;
+  std::string name_of(std::uint64_t id) const;
+  // Runs `call` on a call thread, finishing the call with what it throws.
+  template <typename Call>
+  grpc::ServerUnaryReactor* blocking(grpc::CallbackServerContext* ctx, Call call);
+
+  ProvingService& service_;
+  const CuzkParams params_;
+  const std::string token_;
+  PeerLimit peers_;
+  CallThreads calls_;
+  mutable std::mutex mutex_;     // jobs_; held across a submit, so one request_id queues once
+  std::map<std::string, Job, std::less<>> jobs_;  // by cuzk job id
+};
+
+}  // namespace zkpipe::service

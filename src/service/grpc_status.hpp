@@ -1,0 +1,44 @@
+// What both gRPC services of the daemon (zkpipe.v1.Prover, cuzk.v1.ProvingEngine)
+// share: ServiceError kinds as status codes, a call's exceptions as its status, and
+// the bearer-token check.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "formats/excerpt.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+// Blocking calls (submit, cancel, status, ...) one service runs at once; one more
+// gets RESOURCE_EXHAUSTED.
+inline constexpr std::size_t kMaxBlockingCalls = 512;
+
+grpc::StatusCode code_of(ErrorKind kind);
+inline grpc::Status status_of(const ServiceError& e) { return {code_of(e.kind()), e.what()}; }
+
+// Runs `call`, mapping what it throws onto a status.
+template <typename F>
+grpc::Status guarded(F&& call) {
+  try {
+    call();
+    return grpc::Status::OK;
+  } catch (const ServiceError& e) {
+    return status_of(e);
+  } catch (const std::exception& e) {
+    return {grpc::StatusCode::INTERNAL, formats::excerpt(e.what(), 2000)};
+  }
+}
+
+// True when no token is required, or the call carries "authorization: Bearer <token>".
+bool authorized(const grpc::CallbackServerContext& ctx, std::string_view token);
+
+inline const grpc::Status kUnauthenticated{grpc::StatusCode::UNAUTHENTICATED, "a valid bearer token is required"};
+inline const grpc::Status kClientLeft{grpc::StatusCode::CANCELLED, "the client cancelled the call"};
+
+}  // namespace zkpipe::service
