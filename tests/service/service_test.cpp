@@ -1385,6 +1385,10 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("backend = \"\"\n", "backend must be auto, cpu or cuda");
   refused("backend = 1\n", "backend: expected a string");
   refused("device = 4294967296\n", "device: at most 2147483647");
+  refused("cuzk_params = [\"a\"]\n", "cuzk_params: expected a table");
+  refused("[cuzk_params]\n\"porep-32g\" = 5\n", "cuzk_params.porep-32g: expected a .params file name");
+  std::ofstream(file) << "[cuzk_params]\n\"porep-32g\" = \"/srv/p32.params\"\n";
+  EXPECT_EQ(load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
   EXPECT_NO_THROW(load_config(file).validate());
   // Several engine devices, a GPU listed twice being two of them; without the key, the one `device` names.
@@ -1421,6 +1425,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.device, defaults.device);
   EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
   EXPECT_EQ(example.max_waits_per_peer, defaults.max_waits_per_peer);
+  EXPECT_EQ(example.cuzk_params, defaults.cuzk_params);
   EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
   EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
   EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());

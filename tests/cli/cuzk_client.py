@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Drives zkpipe's cuzk.v1.ProvingEngine as Curio's cuzk client does, with stubs
+generated from proto/cuzk/v1/proving.proto (the cuzk API's wire form): a PoRep C2
+from the envelope curio sends (base64 of the C1 output), an await that times out, a
+cancel that cancels, refusals, status, metrics, PreloadSRS and EvictSRS. Writes the
+proof for `zkpipe filecoin verify`; exits non-zero naming the first check that failed.
+
+  cuzk_client.py SERVER C1_JSON MINER_ID SECTOR_NUMBER OUT_PROOF
+"""
+import base64
+import json
+import sys
+
+import grpc
+
+from cuzk.v1 import proving_pb2 as pb
+from cuzk.v1 import proving_pb2_grpc as rpc
+
+
+def check(condition, what):
+    if not condition:
+        sys.exit(f"FAIL: {what}")
+
+
+def main():
+    server, c1_path, miner, sector, out = sys.argv[1:6]
+    c1 = open(c1_path, "rb").read()
+    envelope = json.dumps({"SectorNum": int(sector), "Phase1Out": base64.b64encode(c1).decode(),
+                           "SectorSize": 2048}).encode()
+    stub = rpc.ProvingEngineStub(grpc.insecure_channel(server))
+
+    def porep(request_id, miner_id=int(miner)):
+        return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
+                                     registered_proof=5, vanilla_proof=envelope, sector_number=int(sector),
+                                     miner_id=miner_id)
+
+    submitted = stub.SubmitProof(porep("sector-a"))
+    check(submitted.job_id == "sector-a", f"job id {submitted.job_id!r}")
+    timed_out = stub.AwaitProof(pb.AwaitProofRequest(job_id="sector-a", timeout_ms=1))
+    check(timed_out.status == pb.AwaitProofResponse.TIMEOUT, f"await of 1 ms: status {timed_out.status}")
+    done = stub.AwaitProof(pb.AwaitProofRequest(job_id="sector-a"))
+    check(done.status == pb.AwaitProofResponse.COMPLETED, f"status {done.status}: {done.error_message}")
+    check(len(done.proof) == 192, f"{len(done.proof)} proof bytes")
+    check(done.total_ms > 0, "no total_ms")
+    open(out, "wb").write(done.proof)
+    print(f"sector-a: COMPLETED, {len(done.proof)} bytes, total {done.total_ms} ms")
+
+    # Prove: submit and await in one call, under another request id.
+    proved = stub.Prove(pb.ProveRequest(submit=porep("sector-b")))
+    check(proved.result.status == pb.AwaitProofResponse.COMPLETED, f"Prove: {proved.result.error_message}")
+    check(proved.result.proof and len(proved.result.proof) == 192, "Prove: no proof")
+
+    stub.SubmitProof(porep("sector-c"))
+    cancelled = stub.CancelProof(pb.CancelProofRequest(job_id="sector-c"))
+    check(cancelled.was_running, "cancel of a job in flight: was_running false")
+    answer = stub.AwaitProof(pb.AwaitProofRequest(job_id="sector-c"))
+    check(answer.status == pb.AwaitProofResponse.CANCELLED, f"cancelled job: status {answer.status}")
+    print("sector-c: CANCELLED")
+
+    def refused(request, code, text):
+        try:
+            stub.SubmitProof(request)
+        except grpc.RpcError as e:
+            check(e.code() == code and text in e.details(), f"{code}, {text!r}: got {e.code()} {e.details()}")
+            return
+        check(False, f"accepted, expected {code}")
+
+    refused(porep("x", int(miner) + 1), grpc.StatusCode.INVALID_ARGUMENT, "miner_id")
+    post = porep("x")
+    post.proof_kind = pb.WINDOW_POST_PARTITION
+    refused(post, grpc.StatusCode.UNIMPLEMENTED, "WINDOW_POST_PARTITION")
+    try:
+        stub.AwaitProof(pb.AwaitProofRequest(job_id="x"))
+        check(False, "await of an unknown job answered")
+    except grpc.RpcError as e:
+        check(e.code() == grpc.StatusCode.NOT_FOUND, f"unknown job: {e.code()}")
+
+    status = stub.GetStatus(pb.GetStatusRequest())
+    check(status.total_proofs_completed == 2, f"{status.total_proofs_completed} completed")
+    check(not status.queues, f"queues left: {status.queues}")
+    metrics = stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    check("\ncuzk_proofs_completed_total 2\n" in metrics, "metrics: completed total")
+
+    preloaded = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    check(preloaded.already_loaded or preloaded.load_time_ms >= 0, "preload")
+    evicted = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+    check(evicted.was_loaded and evicted.freed_bytes > 0, f"evict: {evicted}")
+    evicted = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+    check(not evicted.was_loaded, "second evict freed something")
+    print("cuzk client: OK")
+
+
+if __name__ == "__main__":
+    main()
