@@ -37,47 +37,63 @@ PostRandomness randomness_of(std::mt19937_64& rng) {
   return r;
 }
 
+// Everything drawn from the seed, in the order synthetic_post has always drawn it:
+// the randomness, then per sector its id and its tree's seed.
+struct Draws {
+  PostRandomness randomness;
+  std::vector<std::uint64_t> sector_ids;
+  std::vector<std::uint64_t> sector_seeds;
+};
+
+Draws draw(const PostProof& proof, std::uint64_t seed, std::size_t partitions) {
+  if (proof.kind == PostKind::kWinning && partitions != 1) {
+    throw std::invalid_argument(proof.name() + " has one partition; " + std::to_string(partitions) +
+                                " were asked for");
+  }
+  if (partitions == 0) throw std::invalid_argument(proof.name() + ": no partitions asked for");
+  std::mt19937_64 rng(seed);
+  Draws d{randomness_of(rng), {}, {}};
+  const std::size_t sectors = proof.kind == PostKind::kWinning ? 1 : partitions * proof.sector_count;
+  for (std::size_t i = 0; i < sectors; ++i) {
+    d.sector_ids.push_back(rng());
+    d.sector_seeds.push_back(rng());
+  }
+  return d;
+}
+
 }  // namespace
+
+SyntheticPostDraws synthetic_post_draws(const PostProof& proof, std::uint64_t seed, std::size_t partitions) {
+  Draws d = draw(proof, seed, partitions);
+  return {d.randomness, std::move(d.sector_ids)};
+}
 
 FallbackPostCircuit synthetic_post(const PostProof& proof, std::uint64_t seed, std::size_t partitions,
                                    ApiVersion api) {
-  std::mt19937_64 rng(seed);
-  const PostRandomness randomness = randomness_of(rng);
+  const Draws d = draw(proof, seed, partitions);
   std::vector<PostPartition> out(partitions);
   if (proof.kind == PostKind::kWinning) {
-    if (partitions != 1) {
-      throw std::invalid_argument(proof.name() + " has one partition; " + std::to_string(partitions) +
-                                  " were asked for");
-    }
-    const std::uint64_t sector_id = rng();
     std::vector<std::uint64_t> leaves(proof.sector_count);
     for (std::size_t n = 0; n < leaves.size(); ++n) {
-      leaves[n] = post_leaf_challenge(randomness, sector_id, post_challenge_index(ApiVersion::k1_0_0, 0, 1, n),
+      leaves[n] = post_leaf_challenge(d.randomness, d.sector_ids[0], post_challenge_index(ApiVersion::k1_0_0, 0, 1, n),
                                       proof.leaves());
     }
-    const PostSector whole = synthetic_sector(proof, rng(), leaves);
+    const PostSector whole = synthetic_sector(proof, d.sector_seeds[0], leaves);
     for (std::size_t n = 0; n < leaves.size(); ++n) {
       PostSector one{whole.comm_r, whole.comm_c, whole.comm_r_last, {whole.challenges[n]}};
       out[0].sectors.push_back(std::move(one));
     }
     return FallbackPostCircuit(proof.name(), proof.tree_shape(), std::move(out));
   }
-  if (partitions == 0) throw std::invalid_argument(proof.name() + ": no partitions asked for");
-  const std::size_t sectors = partitions * proof.sector_count;
-  std::vector<std::uint64_t> sector_ids(sectors);
-  std::vector<std::uint64_t> sector_seeds(sectors);
-  for (std::size_t i = 0; i < sectors; ++i) {
-    sector_ids[i] = rng();
-    sector_seeds[i] = rng();
-  }
+  const std::size_t sectors = d.sector_ids.size();
   std::vector<PostSector> all(sectors);
   tbb::parallel_for(std::size_t{0}, sectors, [&](std::size_t i) {
     std::vector<std::uint64_t> leaves(proof.challenge_count);
     for (std::size_t n = 0; n < leaves.size(); ++n) {
-      leaves[n] = post_leaf_challenge(randomness, sector_ids[i], post_challenge_index(api, i, proof.challenge_count, n),
-                                      proof.leaves());
+      leaves[n] = post_leaf_challenge(d.randomness, d.sector_ids[i],
+                                      post_challenge_index(api, i, proof.challenge_count, n), proof.leaves());
     }
-    all[i] = synthetic_sector(proof, sector_seeds[i], leaves);
+    all[i] = synthetic_sector(proof, d.sector_seeds[i], leaves);
   });
   for (std::size_t i = 0; i < sectors; ++i) out[i / proof.sector_count].sectors.push_back(std::move(all[i]));
   return FallbackPostCircuit(proof.name(), proof.tree_shape(), std::move(out));

@@ -8,11 +8,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/post_proof.hpp"
 
 namespace zkpipe::filecoin {
+
+// The values synthetic_post draws from `seed` before it builds any tree: the challenge
+// randomness and, per vanilla sector proof, its sector id (Window: partitions ·
+// sector_count, in partition order; Winning: the one sector). With them a caller can
+// write the partitions as filecoin-proofs' vanilla proofs and check their challenges.
+struct SyntheticPostDraws {
+  PostRandomness randomness{};
+  std::vector<std::uint64_t> sector_ids;
+};
+
+// Throws std::invalid_argument as synthetic_post does.
+SyntheticPostDraws synthetic_post_draws(const PostProof& proof, std::uint64_t seed, std::size_t partitions);
 
 // Window PoSt: `partitions` full partitions of proof.sector_count sectors, challenges
 // numbered by `api` (post_challenge_index). Winning PoSt: one sector, its 66

@@ -6,28 +6,20 @@
 #include <random>
 #include <stdexcept>
 
-#include "circuits/filecoin/poseidon_constants.hpp"
 #include "circuits/filecoin/poseidon_hash.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
 #include "circuits/filecoin/sparse_poseidon_tree.hpp"
 #include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/update_randomness.hpp"
 
 namespace zkpipe::filecoin {
 
 namespace {
 
-Fr randomness_hash(const Fr& a, const Fr& b) {
-  const Fr preimage[] = {a, b};
-  return poseidon::hash_with_tag(poseidon::constants(2), update_randomness_tag(), preimage);
-}
-
 Fr comm_r_of(const Fr& comm_c, const Fr& root_r) {
   const Fr children[] = {comm_c, root_r};
   return poseidon::hash(children);
 }
-
-// Bit i of x's canonical value, least significant first.
-bool bit_of(const Sha256Domain& le_bytes, std::size_t i) { return ((le_bytes[i / 8] >> (i % 8)) & 1) != 0; }
 
 // A binary SHA-256 tree's levels, the leaves first.
 std::vector<std::vector<Sha256Domain>> binary_levels(std::vector<Sha256Domain> leaves) {
@@ -39,23 +31,6 @@ std::vector<std::vector<Sha256Domain>> binary_levels(std::vector<Sha256Domain> l
     levels.push_back(std::move(up));
   }
   return levels;
-}
-
-// The partition's challenged nodes, as gen_challenge_bits draws them in the circuit.
-std::vector<std::uint64_t> challenges_of(const UpdateShape& shape, const Fr& comm_r_new, std::uint64_t k) {
-  const std::size_t bits = shape.challenge_bits() - shape.partition_bits();
-  const std::size_t per_digest = (Fr::kBits - 1) / bits;
-  const std::size_t digests = (shape.challenge_count + per_digest - 1) / per_digest;
-  std::vector<std::uint64_t> out;
-  for (std::size_t j = 0; j < digests; ++j) {
-    const Sha256Domain digest = fr_to_domain(randomness_hash(comm_r_new, Fr::from_u64(digests * k + j)));
-    for (std::size_t c = 0; c < per_digest && out.size() < shape.challenge_count; ++c) {
-      std::uint64_t value = 0;
-      for (std::size_t b = 0; b < bits; ++b) value |= std::uint64_t{bit_of(digest, c * bits + b)} << b;
-      out.push_back(value | (k << bits));
-    }
-  }
-  return out;
 }
 
 // What an update's partitions are cut from, whether its sector is held whole or sparse.
@@ -105,7 +80,7 @@ SyntheticUpdate cut_partitions(const UpdateShape& shape, std::size_t h_index, co
       }
       p.partition_path = binary_path(src, k, cbl - shape.partition_bits(), cbl);
     }
-    for (const std::uint64_t c : challenges_of(shape, comm_r_new, k)) {
+    for (const std::uint64_t c : update_challenges(shape, comm_r_new, k)) {
       p.challenges.push_back(UpdateChallenge{src.leaf_r_old(c), src.leaf_d_new(c), src.path_r_old(c), src.path_r_new(c),
                                              sha ? binary_path(src, c, 0, below_apex) : src.path_d_poseidon(c)});
     }
@@ -143,11 +118,10 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
   const Fr comm_d_new = sha ? domain_to_fr(d_levels.back()[0]) : tree_d_poseidon->root();
 
   // The new replica: label_new = label_old + data·rho, rho from phi and the node's high bits.
-  const Fr phi = randomness_hash(comm_d_new, comm_r_of(comm_c, tree_r_old.root()));
-  const std::size_t low_bits = shape.challenge_bits() - shape.hs[h_index];
+  const Fr phi = update_phi(comm_d_new, comm_r_of(comm_c, tree_r_old.root()));
   std::vector<Fr> new_labels(shape.nodes);
   for (std::uint64_t i = 0; i < shape.nodes; ++i) {
-    new_labels[i] = old_labels[i] + data_fr[i] * randomness_hash(phi, Fr::from_u64(i >> low_bits));
+    new_labels[i] = old_labels[i] + data_fr[i] * update_rho(shape, phi, h_index, i);
   }
   const PoseidonTree tree_r_new(new_labels, shape.tree_r);
 
