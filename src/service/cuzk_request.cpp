@@ -6,6 +6,7 @@
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
 #include "service/errors.hpp"
+#include "service/filecoin_post_job.hpp"
 
 namespace zkpipe::service {
 
@@ -25,15 +26,6 @@ std::string size_suffix(std::uint64_t bytes) {
 
 std::uint64_t millis(double seconds) {
   return seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 1000)) : 0;
-}
-
-const char* kind_name(cuzk::v1::ProofKind kind) {
-  switch (kind) {
-    case cuzk::v1::SNAP_DEALS_UPDATE: return "SNAP_DEALS_UPDATE";
-    case cuzk::v1::WINDOW_POST_PARTITION: return "WINDOW_POST_PARTITION";
-    case cuzk::v1::WINNING_POST: return "WINNING_POST";
-    default: return "POREP_SEAL_COMMIT";
-  }
 }
 
 v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
@@ -81,7 +73,41 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
   return out;
 }
 
+// WINDOW_POST_PARTITION / WINNING_POST: one partition's vanilla proofs, one blob a
+// sector, with the randomness; prover_id plays no part in these circuits.
+v1::SubmitProofRequest post_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+  const RegisteredPost registered = registered_post_proof(request.registered_proof());
+  const bool winning = request.proof_kind() == cuzk::v1::WINNING_POST;
+  if (winning != (registered.proof.kind == filecoin::PostKind::kWinning)) {
+    throw invalid("registered_proof " + std::to_string(request.registered_proof()) + " (" + registered.name +
+                  ") is not a " + (winning ? "Winning" : "Window") + " PoSt proof");
+  }
+  if (request.sector_size() != 0 && request.sector_size() != registered.proof.sector_bytes) {
+    throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but registered_proof " +
+                  std::to_string(request.registered_proof()) + " is " + registered.name);
+  }
+  if (request.vanilla_proofs().empty()) throw invalid("vanilla_proofs: none given (one bincode blob a sector)");
+  const std::string circuit_id = cuzk_post_circuit_id(registered.proof);
+  const auto file = params.find(circuit_id);
+  if (file == params.end()) {
+    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" + registered.name +
+                                                 "): the daemon's cuzk_params does not list it");
+  }
+  v1::SubmitProofRequest out;
+  v1::FilecoinPostJob& job = *out.mutable_filecoin_post();
+  job.set_registered_proof(registered.name);
+  job.set_randomness(request.randomness());
+  *job.mutable_vanilla_proofs() = request.vanilla_proofs();
+  job.set_parameter_file(file->second.string());
+  job.set_partition_index(request.partition_index());
+  return out;
+}
+
 }  // namespace
+
+std::string cuzk_post_circuit_id(const filecoin::PostProof& proof) {
+  return (proof.kind == filecoin::PostKind::kWinning ? "winning-" : "wpost-") + size_suffix(proof.sector_bytes);
+}
 
 std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof) {
   return "porep-" + size_suffix(proof.sector_bytes);
@@ -125,11 +151,11 @@ v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& reques
   v1::SubmitProofRequest out;
   switch (request.proof_kind()) {
     case cuzk::v1::POREP_SEAL_COMMIT: out = porep_request(request, params); break;
-    case cuzk::v1::SNAP_DEALS_UPDATE:
     case cuzk::v1::WINDOW_POST_PARTITION:
-    case cuzk::v1::WINNING_POST:
-      throw ServiceError(ErrorKind::unimplemented, std::string("proof_kind ") + kind_name(request.proof_kind()) +
-                                                       ": this daemon proves POREP_SEAL_COMMIT only for now");
+    case cuzk::v1::WINNING_POST: out = post_request(request, params); break;
+    case cuzk::v1::SNAP_DEALS_UPDATE:
+      throw ServiceError(ErrorKind::unimplemented,
+                         "proof_kind SNAP_DEALS_UPDATE: this daemon does not prove SnapDeals through the cuzk API yet");
     default:
       throw invalid("proof_kind: " + std::to_string(request.proof_kind()) +
                     " is no proof kind (POREP_SEAL_COMMIT 1, SNAP_DEALS_UPDATE 2, WINDOW_POST_PARTITION 3, "

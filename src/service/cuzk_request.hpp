@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/seal_proof.hpp"
 #include "circuits/filecoin/sector_values.hpp"
 #include "cuzk/v1/proving.pb.h"
@@ -27,6 +28,8 @@ using CuzkParams = std::map<std::string, std::filesystem::path, std::less<>>;
 // cuzk's ids for a seal proof's circuit: "porep-32g", "porep-64g"; for the smaller
 // sizes (not in cuzk) "porep-2k", "porep-8m", "porep-512m".
 std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof);
+// "wpost-32g", "winning-32g" (cuzk's); "wpost-2k", "winning-2k", ... for the smaller sizes.
+std::string cuzk_post_circuit_id(const filecoin::PostProof& proof);
 // The seal proof (api version 1.1) a "porep-…" id names. Throws ServiceError not_found.
 const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
 
@@ -39,7 +42,7 @@ v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind ki
 
 // The zkpipe job a SubmitProof asks for, its .params taken from `params`. Throws
 // ServiceError: invalid_argument naming the field, not_found for a circuit id without
-// parameters, unimplemented for the kinds this daemon does not prove yet.
+// parameters, unimplemented for SnapDeals (not proved through this API yet).
 v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params);
 
 // A zkpipe answer in cuzk's terms (times in ms). A job not yet ended is TIMEOUT.

@@ -287,9 +287,14 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
   std::uint32_t ahead = 0;
   const v1::GetStatusResponse queued = service_.status();
   for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
+  const std::size_t request_hash = std::hash<std::string>{}(request.SerializeAsString());
   std::lock_guard lock(mutex_);
   if (!request.request_id().empty()) {
-    if (jobs_.contains(request.request_id())) {
+    if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
+      if (it->second.request_hash != request_hash) {
+        throw ServiceError(ErrorKind::already_exists, "request_id " + request.request_id() +
+                                                          " was submitted already, with another request");
+      }
       out.set_job_id(request.request_id());
       return out;
     }
@@ -299,7 +304,7 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
   }
   const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
   const std::string job_id = request.request_id().empty() ? name_of(id) : request.request_id();
-  jobs_.emplace(job_id, Job{id, request.proof_kind(), true});
+  jobs_.emplace(job_id, Job{id, request.proof_kind(), request_hash, true});
   out.set_job_id(job_id);
   out.set_queue_position(ahead);
   return out;

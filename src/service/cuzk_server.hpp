@@ -4,7 +4,8 @@
 // mapping and what differs from cuzk.
 //
 // Job ids are strings in cuzk: the request_id a client gives (submitting it again
-// answers the same job: a retried submit queues nothing twice), else "job-<zkpipe id>".
+// answers the same job: a retried submit queues nothing twice; another request under
+// that id is refused ALREADY_EXISTS), else "job-<zkpipe id>".
 // The request ids are remembered in memory: after a restart the jobs themselves
 // resume from the journal, and are found by their "job-<id>" names only.
 //
@@ -65,7 +66,8 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
   struct Job {
     std::uint64_t id;
     cuzk::v1::ProofKind kind;
-    bool open;  // not known to have ended
+    std::size_t request_hash;  // of the request's bytes: a retry must be the same request
+    bool open;                 // not known to have ended
   };
   const std::filesystem::path& params_of(const std::string& circuit_id) const;
   std::string name_of(std::uint64_t id) const;

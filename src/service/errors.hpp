@@ -15,6 +15,7 @@ enum class ErrorKind {
   resource_exhausted,   // too many jobs, parameters that cannot fit the budget
   unavailable,          // the daemon is draining
   unimplemented,        // a kind of proof this daemon does not prove (a cuzk.v1 request)
+  already_exists,       // a cuzk.v1 request id already used by another request
 };
 
 class ServiceError : public std::runtime_error {

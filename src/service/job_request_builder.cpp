@@ -6,6 +6,7 @@
 #include "groth16/verifier.hpp"
 #include "proving/proof_request.hpp"
 #include "service/filecoin_job.hpp"
+#include "service/filecoin_post_job.hpp"
 
 namespace zkpipe::service {
 
@@ -20,6 +21,7 @@ engine::Priority engine_priority(int priority) {
 
 std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
   if (request.has_filecoin_porep()) return filecoin_partitions(request.filecoin_porep());
+  if (request.has_filecoin_post()) return 1;
   return request.has_circom() ? 1 : request.porep().partitions();
 }
 
@@ -48,6 +50,12 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
       const std::string circuit = filecoin_circuit_name(filecoin_seal_proof(job));
       return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
     }
+    if (request.has_filecoin_post()) {
+      const v1::FilecoinPostJob& job = request.filecoin_post();
+      const std::filesystem::path file = paths_.confine(job.parameter_file(), kPostParamsField);
+      const std::string circuit = registered_post_proof(job.registered_proof()).proof.name();
+      return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+    }
     const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
     const std::string circuit = porep_circuit_name(request.porep());
     return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
@@ -58,6 +66,7 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
 
 PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
   if (request.has_filecoin_porep()) return prepare_filecoin(request.filecoin_porep(), checked);
+  if (request.has_filecoin_post()) return prepare_post(request.filecoin_post(), checked);
   return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
 }
 
@@ -97,6 +106,18 @@ PreparedJob JobRequestBuilder::prepare_filecoin(const v1::FilecoinPorepJob& job,
   return out;
 }
 
+PreparedJob JobRequestBuilder::prepare_post(const v1::FilecoinPostJob& job, const CheckedFiles& checked) const {
+  // Read again from the request (checked at submit): a queued job holds only its bytes.
+  const auto circuit = filecoin_post_circuit(job);
+  const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kPostParamsField);
+  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  return out;
+}
+
 bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
                                  const std::string& public_json) const {
   if (request.has_circom()) {
@@ -118,6 +139,13 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
       if (!groth16::verify(pvk, proofs[p], inputs[p])) return false;
     }
     return true;
+  }
+  if (request.has_filecoin_post()) {
+    const auto circuit = filecoin_post_circuit(request.filecoin_post());
+    const ParameterResidency::Lease lease =
+        residency_.acquire(paths_.open(request.filecoin_post().parameter_file(), kPostParamsField), *circuit);
+    return proofs.size() == 1 && groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk),
+                                                 proofs.front(), circuit->public_inputs(0));
   }
   const auto circuit = porep_circuit(request.porep());
   const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);

@@ -1,5 +1,5 @@
 // Engine requests built from jobs: a SubmitProofRequest (a PoRep-like instance, a
-// circom job or a Filecoin PoRep) becomes what the engine proves — its parameters leased from the
+// circom job, a Filecoin PoRep or PoSt partition) becomes what the engine proves — its parameters leased from the
 // residency manager, the synthesis of each partition, and a check that every proof
 // verifies before it is journaled or recorded, as `zkpipe prove` does. Both job
 // queues (the local journal's and the cluster's) prove through it.
@@ -73,6 +73,7 @@ class JobRequestBuilder {
   PreparedJob prepare_porep(const v1::PorepInstance& porep, const CheckedFiles& checked) const;
   PreparedJob prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const;
   PreparedJob prepare_filecoin(const v1::FilecoinPorepJob& job, const CheckedFiles& checked) const;
+  PreparedJob prepare_post(const v1::FilecoinPostJob& job, const CheckedFiles& checked) const;
 
   const PathPolicy& paths_;
   ParameterResidency& residency_;

@@ -99,6 +99,7 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
       std::chrono::duration<double>(std::max(0.0, unix_now() - submitted_at)));
   job->request = request;
   if (job->request.has_filecoin_porep()) job->request.mutable_filecoin_porep()->clear_c1_json();
+  if (job->request.has_filecoin_post()) job->request.mutable_filecoin_post()->clear_vanilla_proofs();
   job->priority = engine_priority(request.priority());
   {
     std::lock_guard lock(mutex_);
@@ -327,7 +328,7 @@ void LocalJobQueue::finish_locked(Job& job, JobOutcome outcome, const v1::Timing
 }
 
 v1::SubmitProofRequest LocalJobQueue::journaled_request(const Job& job) const {
-  if (!job.request.has_filecoin_porep()) return job.request;
+  if (!job.request.has_filecoin_porep() && !job.request.has_filecoin_post()) return job.request;
   const std::optional<JobRecord> record = store_.get(job.id);
   v1::SubmitProofRequest request;
   if (!record || !request.ParseFromString(record->request)) {

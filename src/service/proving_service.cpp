@@ -10,6 +10,7 @@
 #include "memory/process_memory.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_job.hpp"
+#include "service/filecoin_post_job.hpp"
 
 namespace zkpipe::service {
 
@@ -90,7 +91,8 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
     return {paths_.open(c.zkey())->identity(), paths_.open(c.witness(), "witness file")->identity()};
   }
   if (request.has_filecoin_porep()) return validate_filecoin(request.filecoin_porep());
-  if (!request.has_porep()) throw bad("no instance given (porep, circom or filecoin_porep)");
+  if (request.has_filecoin_post()) return validate_post(request.filecoin_post());
+  if (!request.has_porep()) throw bad("no instance given (porep, circom, filecoin_porep or filecoin_post)");
   const v1::PorepInstance& p = request.porep();
   if (!p.circuit().empty() && p.circuit() != "porep-like") {
     throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
@@ -116,6 +118,17 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
     });
   } catch (const ShapeMismatch& e) {
     throw bad(formats::excerpt(e.what(), 1000));
+  }
+  return {opened->identity(), {}};
+}
+
+CheckedFiles ProvingService::validate_post(const v1::FilecoinPostJob& job) const {
+  const auto circuit = filecoin_post_circuit(job);
+  const auto opened = paths_.open(job.parameter_file(), kPostParamsField);
+  try {
+    residency_->check_shape(opened->name(), [&] { return circuit; });
+  } catch (const ShapeMismatch& e) {
+    throw ServiceError(ErrorKind::invalid_argument, std::string(kPostParamsField) + ": " + formats::excerpt(e.what(), 1000));
   }
   return {opened->identity(), {}};
 }

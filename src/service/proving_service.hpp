@@ -90,6 +90,7 @@ class ProvingService : private JobEvents {
   void stop();
   CheckedFiles validate(const v1::SubmitProofRequest& request) const;
   CheckedFiles validate_filecoin(const v1::FilecoinPorepJob& job) const;
+  CheckedFiles validate_post(const v1::FilecoinPostJob& job) const;
 
   // JobEvents: to the await registry.
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override;

@@ -66,9 +66,10 @@ def main():
         check(False, f"accepted, expected {code}")
 
     refused(porep("x", int(miner) + 1), grpc.StatusCode.INVALID_ARGUMENT, "miner_id")
-    post = porep("x")
-    post.proof_kind = pb.WINDOW_POST_PARTITION
-    refused(post, grpc.StatusCode.UNIMPLEMENTED, "WINDOW_POST_PARTITION")
+    snap = porep("x")
+    snap.proof_kind = pb.SNAP_DEALS_UPDATE
+    refused(snap, grpc.StatusCode.UNIMPLEMENTED, "SNAP_DEALS_UPDATE")
+    refused(porep("sector-a", int(miner) + 1), grpc.StatusCode.ALREADY_EXISTS, "sector-a")
     try:
         stub.AwaitProof(pb.AwaitProofRequest(job_id="x"))
         check(False, "await of an unknown job answered")

@@ -263,7 +263,10 @@ TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {
   expect_refused(r, grpc::StatusCode::INVALID_ARGUMENT, "proof_kind");
   r = porep("a");
   r.set_proof_kind(cuzk::v1::WINDOW_POST_PARTITION);
-  expect_refused(r, grpc::StatusCode::UNIMPLEMENTED, "WINDOW_POST_PARTITION");
+  expect_refused(r, grpc::StatusCode::INVALID_ARGUMENT, "vanilla_proofs: none given");
+  r = porep("a");
+  r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  expect_refused(r, grpc::StatusCode::UNIMPLEMENTED, "SNAP_DEALS_UPDATE");
   {
     grpc::ClientContext ctx;  // no token
     EXPECT_EQ(stub_->SubmitProof(&ctx, porep("a"), &out).error_code(), grpc::StatusCode::UNAUTHENTICATED);

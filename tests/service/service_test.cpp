@@ -42,6 +42,7 @@
 #include "service/grpc_server.hpp"
 #include "service/http_metrics.hpp"
 #include "service/proving_service.hpp"
+#include "recording_backend.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
 
 namespace zkpipe::service {
@@ -289,46 +290,8 @@ TEST_F(Service, CancelFreesEverythingTheJobHeld) {
   EXPECT_EQ(error_of([&] { s->cancel(999); }), ErrorKind::not_found);
 }
 
-// The CPU backend with one step changed by a test: before_start runs ahead of each
-// start(); everything else is the CPU prover's.
-class CpuProverWith : public groth16::ProverBackend {
- public:
-  std::string name() const override { return cpu_.name(); }
-  std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness w, const groth16::ProvingKey& key,
-                                               const groth16::Blinding& blinding) final {
-    before_start(w, key);
-    return cpu_.start(std::move(w), key, blinding);
-  }
-  groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override {
-    return cpu_.finish(std::move(pending));
-  }
-  void abort(std::unique_ptr<groth16::PendingProof> pending) override { cpu_.abort(std::move(pending)); }
-
- protected:
-  virtual void before_start(const groth16::PartitionWitness&, const groth16::ProvingKey&) {}
-
- private:
-  groth16::CpuProver cpu_;
-};
-
-// A CPU backend that records the public inputs of every partition it starts, in order.
-class RecordsStarts final : public CpuProverWith {
- public:
-  std::vector<std::vector<ff::Fr>> started() const {
-    std::lock_guard lock(mutex_);
-    return started_;
-  }
-
- private:
-  void before_start(const groth16::PartitionWitness& w, const groth16::ProvingKey&) override {
-    std::lock_guard lock(mutex_);
-    const std::vector<ff::Fr>& inputs = w.assignment.inputs;  // ONE first
-    started_.emplace_back(inputs.begin() + (inputs.empty() ? 0 : 1), inputs.end());
-  }
-
-  mutable std::mutex mutex_;
-  std::vector<std::vector<ff::Fr>> started_;
-};
+using testing::CpuProverWith;
+using testing::RecordsStarts;
 
 // Both jobs wait in the engine's queue (admission paused); once it resumes, the
 // critical partition is the first the device starts. Checked by the order of the

@@ -1,0 +1,108 @@
+#include "service/filecoin_post_job.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "circuits/filecoin/post_vanilla.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "ff/fr.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+using filecoin::ApiVersion;
+using filecoin::PostKind;
+
+struct SizeName {
+  std::uint64_t bytes;
+  const char* name;
+};
+constexpr std::array<SizeName, 5> kSizes{{{std::uint64_t{2} << 10, "2KiB"},
+                                          {std::uint64_t{8} << 20, "8MiB"},
+                                          {std::uint64_t{512} << 20, "512MiB"},
+                                          {std::uint64_t{32} << 30, "32GiB"},
+                                          {std::uint64_t{64} << 30, "64GiB"}}};
+
+struct Version {
+  PostKind kind;
+  const char* prefix;
+  const char* suffix;
+  ApiVersion api;
+};
+constexpr std::array<Version, 4> kVersions{{{PostKind::kWinning, "StackedDrgWinning", "V1", ApiVersion::k1_0_0},
+                                            {PostKind::kWindow, "StackedDrgWindow", "V1", ApiVersion::k1_0_0},
+                                            {PostKind::kWindow, "StackedDrgWindow", "V1_1", ApiVersion::k1_1_0},
+                                            {PostKind::kWindow, "StackedDrgWindow", "V1_2", ApiVersion::k1_2_0}}};
+
+RegisteredPost make(const Version& v, const SizeName& size) {
+  return {std::string(v.prefix) + size.name + v.suffix, filecoin::post_proof(v.kind, size.bytes), v.api};
+}
+
+ServiceError invalid(std::string_view field, const std::string& what) {
+  return {ErrorKind::invalid_argument, std::string(field) + ": " + what};
+}
+
+}  // namespace
+
+RegisteredPost registered_post_proof(std::string_view name) {
+  for (const Version& v : kVersions) {
+    for (const SizeName& size : kSizes) {
+      if (std::string(v.prefix) + size.name + v.suffix == name) return make(v, size);
+    }
+  }
+  throw invalid(kPostProofField, "'" + std::string(name.substr(0, 64)) +
+                                     "' is no RegisteredPoStProof (StackedDrgWinning<size>V1, "
+                                     "StackedDrgWindow<size>V1, V1_1 or V1_2; sizes 2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+}
+
+RegisteredPost registered_post_proof(std::uint64_t abi_number) {
+  if (abi_number >= 15) {
+    throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredPoStProof (0 to 14)");
+  }
+  const SizeName& size = kSizes[abi_number % 5];
+  const Version& v = abi_number < 5 ? kVersions[0] : abi_number < 10 ? kVersions[1] : kVersions[3];
+  return make(v, size);
+}
+
+std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job) {
+  const RegisteredPost registered = registered_post_proof(job.registered_proof());
+  if (job.randomness().size() != 32) {
+    throw invalid(kPostRandomnessField, std::to_string(job.randomness().size()) + " bytes, expected 32");
+  }
+  filecoin::PostRandomness randomness{};
+  std::copy(job.randomness().begin(), job.randomness().end(), randomness.begin());
+  std::array<std::uint8_t, 32> big_endian{};
+  std::reverse_copy(randomness.begin(), randomness.end(), big_endian.begin());
+  if (!ff::Fr::from_bytes_be(big_endian)) {
+    throw invalid(kPostRandomnessField, "not a canonical field element (little-endian, below r)");
+  }
+  if (job.vanilla_proofs().empty()) throw invalid(kPostVanillaField, "none given");
+  const std::size_t most = registered.proof.kind == PostKind::kWinning ? 1 : registered.proof.sector_count;
+  if (static_cast<std::size_t>(job.vanilla_proofs().size()) > most) {
+    throw invalid(kPostVanillaField, std::to_string(job.vanilla_proofs().size()) + " proofs, but a " +
+                                         registered.name + " partition has at most " + std::to_string(most));
+  }
+  try {
+    std::vector<filecoin::FallbackPostSectorProof> vanilla;
+    vanilla.reserve(job.vanilla_proofs().size());
+    for (int i = 0; i < job.vanilla_proofs().size(); ++i) {
+      const std::string& blob = job.vanilla_proofs(i);
+      vanilla.push_back(filecoin::parse_post_vanilla_proof(
+          std::span(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()),
+          std::string(kPostVanillaField) + "[" + std::to_string(i) + "]"));
+    }
+    filecoin::PostPartition partition = filecoin::post_partition_from_vanilla(registered.proof, vanilla);
+    filecoin::check_post_challenges(registered.proof, vanilla, randomness, registered.api, job.partition_index());
+    std::vector<filecoin::PostPartition> partitions;
+    partitions.push_back(std::move(partition));
+    return std::make_shared<const filecoin::FallbackPostCircuit>(registered.proof.name(),
+                                                                registered.proof.tree_shape(), std::move(partitions));
+  } catch (const std::invalid_argument& e) {
+    throw invalid(kPostVanillaField, e.what());
+  }
+}
+
+}  // namespace zkpipe::service

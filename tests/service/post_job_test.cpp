@@ -1,0 +1,297 @@
+// Filecoin PoSt partitions in the proving service, from the vanilla proofs
+// filecoin-proofs writes (synthetic sectors of 2 KiB here): proved and verified,
+// refused at submit for what they get wrong (the field named, nothing queued), through
+// cuzk's API as Curio sends them, and — PoSt being deadline-bound — a CRITICAL Window
+// PoSt started on the device at the next partition boundary while a PoRep-like job
+// holds it.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "circuits/filecoin/post_vanilla.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/porep_like/porep_circuit.hpp"
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "service/cuzk_request.hpp"
+#include "service/errors.hpp"
+#include "service/grpc_server.hpp"
+#include "service/proving_service.hpp"
+#include "recording_backend.hpp"
+
+namespace zkpipe::service {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const filecoin::PostProof& window_2kib() {
+  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
+  return proof;
+}
+
+// A Window PoSt partition of 2 KiB sectors as filecoin-proofs hands it to the SNARK.
+struct PostPartitionInput {
+  filecoin::FallbackPostCircuit circuit;
+  v1::FilecoinPostJob job;
+};
+
+PostPartitionInput window_partition(std::uint64_t seed, const fs::path& key) {
+  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(window_2kib(), seed, 1);
+  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window_2kib(), seed, 1);
+  v1::FilecoinPostJob job;
+  job.set_registered_proof("StackedDrgWindow2KiBV1_2");
+  job.set_randomness(std::string(draws.randomness.begin(), draws.randomness.end()));
+  for (const auto& proof : filecoin::post_vanilla_proofs(window_2kib(), circuit.assignments()[0], draws.sector_ids)) {
+    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(proof);
+    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
+  }
+  job.set_parameter_file(key.string());
+  return {std::move(circuit), std::move(job)};
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "zkpipe-post-job-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+class PostService : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    keys_ = new TempDir;
+    const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(window_2kib(), 1, 1);
+    groth16::write_parameter_file(keys_->path() / "wpost-2k.zkp",
+                                  groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
+    const r1cs::porep::PorepLikeCircuit tiny(r1cs::porep::find_preset("tiny"), 1, 1);
+    groth16::write_parameter_file(keys_->path() / "tiny.zkp",
+                                  groth16::setup(groth16::record_matrices(tiny), groth16::ToxicWaste::from_seed(5)));
+  }
+  static void TearDownTestSuite() { delete keys_; }
+
+  void SetUp() override {
+    root_ = fs::canonical(keys_->path());
+    config_.data_dir = dir_.path() / "data";
+    fs::create_directories(config_.data_dir);
+    config_.parameter_roots = {root_};
+    config_.synthesis_workers = 1;
+    config_.max_request_bytes = 8 << 20;
+  }
+
+  fs::path post_key() const { return root_ / "wpost-2k.zkp"; }
+
+  std::unique_ptr<ProvingService> start(std::shared_ptr<groth16::ProverBackend> device = nullptr) const {
+    BackendSetup backend;
+    backend.backends = {device ? device : std::make_shared<groth16::CpuProver>()};
+    return std::make_unique<ProvingService>(config_, std::move(backend));
+  }
+
+  static v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
+    v1::AwaitProofResponse r;
+    for (int i = 0; i < 300; ++i) {
+      r = s.await(id, 1s);
+      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
+    }
+    ADD_FAILURE() << "job " << id << " did not finish";
+    return r;
+  }
+
+  bool verifies(const v1::AwaitProofResponse& r, const filecoin::FallbackPostCircuit& circuit) const {
+    const groth16::ProvingKey key = groth16::load_parameter_file(post_key());
+    const auto proofs = groth16::decode_proofs(
+        std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
+    return proofs.size() == 1 &&
+           groth16::verify(groth16::PreparedVerifyingKey(key.vk), proofs[0], circuit.public_inputs(0));
+  }
+
+  static ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) {
+    try {
+      s.submit(r);
+    } catch (const ServiceError& e) {
+      return e;
+    }
+    ADD_FAILURE() << "the submit was accepted";
+    return ServiceError(ErrorKind::unavailable, "");
+  }
+
+  static inline TempDir* keys_ = nullptr;
+  TempDir dir_;
+  fs::path root_;
+  ServiceConfig config_;
+};
+
+bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST_F(PostService, AWindowPostPartitionIsProvedFromItsVanillaProofs) {
+  auto s = start();
+  const PostPartitionInput input = window_partition(21, post_key());
+  v1::SubmitProofRequest r;
+  *r.mutable_filecoin_post() = input.job;
+  const v1::AwaitProofResponse done = finish(*s, s->submit(r));
+  ASSERT_EQ(done.state(), v1::JOB_STATE_DONE) << done.error();
+  EXPECT_EQ(done.proof().size(), 192u);
+  EXPECT_TRUE(verifies(done, input.circuit));
+  EXPECT_EQ(done.partitions(), 1u);
+}
+
+TEST_F(PostService, BadVanillaProofsAreRefusedNamingTheFieldAndNothingIsQueued) {
+  auto s = start();
+  const v1::FilecoinPostJob good = window_partition(22, post_key()).job;
+  auto expect_refused = [&](const v1::FilecoinPostJob& job, const std::string& what) {
+    v1::SubmitProofRequest r;
+    *r.mutable_filecoin_post() = job;
+    const ServiceError e = refusal(*s, r);
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+    EXPECT_TRUE(mentions(e.what(), what)) << e.what();
+  };
+  v1::FilecoinPostJob job = good;
+  job.set_randomness(good.randomness().substr(0, 31));
+  expect_refused(job, "filecoin_post.randomness: 31 bytes");
+  // Another randomness draws other leaves: the proofs are for other challenges.
+  job = good;
+  std::string other = good.randomness();
+  other[0] = static_cast<char>(other[0] ^ 1);
+  job.set_randomness(other);
+  expect_refused(job, "filecoin_post.vanilla_proofs");
+  job = good;
+  job.set_vanilla_proofs(1, good.vanilla_proofs(1).substr(0, 100));
+  expect_refused(job, "filecoin_post.vanilla_proofs[1]");
+  job = good;
+  job.set_registered_proof("StackedDrgWindow3KiBV1_2");
+  expect_refused(job, "filecoin_post.registered_proof");
+  job = good;
+  job.set_registered_proof("StackedDrgWindow8MiBV1_2");  // the proofs' trees are 2 KiB ones
+  expect_refused(job, "filecoin_post.vanilla_proofs");
+  job = good;
+  job.add_vanilla_proofs(good.vanilla_proofs(0));  // three sectors; a 2 KiB partition holds two
+  expect_refused(job, "at most 2");
+  job = good;
+  job.clear_vanilla_proofs();
+  expect_refused(job, "filecoin_post.vanilla_proofs: none given");
+  std::uint32_t queued = 0;
+  const v1::GetStatusResponse status = s->status();
+  for (const auto& depth : status.queue()) queued += depth.jobs();
+  EXPECT_EQ(queued, 0u);
+}
+
+// The PoRep-like job holds the device when the PoSt arrives; the PoSt's partition
+// starts after at most the partitions already past admission: the one on the device,
+// the one in the channel to it and the one in synthesis (one synthesis worker) — not
+// after the normal job's remaining ones. Checked by the device's order of starts.
+TEST_F(PostService, ACriticalWindowPostStartsAtTheNextPartitionBoundary) {
+  auto device = std::make_shared<testing::RecordsStarts>();
+  auto s = start(device);
+  v1::SubmitProofRequest normal;
+  normal.mutable_porep()->set_preset("tiny");
+  normal.mutable_porep()->set_seed(7);
+  normal.mutable_porep()->set_partitions(24);
+  normal.mutable_porep()->set_parameter_file((root_ / "tiny.zkp").string());
+  normal.set_priority(v1::PRIORITY_NORMAL);
+  const std::uint64_t porep = s->submit(normal);
+  for (int i = 0; i < 600 && s->await(porep, 0ms).partitions_done() < 1; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_GE(s->await(porep, 0ms).partitions_done(), 1u);
+
+  const PostPartitionInput input = window_partition(23, post_key());
+  v1::SubmitProofRequest post;
+  *post.mutable_filecoin_post() = input.job;
+  post.set_priority(v1::PRIORITY_CRITICAL);
+  const std::uint64_t critical = s->submit(post);
+  const std::size_t started_before = device->started().size();
+  const v1::AwaitProofResponse p = finish(*s, critical);
+  const v1::AwaitProofResponse n = finish(*s, porep);
+  ASSERT_EQ(p.state(), v1::JOB_STATE_DONE) << p.error();
+  ASSERT_EQ(n.state(), v1::JOB_STATE_DONE) << n.error();
+  EXPECT_TRUE(verifies(p, input.circuit));
+
+  const auto started = device->started();
+  ASSERT_EQ(started.size(), 25u);
+  const std::vector<ff::Fr> post_inputs = input.circuit.public_inputs(0);
+  std::size_t at = started.size();
+  for (std::size_t i = 0; i < started.size(); ++i) {
+    if (started[i] == post_inputs) at = i;
+  }
+  ASSERT_LT(at, started.size()) << "the PoSt partition was never started";
+  ASSERT_GE(at, started_before);
+  EXPECT_LE(at - started_before, 3u) << "normal partitions started after the PoSt was queued, ahead of it";
+  EXPECT_LT(at, started.size() - 1) << "the PoSt waited for the whole PoRep-like job";
+}
+
+// Curio's Window PoSt request through cuzk's API: the randomness, the partition's
+// vanilla proofs as its blobs, the registered proof by its Go ABI number (10–14 are
+// proved as V1_2, as cuzk does).
+TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
+  config_.listen = "127.0.0.1:0";
+  config_.cuzk_params = {{"wpost-2k", post_key()}};
+  auto s = start();
+  GrpcServer server(*s, config_, "");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
+  const PostPartitionInput input = window_partition(24, post_key());
+  cuzk::v1::SubmitProofRequest r;
+  r.set_request_id("wpost-deadline-7");
+  r.set_proof_kind(cuzk::v1::WINDOW_POST_PARTITION);
+  r.set_registered_proof(10);  // StackedDrgWindow2KiBV1_1 in the Go ABI
+  r.set_randomness(input.job.randomness());
+  *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
+  r.set_miner_id(1000);
+  cuzk::v1::ProveRequest prove;
+  *prove.mutable_submit() = r;
+  cuzk::v1::ProveResponse proved;
+  {
+    grpc::ClientContext ctx;
+    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+  v1::AwaitProofResponse as_zkpipe;
+  as_zkpipe.set_proof(proved.result().proof());
+  EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
+
+  auto refused = [&](const cuzk::v1::SubmitProofRequest& bad) {
+    grpc::ClientContext ctx;
+    cuzk::v1::SubmitProofResponse out;
+    return stub->SubmitProof(&ctx, bad, &out);
+  };
+  // The same request id with another request: refused, the first job kept.
+  cuzk::v1::SubmitProofRequest bad = r;
+  bad.set_partition_index(1);
+  grpc::Status status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::ALREADY_EXISTS) << status.error_message();
+  EXPECT_EQ(refused(r).error_code(), grpc::StatusCode::OK) << "a retry of the same request";
+  r.clear_request_id();
+  bad = r;
+  bad.set_registered_proof(0);  // a Winning PoSt proof
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "not a Window PoSt proof")) << status.error_message();
+  bad = r;
+  bad.set_randomness("short");
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "randomness")) << status.error_message();
+  bad = r;
+  bad.set_registered_proof(13);  // 32 GiB: no parameters listed
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(mentions(status.error_message(), "wpost-32g")) << status.error_message();
+  bad = r;
+  bad.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  EXPECT_EQ(refused(bad).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+}
+
+}  // namespace
+}  // namespace zkpipe::service
