@@ -17,6 +17,7 @@
 #include "circuits/filecoin/synthetic_post.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
+#include "r1cs/witness_system.hpp"
 
 namespace zkpipe::filecoin {
 namespace {
@@ -115,6 +116,20 @@ TEST(FilecoinPostCircuit, SyntheticPartitionsSatisfyTheCircuitAndTamperingBreaks
   EXPECT_FALSE(satisfied_with([](PostPartition& p) { p.sectors[0].comm_r += Fr::one(); }));
   EXPECT_FALSE(satisfied_with([](PostPartition& p) { p.sectors[1].comm_c += Fr::one(); }));
   EXPECT_FALSE(satisfied_with([](PostPartition& p) { p.sectors[1].comm_r_last += Fr::one(); }));
+}
+
+// The sectors synthesized on all cores give the assignment one serial synthesis does,
+// inputs and aux in the same order (a Winning proof: 66 sectors; a Window partition of
+// a tree with sub levels).
+TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
+  for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
+    const FallbackPostCircuit circuit = synthetic_post(proof, 17, 1);
+    r1cs::WitnessSystem serial;
+    circuit.synthesize(serial, 0);
+    const r1cs::WitnessValues values = circuit.synthesize_values(0);
+    EXPECT_EQ(values.inputs, serial.inputs()) << proof.name();
+    EXPECT_EQ(values.aux.expand(), serial.aux_values()) << proof.name();
+  }
 }
 
 TEST(FilecoinPostChallenges, IndexesFollowTheApiVersionAndLeavesStayInTheTree) {

@@ -1,11 +1,16 @@
 #include "circuits/filecoin/post_circuit.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "circuits/filecoin/constraint_gadgets.hpp"
 #include "circuits/filecoin/por_gadget.hpp"
 #include "circuits/filecoin/poseidon_gadget.hpp"
+#include "r1cs/witness_system.hpp"
 
 namespace zkpipe::filecoin {
 
@@ -100,6 +105,31 @@ void FallbackPostCircuit::synthesize(ConstraintSystem& cs, std::size_t partition
 
 std::vector<Fr> FallbackPostCircuit::public_inputs(std::size_t partition) const {
   return fallback_post_public_inputs(at(partition));
+}
+
+r1cs::WitnessValues FallbackPostCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
+                                                           std::size_t aux_hint) const {
+  const PostPartition& p = at(partition);
+  // The sectors share nothing: each is synthesized on a segment of its own, on all
+  // cores (a 32 GiB Window partition has 2349), and laid out in sector order, the
+  // variable order of synthesize().
+  r1cs::WitnessSystem head(inputs_hint, 0);
+  const std::size_t n = p.sectors.size();
+  const std::size_t segment_hint = aux_hint / std::max<std::size_t>(n, 1);
+  std::vector<std::unique_ptr<r1cs::WitnessSystem>> segments(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+    segments[i] = std::make_unique<r1cs::WitnessSystem>(r1cs::WitnessSystem::Segment{}, segment_hint);
+    try {
+      synthesize_sector(*segments[i], p.sectors[i], tree_shape_);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("sector " + std::to_string(i) + ": " + e.what());
+    }
+  });
+  for (auto& segment : segments) {
+    head.append(std::move(*segment));
+    segment.reset();
+  }
+  return std::move(head).values();
 }
 
 FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const TreeShape& tree_shape,
