@@ -103,8 +103,8 @@ void ServiceConfig::validate() const {
       finalizers > 1024) {
     throw ConfigError("synthesis_workers, workers_per_device and finalizers must be in 1..1024 (synthesis_workers 0: the core count)");
   }
-  if (max_request_bytes < 1024 || max_request_bytes > (std::size_t{64} << 20)) {
-    throw ConfigError("max_request_bytes must be between 1 KiB and 64 MiB");
+  if (max_request_bytes < 1024 || max_request_bytes > (std::size_t{256} << 20)) {
+    throw ConfigError("max_request_bytes must be between 1 KiB and 256 MiB");
   }
   if (max_jobs == 0) throw ConfigError("max_jobs must be at least 1");
   if (max_waits_per_peer == 0 || max_waits_per_peer > 1000000) {

@@ -7,6 +7,7 @@
 #include "circuits/filecoin/commit2_input.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_post_job.hpp"
+#include "service/filecoin_update_job.hpp"
 
 namespace zkpipe::service {
 
@@ -103,7 +104,46 @@ v1::SubmitProofRequest post_request(const cuzk::v1::SubmitProofRequest& request,
   return out;
 }
 
+// SNAP_DEALS_UPDATE (ProveReplicaUpdate2): the update's vanilla partition proofs, one
+// bincode PartitionProof a partition in order, with its three 32-byte commitments;
+// sector_number and miner_id play no part in the circuit.
+v1::SubmitProofRequest update_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+  const RegisteredUpdate registered = registered_update_proof(request.registered_proof());
+  if (request.sector_size() != 0 && request.sector_size() != registered.sector_bytes) {
+    throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but registered_proof " +
+                  std::to_string(request.registered_proof()) + " is " + registered.name);
+  }
+  // As cuzk's to_array32; canonicity is checked with the job.
+  for (const auto& [field, bytes] : {std::pair<const char*, const std::string*>{"comm_r_old", &request.comm_r_old()},
+                                     {"comm_r_new", &request.comm_r_new()},
+                                     {"comm_d_new", &request.comm_d_new()}}) {
+    if (bytes->size() != 32) {
+      throw invalid(std::string(field) + " must be exactly 32 bytes, got " + std::to_string(bytes->size()));
+    }
+  }
+  if (request.vanilla_proofs().empty()) {
+    throw invalid("vanilla_proofs: none given (one bincode PartitionProof a partition, in order)");
+  }
+  const std::string circuit_id = cuzk_update_circuit_id(registered.sector_bytes);
+  const auto file = params.find(circuit_id);
+  if (file == params.end()) {
+    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" + registered.name +
+                                                 "): the daemon's cuzk_params does not list it");
+  }
+  v1::SubmitProofRequest out;
+  v1::FilecoinUpdateJob& job = *out.mutable_filecoin_update();
+  job.set_registered_proof(registered.name);
+  job.set_comm_r_old(request.comm_r_old());
+  job.set_comm_r_new(request.comm_r_new());
+  job.set_comm_d_new(request.comm_d_new());
+  *job.mutable_vanilla_proofs() = request.vanilla_proofs();
+  job.set_parameter_file(file->second.string());
+  return out;
+}
+
 }  // namespace
+
+std::string cuzk_update_circuit_id(std::uint64_t sector_bytes) { return "snap-" + size_suffix(sector_bytes); }
 
 std::string cuzk_post_circuit_id(const filecoin::PostProof& proof) {
   return (proof.kind == filecoin::PostKind::kWinning ? "winning-" : "wpost-") + size_suffix(proof.sector_bytes);
@@ -153,9 +193,7 @@ v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& reques
     case cuzk::v1::POREP_SEAL_COMMIT: out = porep_request(request, params); break;
     case cuzk::v1::WINDOW_POST_PARTITION:
     case cuzk::v1::WINNING_POST: out = post_request(request, params); break;
-    case cuzk::v1::SNAP_DEALS_UPDATE:
-      throw ServiceError(ErrorKind::unimplemented,
-                         "proof_kind SNAP_DEALS_UPDATE: this daemon does not prove SnapDeals through the cuzk API yet");
+    case cuzk::v1::SNAP_DEALS_UPDATE: out = update_request(request, params); break;
     default:
       throw invalid("proof_kind: " + std::to_string(request.proof_kind()) +
                     " is no proof kind (POREP_SEAL_COMMIT 1, SNAP_DEALS_UPDATE 2, WINDOW_POST_PARTITION 3, "

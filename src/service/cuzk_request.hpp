@@ -5,6 +5,13 @@
 // sector.json is made from the C1 output's values and the request's miner_id and
 // sector_number, checked against the C1 output's replica_id when the job is submitted
 // (a wrong miner or sector number is refused there, naming the field).
+//
+// WINDOW_POST_PARTITION / WINNING_POST become a zkpipe.v1 FilecoinPostJob (the
+// registered proof by its Go ABI number, the randomness, one vanilla proof blob a
+// sector); SNAP_DEALS_UPDATE a FilecoinUpdateJob (the RegisteredUpdateProof number 0–4,
+// comm_r_old / comm_r_new / comm_d_new of exactly 32 bytes each, one bincode
+// PartitionProof a partition in order). Their vanilla proofs are checked whole when
+// the job is submitted, errors naming the zkpipe job's field.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +37,8 @@ using CuzkParams = std::map<std::string, std::filesystem::path, std::less<>>;
 std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof);
 // "wpost-32g", "winning-32g" (cuzk's); "wpost-2k", "winning-2k", ... for the smaller sizes.
 std::string cuzk_post_circuit_id(const filecoin::PostProof& proof);
+// "snap-32g", "snap-64g" (cuzk's); "snap-2k", "snap-8m", "snap-512m" for the smaller sizes.
+std::string cuzk_update_circuit_id(std::uint64_t sector_bytes);
 // The seal proof (api version 1.1) a "porep-…" id names. Throws ServiceError not_found.
 const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
 
@@ -42,7 +51,7 @@ v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind ki
 
 // The zkpipe job a SubmitProof asks for, its .params taken from `params`. Throws
 // ServiceError: invalid_argument naming the field, not_found for a circuit id without
-// parameters, unimplemented for SnapDeals (not proved through this API yet).
+// parameters.
 v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params);
 
 // A zkpipe answer in cuzk's terms (times in ms). A job not yet ended is TIMEOUT.

@@ -7,6 +7,7 @@
 #include "proving/proof_request.hpp"
 #include "service/filecoin_job.hpp"
 #include "service/filecoin_post_job.hpp"
+#include "service/filecoin_update_job.hpp"
 
 namespace zkpipe::service {
 
@@ -22,6 +23,7 @@ engine::Priority engine_priority(int priority) {
 std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
   if (request.has_filecoin_porep()) return filecoin_partitions(request.filecoin_porep());
   if (request.has_filecoin_post()) return 1;
+  if (request.has_filecoin_update()) return filecoin_update_partitions(request.filecoin_update());
   return request.has_circom() ? 1 : request.porep().partitions();
 }
 
@@ -56,6 +58,12 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
       const std::string circuit = registered_post_proof(job.registered_proof()).proof.name();
       return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
     }
+    if (request.has_filecoin_update()) {
+      const v1::FilecoinUpdateJob& job = request.filecoin_update();
+      const std::filesystem::path file = paths_.confine(job.parameter_file(), kUpdateParamsField);
+      const std::string circuit = registered_update_proof(job.registered_proof()).circuit_name;
+      return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+    }
     const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
     const std::string circuit = porep_circuit_name(request.porep());
     return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
@@ -67,6 +75,7 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
 PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
   if (request.has_filecoin_porep()) return prepare_filecoin(request.filecoin_porep(), checked);
   if (request.has_filecoin_post()) return prepare_post(request.filecoin_post(), checked);
+  if (request.has_filecoin_update()) return prepare_update(request.filecoin_update(), checked);
   return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
 }
 
@@ -118,6 +127,18 @@ PreparedJob JobRequestBuilder::prepare_post(const v1::FilecoinPostJob& job, cons
   return out;
 }
 
+PreparedJob JobRequestBuilder::prepare_update(const v1::FilecoinUpdateJob& job, const CheckedFiles& checked) const {
+  // Read again from the request (checked at submit): a queued job holds only its bytes.
+  const auto circuit = filecoin_update_circuit(job);
+  const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kUpdateParamsField);
+  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  proving::PreparedRequest prepared =
+      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
+  out.request = std::move(prepared.request);
+  out.check = std::move(prepared.check);
+  return out;
+}
+
 bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
                                  const std::string& public_json) const {
   if (request.has_circom()) {
@@ -146,6 +167,17 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
         residency_.acquire(paths_.open(request.filecoin_post().parameter_file(), kPostParamsField), *circuit);
     return proofs.size() == 1 && groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk),
                                                  proofs.front(), circuit->public_inputs(0));
+  }
+  if (request.has_filecoin_update()) {
+    const auto circuit = filecoin_update_circuit(request.filecoin_update());
+    const ParameterResidency::Lease lease =
+        residency_.acquire(paths_.open(request.filecoin_update().parameter_file(), kUpdateParamsField), *circuit);
+    const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
+    if (proofs.size() != circuit->partitions()) return false;
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!groth16::verify(pvk, proofs[p], circuit->public_inputs(p))) return false;
+    }
+    return true;
   }
   const auto circuit = porep_circuit(request.porep());
   const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);

@@ -1,8 +1,9 @@
 // Engine requests built from jobs: a SubmitProofRequest (a PoRep-like instance, a
-// circom job, a Filecoin PoRep or PoSt partition) becomes what the engine proves — its parameters leased from the
-// residency manager, the synthesis of each partition, and a check that every proof
-// verifies before it is journaled or recorded, as `zkpipe prove` does. Both job
-// queues (the local journal's and the cluster's) prove through it.
+// circom job, a Filecoin PoRep, PoSt partition or SnapDeals update) becomes what the
+// engine proves — its parameters leased from the residency manager, the synthesis of
+// each partition, and a check that every proof verifies before it is journaled or
+// recorded, as `zkpipe prove` does. Both job queues (the local journal's and the
+// cluster's) prove through it.
 #pragma once
 
 #include <cstddef>
@@ -74,6 +75,7 @@ class JobRequestBuilder {
   PreparedJob prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const;
   PreparedJob prepare_filecoin(const v1::FilecoinPorepJob& job, const CheckedFiles& checked) const;
   PreparedJob prepare_post(const v1::FilecoinPostJob& job, const CheckedFiles& checked) const;
+  PreparedJob prepare_update(const v1::FilecoinUpdateJob& job, const CheckedFiles& checked) const;
 
   const PathPolicy& paths_;
   ParameterResidency& residency_;

@@ -24,7 +24,7 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 struct LocalJobQueue::Job {
   std::uint64_t id = 0;
   CheckedFiles checked;
-  v1::SubmitProofRequest request;  // without a Filecoin job's C1 output (journaled_request)
+  v1::SubmitProofRequest request;  // without a Filecoin job's C1 output or vanilla proofs (journaled_request)
   engine::Priority priority = engine::Priority::normal;
   JobStatus status = JobStatus::queued;
   std::string error;
@@ -100,6 +100,7 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   job->request = request;
   if (job->request.has_filecoin_porep()) job->request.mutable_filecoin_porep()->clear_c1_json();
   if (job->request.has_filecoin_post()) job->request.mutable_filecoin_post()->clear_vanilla_proofs();
+  if (job->request.has_filecoin_update()) job->request.mutable_filecoin_update()->clear_vanilla_proofs();
   job->priority = engine_priority(request.priority());
   {
     std::lock_guard lock(mutex_);
@@ -328,7 +329,9 @@ void LocalJobQueue::finish_locked(Job& job, JobOutcome outcome, const v1::Timing
 }
 
 v1::SubmitProofRequest LocalJobQueue::journaled_request(const Job& job) const {
-  if (!job.request.has_filecoin_porep() && !job.request.has_filecoin_post()) return job.request;
+  if (!job.request.has_filecoin_porep() && !job.request.has_filecoin_post() && !job.request.has_filecoin_update()) {
+    return job.request;
+  }
   const std::optional<JobRecord> record = store_.get(job.id);
   v1::SubmitProofRequest request;
   if (!record || !request.ParseFromString(record->request)) {

@@ -72,7 +72,7 @@ class LocalJobQueue final : public JobQueue {
   // A finished job no longer held in memory, from the journal; ServiceError
   // not_found when the journal has none.
   JobRecord journaled(std::uint64_t id) const;
-  // The job's request as journaled, its Filecoin C1 output or PoSt vanilla proofs read back. Throws
+  // The job's request as journaled, its Filecoin C1 output or PoSt / SnapDeals vanilla proofs read back. Throws
   // StoreError, std::runtime_error for a journal that no longer holds it.
   v1::SubmitProofRequest journaled_request(const Job& job) const;
   // Under mutex_: the job as AwaitProof reports it.

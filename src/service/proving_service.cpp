@@ -11,6 +11,7 @@
 #include "service/errors.hpp"
 #include "service/filecoin_job.hpp"
 #include "service/filecoin_post_job.hpp"
+#include "service/filecoin_update_job.hpp"
 
 namespace zkpipe::service {
 
@@ -92,7 +93,10 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
   }
   if (request.has_filecoin_porep()) return validate_filecoin(request.filecoin_porep());
   if (request.has_filecoin_post()) return validate_post(request.filecoin_post());
-  if (!request.has_porep()) throw bad("no instance given (porep, circom, filecoin_porep or filecoin_post)");
+  if (request.has_filecoin_update()) return validate_update(request.filecoin_update());
+  if (!request.has_porep()) {
+    throw bad("no instance given (porep, circom, filecoin_porep, filecoin_post or filecoin_update)");
+  }
   const v1::PorepInstance& p = request.porep();
   if (!p.circuit().empty() && p.circuit() != "porep-like") {
     throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
@@ -129,6 +133,18 @@ CheckedFiles ProvingService::validate_post(const v1::FilecoinPostJob& job) const
     residency_->check_shape(opened->name(), [&] { return circuit; });
   } catch (const ShapeMismatch& e) {
     throw ServiceError(ErrorKind::invalid_argument, std::string(kPostParamsField) + ": " + formats::excerpt(e.what(), 1000));
+  }
+  return {opened->identity(), {}};
+}
+
+CheckedFiles ProvingService::validate_update(const v1::FilecoinUpdateJob& job) const {
+  const auto circuit = filecoin_update_circuit(job);
+  const auto opened = paths_.open(job.parameter_file(), kUpdateParamsField);
+  try {
+    residency_->check_shape(opened->name(), [&] { return circuit; });
+  } catch (const ShapeMismatch& e) {
+    throw ServiceError(ErrorKind::invalid_argument,
+                       std::string(kUpdateParamsField) + ": " + formats::excerpt(e.what(), 1000));
   }
   return {opened->identity(), {}};
 }

@@ -91,6 +91,7 @@ class ProvingService : private JobEvents {
   CheckedFiles validate(const v1::SubmitProofRequest& request) const;
   CheckedFiles validate_filecoin(const v1::FilecoinPorepJob& job) const;
   CheckedFiles validate_post(const v1::FilecoinPostJob& job) const;
+  CheckedFiles validate_update(const v1::FilecoinUpdateJob& job) const;
 
   // JobEvents: to the await registry.
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override;

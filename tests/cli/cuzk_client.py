@@ -68,7 +68,8 @@ def main():
     refused(porep("x", int(miner) + 1), grpc.StatusCode.INVALID_ARGUMENT, "miner_id")
     snap = porep("x")
     snap.proof_kind = pb.SNAP_DEALS_UPDATE
-    refused(snap, grpc.StatusCode.UNIMPLEMENTED, "SNAP_DEALS_UPDATE")
+    snap.registered_proof = 0  # StackedDrg2KiBV1, but no commitments
+    refused(snap, grpc.StatusCode.INVALID_ARGUMENT, "comm_r_old must be exactly 32 bytes, got 0")
     refused(porep("sector-a", int(miner) + 1), grpc.StatusCode.ALREADY_EXISTS, "sector-a")
     try:
         stub.AwaitProof(pb.AwaitProofRequest(job_id="x"))

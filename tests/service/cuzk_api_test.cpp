@@ -266,7 +266,9 @@ TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {
   expect_refused(r, grpc::StatusCode::INVALID_ARGUMENT, "vanilla_proofs: none given");
   r = porep("a");
   r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
-  expect_refused(r, grpc::StatusCode::UNIMPLEMENTED, "SNAP_DEALS_UPDATE");
+  expect_refused(r, grpc::StatusCode::INVALID_ARGUMENT, "5 is no RegisteredUpdateProof");
+  r.set_registered_proof(0);  // StackedDrg2KiBV1, but no commitments
+  expect_refused(r, grpc::StatusCode::INVALID_ARGUMENT, "comm_r_old must be exactly 32 bytes, got 0");
   {
     grpc::ClientContext ctx;  // no token
     EXPECT_EQ(stub_->SubmitProof(&ctx, porep("a"), &out).error_code(), grpc::StatusCode::UNAUTHENTICATED);

@@ -289,8 +289,10 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_TRUE(mentions(status.error_message(), "wpost-32g")) << status.error_message();
   bad = r;
-  bad.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
-  EXPECT_EQ(refused(bad).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  bad.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);  // 10 is no RegisteredUpdateProof
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "RegisteredUpdateProof")) << status.error_message();
 }
 
 }  // namespace

@@ -1,0 +1,130 @@
+#include "service/filecoin_update_job.hpp"
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/update_vanilla.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "ff/fr.hpp"
+#include "service/errors.hpp"
+
+namespace zkpipe::service {
+
+namespace {
+
+struct SizeName {
+  std::uint64_t bytes;
+  const char* name;
+};
+// In the order of the Go ABI's numbers.
+constexpr std::array<SizeName, 5> kSizes{{{std::uint64_t{2} << 10, "2KiB"},
+                                          {std::uint64_t{8} << 20, "8MiB"},
+                                          {std::uint64_t{512} << 20, "512MiB"},
+                                          {std::uint64_t{32} << 30, "32GiB"},
+                                          {std::uint64_t{64} << 30, "64GiB"}}};
+constexpr const char* kPrefix = "StackedDrg";
+constexpr const char* kSuffix = "V1";
+// proving/preset_workload.cpp's name of the SHA-256 SnapDeals circuit: a key set up
+// with `zkpipe setup --circuit filecoin-snapdeals` is for "filecoin-snapdeals/<size>".
+constexpr const char* kCircuit = "filecoin-snapdeals/";
+
+RegisteredUpdate make(const SizeName& size) {
+  RegisteredUpdate out;
+  out.name = std::string(kPrefix) + size.name + kSuffix;
+  out.sector_bytes = size.bytes;
+  out.shape = filecoin::update_shape(size.bytes / 32, filecoin::sector_tree_shape(size.bytes),
+                                     filecoin::UpdateHash::kSha256);
+  out.circuit_name = std::string(kCircuit) + size.name;
+  return out;
+}
+
+ServiceError invalid(std::string_view field, const std::string& what) {
+  return {ErrorKind::invalid_argument, std::string(field) + ": " + what};
+}
+
+// 32 bytes, a little-endian canonical field element.
+ff::Fr commitment(const std::string& bytes, std::string_view field) {
+  if (bytes.size() != 32) throw invalid(field, std::to_string(bytes.size()) + " bytes, expected 32");
+  std::array<std::uint8_t, 32> big_endian{};
+  std::reverse_copy(bytes.begin(), bytes.end(), big_endian.begin());
+  const auto value = ff::Fr::from_bytes_be(big_endian);
+  if (!value) throw invalid(field, "not a canonical field element (little-endian, below r)");
+  return *value;
+}
+
+// update_vanilla.cpp names a partition "vanilla proof k"; the request's field says it.
+std::string without_prefix(const std::string& what, std::size_t k) {
+  const std::string prefix = "vanilla proof " + std::to_string(k) + ": ";
+  return what.starts_with(prefix) ? what.substr(prefix.size()) : what;
+}
+
+}  // namespace
+
+RegisteredUpdate registered_update_proof(std::string_view name) {
+  for (const SizeName& size : kSizes) {
+    if (std::string(kPrefix) + size.name + kSuffix == name) return make(size);
+  }
+  throw invalid(kUpdateProofField, "'" + std::string(name.substr(0, 64)) +
+                                       "' is no RegisteredUpdateProof (StackedDrg<size>V1; sizes 2KiB, 8MiB, "
+                                       "512MiB, 32GiB, 64GiB)");
+}
+
+RegisteredUpdate registered_update_proof(std::uint64_t abi_number) {
+  if (abi_number >= kSizes.size()) {
+    throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredUpdateProof (0 to 4)");
+  }
+  return make(kSizes[abi_number]);
+}
+
+std::uint32_t filecoin_update_partitions(const v1::FilecoinUpdateJob& job) {
+  try {
+    return static_cast<std::uint32_t>(registered_update_proof(job.registered_proof()).shape.partitions);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circuit(const v1::FilecoinUpdateJob& job) {
+  const RegisteredUpdate registered = registered_update_proof(job.registered_proof());
+  const filecoin::UpdateCommitments comms{commitment(job.comm_r_old(), kUpdateCommROldField),
+                                          commitment(job.comm_r_new(), kUpdateCommRNewField),
+                                          commitment(job.comm_d_new(), kUpdateCommDNewField)};
+  const std::size_t count = static_cast<std::size_t>(job.vanilla_proofs().size());
+  if (count == 0) throw invalid(kUpdateVanillaField, "none given (one bincode PartitionProof a partition, in order)");
+  if (count != registered.shape.partitions) {
+    const std::size_t want = registered.shape.partitions;
+    throw invalid(kUpdateVanillaField, std::to_string(count) + (count == 1 ? " proof" : " proofs") + ", but a " +
+                                           registered.name + " update has " + std::to_string(want) +
+                                           (want == 1 ? " partition" : " partitions") +
+                                           " (one proof a partition, in order)");
+  }
+  std::vector<filecoin::UpdatePartition> partitions;
+  partitions.reserve(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::string field = std::string(kUpdateVanillaField) + "[" + std::to_string(k) + "]";
+    const std::string& blob = job.vanilla_proofs(static_cast<int>(k));
+    filecoin::UpdatePartitionProof vanilla;
+    try {
+      // A BincodeError names the field itself ("…[k]: offset N: …").
+      vanilla = filecoin::parse_update_vanilla_proof(
+          std::span(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()), field);
+    } catch (const std::invalid_argument& e) {
+      throw ServiceError(ErrorKind::invalid_argument, e.what());
+    }
+    try {
+      partitions.push_back(filecoin::update_partition_from_vanilla(registered.shape, vanilla, k, comms,
+                                                                   filecoin::kDefaultUpdateHIndex));
+    } catch (const std::invalid_argument& e) {
+      throw invalid(field, without_prefix(e.what(), k));
+    }
+  }
+  return std::make_shared<const filecoin::EmptySectorUpdateCircuit>(registered.circuit_name, registered.shape,
+                                                                   std::move(partitions));
+}
+
+}  // namespace zkpipe::service

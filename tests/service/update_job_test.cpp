@@ -1,0 +1,319 @@
+// Filecoin SnapDeals updates (ProveReplicaUpdate2) in the proving service, from the
+// vanilla partition proofs filecoin-proofs writes (a synthetic 2 KiB sector here: one
+// partition of the SHA-256 circuit, about 1.25 M constraints): proved and verified,
+// refused at submit for what they get wrong (the field named, nothing queued), and
+// through cuzk's API as Curio sends them. The key takes the most time (about a minute
+// on two cores): it is set up once a process, by the first test that proves.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+
+#include "circuits/filecoin/synthetic_update.hpp"
+#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/update_vanilla.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "service/cuzk_request.hpp"
+#include "service/errors.hpp"
+#include "service/filecoin_update_job.hpp"
+#include "service/grpc_server.hpp"
+#include "service/proving_service.hpp"
+
+namespace zkpipe::service {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr std::uint64_t kSectorBytes = 2048;
+
+const filecoin::UpdateShape& shape_2kib() {
+  static const filecoin::UpdateShape shape = filecoin::update_shape(
+      kSectorBytes / 32, filecoin::sector_tree_shape(kSectorBytes), filecoin::UpdateHash::kSha256);
+  return shape;
+}
+
+// 32 bytes, little-endian, as the requests carry a commitment.
+std::string le_bytes(const ff::Fr& value) {
+  std::array<std::uint8_t, 32> big_endian{};
+  value.to_bytes_be(big_endian);
+  return std::string(big_endian.rbegin(), big_endian.rend());
+}
+
+// An update of a 2 KiB sector as filecoin-proofs hands it to the SNARK.
+struct UpdateInput {
+  filecoin::EmptySectorUpdateCircuit circuit;
+  v1::FilecoinUpdateJob job;
+};
+
+UpdateInput update_2kib(std::uint64_t seed, const fs::path& key) {
+  filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape_2kib(), seed, filecoin::kDefaultUpdateHIndex);
+  v1::FilecoinUpdateJob job;
+  job.set_registered_proof("StackedDrg2KiBV1");
+  const filecoin::UpdatePartition& first = update.partitions.front();
+  job.set_comm_r_old(le_bytes(first.comm_r_old));
+  job.set_comm_r_new(le_bytes(first.comm_r_new));
+  job.set_comm_d_new(le_bytes(first.comm_d_new));
+  for (const filecoin::UpdatePartition& p : update.partitions) {
+    const std::vector<std::uint8_t> blob =
+        filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape_2kib(), p));
+    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
+  }
+  job.set_parameter_file(key.string());
+  return {filecoin::EmptySectorUpdateCircuit("filecoin-snapdeals/2KiB", shape_2kib(), std::move(update.partitions)),
+          std::move(job)};
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "zkpipe-update-job-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+class UpdateService : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { keys_ = new TempDir; }
+  static void TearDownTestSuite() { delete keys_; }
+
+  // The key as `zkpipe setup --circuit filecoin-snapdeals --sector-size 2KiB` sets it
+  // up, from a blank partition of the shape; only tests that prove need the file (a
+  // refused request is refused before its key is opened).
+  static void set_up_key() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      const filecoin::EmptySectorUpdateCircuit blank(
+          "filecoin-snapdeals/2KiB", shape_2kib(),
+          std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(shape_2kib())});
+      groth16::write_parameter_file(keys_->path() / "snap-2k.zkp",
+                                    groth16::setup(groth16::record_matrices(blank), groth16::ToxicWaste::from_seed(9)));
+    });
+  }
+
+  void SetUp() override {
+    root_ = fs::canonical(keys_->path());
+    config_.data_dir = dir_.path() / "data";
+    fs::create_directories(config_.data_dir);
+    config_.parameter_roots = {root_};
+    config_.synthesis_workers = 1;
+    config_.max_request_bytes = 8 << 20;
+  }
+
+  fs::path update_key() const { return root_ / "snap-2k.zkp"; }
+
+  std::unique_ptr<ProvingService> start() const {
+    BackendSetup backend;
+    backend.backends = {std::make_shared<groth16::CpuProver>()};
+    return std::make_unique<ProvingService>(config_, std::move(backend));
+  }
+
+  static v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
+    v1::AwaitProofResponse r;
+    for (int i = 0; i < 600; ++i) {
+      r = s.await(id, 1s);
+      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
+    }
+    ADD_FAILURE() << "job " << id << " did not finish";
+    return r;
+  }
+
+  bool verifies(const std::string& proof, const filecoin::EmptySectorUpdateCircuit& circuit) const {
+    const groth16::ProvingKey key = groth16::load_parameter_file(update_key());
+    const auto proofs =
+        groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+    if (proofs.size() != circuit.partitions()) return false;
+    const groth16::PreparedVerifyingKey pvk(key.vk);
+    for (std::size_t p = 0; p < proofs.size(); ++p) {
+      if (!groth16::verify(pvk, proofs[p], circuit.public_inputs(p))) return false;
+    }
+    return true;
+  }
+
+  static ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) {
+    try {
+      s.submit(r);
+    } catch (const ServiceError& e) {
+      return e;
+    }
+    ADD_FAILURE() << "the submit was accepted";
+    return ServiceError(ErrorKind::unavailable, "");
+  }
+
+  static inline TempDir* keys_ = nullptr;
+  TempDir dir_;
+  fs::path root_;
+  ServiceConfig config_;
+};
+
+bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// Beside cuzk_api_test's CuzkRequest tests: the names and numbers a SnapDeals request uses.
+TEST(CuzkRequest, UpdateProofsByNameAndNumberAndTheirCircuitIds) {
+  const RegisteredUpdate by_number = registered_update_proof(std::uint64_t{3});
+  EXPECT_EQ(by_number.name, "StackedDrg32GiBV1");
+  EXPECT_EQ(by_number.sector_bytes, std::uint64_t{32} << 30);
+  EXPECT_EQ(by_number.shape.partitions, 16u);
+  EXPECT_EQ(by_number.circuit_name, "filecoin-snapdeals/32GiB");
+  EXPECT_EQ(registered_update_proof("StackedDrg64GiBV1").shape.partitions, 16u);
+  EXPECT_EQ(registered_update_proof(std::uint64_t{0}).name, "StackedDrg2KiBV1");
+  EXPECT_EQ(registered_update_proof("StackedDrg2KiBV1").shape.partitions, 1u);
+  EXPECT_EQ(registered_update_proof("StackedDrg8MiBV1").shape.partitions, 4u);
+  EXPECT_THROW(registered_update_proof(std::uint64_t{5}), ServiceError);
+  EXPECT_THROW(registered_update_proof("StackedDrg32GiBV1_1"), ServiceError);
+  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{32} << 30), "snap-32g");
+  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{64} << 30), "snap-64g");
+  EXPECT_EQ(cuzk_update_circuit_id(kSectorBytes), "snap-2k");
+  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{512} << 20), "snap-512m");
+}
+
+TEST_F(UpdateService, AnUpdateIsProvedFromItsVanillaPartitionProofs) {
+  set_up_key();
+  auto s = start();
+  const UpdateInput input = update_2kib(31, update_key());
+  v1::SubmitProofRequest r;
+  *r.mutable_filecoin_update() = input.job;
+  const std::uint64_t id = s->submit(r);
+  EXPECT_EQ(s->await(id, 0ms).partitions(), 1u);
+  const v1::AwaitProofResponse done = finish(*s, id);
+  ASSERT_EQ(done.state(), v1::JOB_STATE_DONE) << done.error();
+  EXPECT_EQ(done.proof().size(), 192u);
+  EXPECT_TRUE(verifies(done.proof(), input.circuit));
+  EXPECT_EQ(done.partitions(), 1u);
+}
+
+TEST_F(UpdateService, BadUpdatesAreRefusedNamingTheFieldAndNothingIsQueued) {
+  auto s = start();
+  const v1::FilecoinUpdateJob good = update_2kib(32, update_key()).job;
+  auto expect_refused = [&](const v1::FilecoinUpdateJob& job, const std::string& what) {
+    v1::SubmitProofRequest r;
+    *r.mutable_filecoin_update() = job;
+    const ServiceError e = refusal(*s, r);
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+    EXPECT_TRUE(mentions(e.what(), what)) << e.what();
+  };
+  v1::FilecoinUpdateJob job = good;
+  job.set_comm_r_old(good.comm_r_old().substr(0, 31));
+  expect_refused(job, "filecoin_update.comm_r_old: 31 bytes");
+  job = good;
+  job.set_comm_d_new(std::string(32, '\xff'));
+  expect_refused(job, "filecoin_update.comm_d_new: not a canonical field element");
+  // Another comm_r_new: not Poseidon(comm_c, tree_r_new's root), and it draws other challenges.
+  job = good;
+  std::string other = good.comm_r_new();
+  other[0] = static_cast<char>(other[0] ^ 1);
+  job.set_comm_r_new(other);
+  expect_refused(job, "filecoin_update.vanilla_proofs[0]: comm_r_new");
+  job = good;
+  job.set_vanilla_proofs(0, good.vanilla_proofs(0).substr(0, 100));
+  expect_refused(job, "filecoin_update.vanilla_proofs[0]: offset");
+  job = good;
+  job.add_vanilla_proofs(good.vanilla_proofs(0));  // a 2 KiB update has one partition
+  expect_refused(job, "filecoin_update.vanilla_proofs: 2 proofs, but a StackedDrg2KiBV1 update has 1 partition (");
+  job = good;
+  job.set_registered_proof("StackedDrg8MiBV1");  // four partitions
+  expect_refused(job, "has 4 partitions");
+  job = good;
+  job.set_registered_proof("StackedDrg3KiBV1");
+  expect_refused(job, "filecoin_update.registered_proof");
+  job = good;
+  job.clear_vanilla_proofs();
+  expect_refused(job, "filecoin_update.vanilla_proofs: none given");
+  std::uint32_t queued = 0;
+  const v1::GetStatusResponse status = s->status();
+  for (const auto& depth : status.queue()) queued += depth.jobs();
+  EXPECT_EQ(queued, 0u);
+}
+
+// Curio's ProveReplicaUpdate2 through cuzk's API: the RegisteredUpdateProof by its Go
+// ABI number, the three commitments as 32 raw bytes, the partitions' vanilla proofs.
+TEST_F(UpdateService, CuzkSnapDealsRequestsAreProvedAndRefusedLikeTheService) {
+  set_up_key();
+  config_.listen = "127.0.0.1:0";
+  config_.cuzk_params = {{"snap-2k", update_key()}};
+  auto s = start();
+  GrpcServer server(*s, config_, "");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
+  const UpdateInput input = update_2kib(33, update_key());
+  cuzk::v1::SubmitProofRequest r;
+  r.set_request_id("snap-sector-9");
+  r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  r.set_registered_proof(0);  // StackedDrg2KiBV1
+  r.set_sector_size(kSectorBytes);
+  r.set_comm_r_old(input.job.comm_r_old());
+  r.set_comm_r_new(input.job.comm_r_new());
+  r.set_comm_d_new(input.job.comm_d_new());
+  *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
+  r.set_sector_number(9);
+  r.set_miner_id(1000);
+  cuzk::v1::ProveRequest prove;
+  *prove.mutable_submit() = r;
+  cuzk::v1::ProveResponse proved;
+  {
+    grpc::ClientContext ctx;
+    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+  EXPECT_EQ(proved.result().proof().size(), 192u);
+  EXPECT_TRUE(verifies(proved.result().proof(), input.circuit));
+
+  auto refused = [&](const cuzk::v1::SubmitProofRequest& bad) {
+    grpc::ClientContext ctx;
+    cuzk::v1::SubmitProofResponse out;
+    return stub->SubmitProof(&ctx, bad, &out);
+  };
+  r.clear_request_id();
+  cuzk::v1::SubmitProofRequest bad = r;
+  bad.set_comm_r_old(r.comm_r_old().substr(0, 31));
+  grpc::Status status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "comm_r_old must be exactly 32 bytes, got 31")) << status.error_message();
+  bad = r;
+  bad.set_comm_d_new(std::string(32, '\xff'));
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "comm_d_new")) << status.error_message();
+  bad = r;
+  bad.set_sector_size(std::uint64_t{32} << 30);
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "sector_size")) << status.error_message();
+  bad = r;
+  bad.set_sector_size(0);
+  bad.set_registered_proof(3);  // 32 GiB: no parameters listed
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(mentions(status.error_message(), "snap-32g")) << status.error_message();
+  bad = r;
+  bad.set_registered_proof(5);
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "registered_proof")) << status.error_message();
+  bad = r;
+  bad.clear_vanilla_proofs();
+  status = refused(bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(status.error_message(), "vanilla_proofs")) << status.error_message();
+}
+
+}  // namespace
+}  // namespace zkpipe::service
