@@ -279,7 +279,7 @@ void run_c2(const C2Options& o) {
     key = std::make_shared<const groth16::ProvingKey>(proving::read_filecoin_porep_key(o.params, proof, read_options));
     if (!o.quiet) std::cerr << "read " << o.params << " in " << format_seconds(seconds_since(t)) << "\n";
   } else {
-    proving::CachedFilecoinKey cached;
+    proving::CachedBellpersonKey cached;
     {
       ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
       cached = proving::load_filecoin_porep_key(o.params, proof, key_cache, read_options,

@@ -19,6 +19,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"
 #include "io/file_mapping.hpp"
+#include "proving/bellperson_key.hpp"
 
 namespace zkpipe::proving {
 
@@ -43,35 +44,16 @@ formats::CircuitRequirements filecoin_porep_requirements(const filecoin::SealPro
 groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
                                             const formats::BellpersonReadOptions& options = {});
 
-// The seal proof's proving key through zkpipe's native parameter file at `cache`:
-// the cache is used when it holds this .params's verifying key and fits the circuit,
-// else the .params is converted into it (formats::convert_bellperson_params: a chunk of
-// points in host memory at a time) and the key is mapped from it. A 32 GiB sector's
-// key is then never whole in host memory, and later loads skip the decoding (most of
-// a load's time). A damaged cache is converted again; a file at `cache` that is a
-// sound key of other parameters, or not a zkpipe parameter file, is left as it is.
-// That, or a cache that cannot be written (a read-only directory, a full disk), is
-// not an error: the .params is then decoded into host memory, as
-// read_filecoin_porep_key does, and `not_cached` says why. The .params is checked
-// against the seal proof before anything is converted. Throws formats::FormatError
-// naming the .params.
-struct CachedFilecoinKey {
-  groth16::ProvingKey key;
-  std::shared_ptr<const io::FileMapping> cache_mapping;  // the key's, when mapped from the cache
-  bool converted = false;   // the cache was written from the .params now
-  std::string passed_over;  // why a cache found at the path was not used
-  std::string not_cached;   // why the cache could not be written
-};
-CachedFilecoinKey load_filecoin_porep_key(const std::shared_ptr<const io::FileMapping>& params,
-                                          const filecoin::SealProof& proof, const std::filesystem::path& cache,
-                                          const formats::BellpersonReadOptions& options = {},
-                                          const formats::ConvertProgress& progress = {});
-CachedFilecoinKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
-                                          const std::filesystem::path& cache,
-                                          const formats::BellpersonReadOptions& options = {},
-                                          const formats::ConvertProgress& progress = {});
-// Where a .params's key cache lies by default: beside it, its name with .zkp appended.
-std::filesystem::path default_key_cache(const std::filesystem::path& params);
+// The seal proof's proving key through zkpipe's native parameter file at `cache`
+// (load_bellperson_key), the .params checked against the seal proof first.
+CachedBellpersonKey load_filecoin_porep_key(const std::shared_ptr<const io::FileMapping>& params,
+                                            const filecoin::SealProof& proof, const std::filesystem::path& cache,
+                                            const formats::BellpersonReadOptions& options = {},
+                                            const formats::ConvertProgress& progress = {});
+CachedBellpersonKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
+                                            const std::filesystem::path& cache,
+                                            const formats::BellpersonReadOptions& options = {},
+                                            const formats::ConvertProgress& progress = {});
 
 // The public inputs of every partition, as verify_seal derives them from the sector's
 // values alone.

@@ -3,6 +3,7 @@
 #include "circuits/filecoin/sector_values.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
 #include "proving/proof_request.hpp"
 #include "service/filecoin_job.hpp"
@@ -119,7 +120,7 @@ PreparedJob JobRequestBuilder::prepare_post(const v1::FilecoinPostJob& job, cons
   // Read again from the request (checked at submit): a queued job holds only its bytes.
   const auto circuit = filecoin_post_circuit(job);
   const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kPostParamsField);
-  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  PreparedJob out{acquire_filecoin_key(key_file, *circuit), {}, {}, {}};
   proving::PreparedRequest prepared =
       proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
   out.request = std::move(prepared.request);
@@ -131,12 +132,18 @@ PreparedJob JobRequestBuilder::prepare_update(const v1::FilecoinUpdateJob& job, 
   // Read again from the request (checked at submit): a queued job holds only its bytes.
   const auto circuit = filecoin_update_circuit(job);
   const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kUpdateParamsField);
-  PreparedJob out{residency_.acquire(key_file, *circuit), {}, {}, {}};
+  PreparedJob out{acquire_filecoin_key(key_file, *circuit), {}, {}, {}};
   proving::PreparedRequest prepared =
       proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
   out.request = std::move(prepared.request);
   out.check = std::move(prepared.check);
   return out;
+}
+
+ParameterResidency::Lease JobRequestBuilder::acquire_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& file,
+                                                                  const r1cs::PartitionedCircuit& circuit) const {
+  return groth16::is_parameter_file(file->name()) ? residency_.acquire(file, circuit)
+                                                  : residency_.acquire_bellperson(file, circuit);
 }
 
 bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
@@ -164,14 +171,14 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
   if (request.has_filecoin_post()) {
     const auto circuit = filecoin_post_circuit(request.filecoin_post());
     const ParameterResidency::Lease lease =
-        residency_.acquire(paths_.open(request.filecoin_post().parameter_file(), kPostParamsField), *circuit);
+        acquire_filecoin_key(paths_.open(request.filecoin_post().parameter_file(), kPostParamsField), *circuit);
     return proofs.size() == 1 && groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk),
                                                  proofs.front(), circuit->public_inputs(0));
   }
   if (request.has_filecoin_update()) {
     const auto circuit = filecoin_update_circuit(request.filecoin_update());
     const ParameterResidency::Lease lease =
-        residency_.acquire(paths_.open(request.filecoin_update().parameter_file(), kUpdateParamsField), *circuit);
+        acquire_filecoin_key(paths_.open(request.filecoin_update().parameter_file(), kUpdateParamsField), *circuit);
     const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
     if (proofs.size() != circuit->partitions()) return false;
     for (std::size_t p = 0; p < proofs.size(); ++p) {

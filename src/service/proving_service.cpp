@@ -8,6 +8,7 @@
 #include "formats/excerpt.hpp"
 #include "formats/format_error.hpp"
 #include "memory/process_memory.hpp"
+#include "groth16/parameter_file.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_job.hpp"
 #include "service/filecoin_post_job.hpp"
@@ -129,24 +130,32 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
 CheckedFiles ProvingService::validate_post(const v1::FilecoinPostJob& job) const {
   const auto circuit = filecoin_post_circuit(job);
   const auto opened = paths_.open(job.parameter_file(), kPostParamsField);
-  try {
-    residency_->check_shape(opened->name(), [&] { return circuit; });
-  } catch (const ShapeMismatch& e) {
-    throw ServiceError(ErrorKind::invalid_argument, std::string(kPostParamsField) + ": " + formats::excerpt(e.what(), 1000));
-  }
+  check_filecoin_key(opened, circuit, kPostParamsField);
   return {opened->identity(), {}};
 }
 
 CheckedFiles ProvingService::validate_update(const v1::FilecoinUpdateJob& job) const {
   const auto circuit = filecoin_update_circuit(job);
   const auto opened = paths_.open(job.parameter_file(), kUpdateParamsField);
-  try {
-    residency_->check_shape(opened->name(), [&] { return circuit; });
-  } catch (const ShapeMismatch& e) {
-    throw ServiceError(ErrorKind::invalid_argument,
-                       std::string(kUpdateParamsField) + ": " + formats::excerpt(e.what(), 1000));
-  }
+  check_filecoin_key(opened, circuit, kUpdateParamsField);
   return {opened->identity(), {}};
+}
+
+void ProvingService::check_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& key,
+                                        const std::shared_ptr<const r1cs::PartitionedCircuit>& circuit,
+                                        std::string_view field) const {
+  try {
+    if (!groth16::is_parameter_file(key->name())) {
+      // A bellperson .params: its counts against its size and its verifying key's IC
+      // count against the inputs, from its head; the queries when it loads.
+      check_filecoin_key_file(key, circuit->public_inputs(0).size());
+    }
+    residency_->check_shape(key->name(), [&] { return circuit; });
+  } catch (const ShapeMismatch& e) {
+    throw ServiceError(ErrorKind::invalid_argument, std::string(field) + ": " + formats::excerpt(e.what(), 1000));
+  } catch (const formats::FormatError& e) {
+    throw ServiceError(ErrorKind::invalid_argument, std::string(field) + ": " + formats::excerpt(e.what(), 1000));
+  }
 }
 
 CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) const {

@@ -91,6 +91,10 @@ class ProvingService : private JobEvents {
   CheckedFiles validate(const v1::SubmitProofRequest& request) const;
   CheckedFiles validate_filecoin(const v1::FilecoinPorepJob& job) const;
   CheckedFiles validate_post(const v1::FilecoinPostJob& job) const;
+  // A PoSt or SnapDeals job's key file (zkpipe's, or a bellperson .params) against its
+  // circuit, as far as can be told without loading it. Throws ServiceError naming `field`.
+  void check_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& key,
+                          const std::shared_ptr<const r1cs::PartitionedCircuit>& circuit, std::string_view field) const;
   CheckedFiles validate_update(const v1::FilecoinUpdateJob& job) const;
 
   // JobEvents: to the await registry.

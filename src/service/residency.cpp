@@ -109,7 +109,17 @@ ParameterResidency::Lease ParameterResidency::acquire_filecoin(const std::shared
                                                                const filecoin::SealProof& proof) {
   // Every value zero: the evaluator is compiled from the shape alone.
   const filecoin::StackedCircuit shape = filecoin::stacked_circuit_shape(proof);
-  return acquire_with({file->name(), shape.name()}, *file, [&] { return load_filecoin(file, proof, shape); });
+  return acquire_with({file->name(), shape.name()}, *file, [&] {
+    return load_bellperson(file, std::string(proof.name), [&] { return proving::filecoin_porep_requirements(proof); },
+                           shape);
+  });
+}
+
+ParameterResidency::Lease ParameterResidency::acquire_bellperson(const std::shared_ptr<const io::ReadOnlyFile>& file,
+                                                                 const r1cs::PartitionedCircuit& shape) {
+  return acquire_with({file->name(), shape.name()}, *file, [&] {
+    return load_bellperson(file, shape.name(), [&] { return proving::bellperson_requirements(shape); }, shape);
+  });
 }
 
 void ParameterResidency::detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped) {
@@ -287,9 +297,9 @@ ParameterResidency::Resident ParameterResidency::load(const std::shared_ptr<cons
           std::move(mappings)};
 }
 
-ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& opened,
-                                                               const filecoin::SealProof& proof,
-                                                               const r1cs::PartitionedCircuit& shape) {
+ParameterResidency::Resident ParameterResidency::load_bellperson(
+    const std::shared_ptr<const io::ReadOnlyFile>& opened, const std::string& circuit,
+    const std::function<formats::CircuitRequirements()>& requirements_of, const r1cs::PartitionedCircuit& shape) {
   const std::filesystem::path file = opened->name();
   std::shared_ptr<const io::FileMapping> mapping;
   try {
@@ -297,8 +307,8 @@ ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared
   } catch (const io::FileError& e) {
     throw formats::FormatError(file.string(), e.reason());
   }
-  const std::string name = file.string() + " (as " + std::string(proof.name) + "'s parameters)";
-  const formats::CircuitRequirements requirements = proving::filecoin_porep_requirements(proof);
+  const std::string name = file.string() + " (as " + circuit + "'s parameters)";
+  const formats::CircuitRequirements requirements = requirements_of();
   // Another circuit's file is refused from its counts, before its points are decoded.
   formats::check_params_fit(formats::read_bellperson_params_counts(mapping), requirements, name);
   // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
@@ -307,8 +317,9 @@ ParameterResidency::Resident ParameterResidency::load_filecoin(const std::shared
   // the cache converted beside the .params (where the evaluator is cached too), so
   // the host never holds it whole; only when that cannot be written is it decoded
   // into memory.
-  proving::CachedFilecoinKey cached =
-      proving::load_filecoin_porep_key(mapping, proof, proving::default_key_cache(file), {.check_subgroup = false});
+  proving::CachedBellpersonKey cached = proving::load_bellperson_key(mapping, name, requirements,
+                                                                    proving::default_key_cache(file),
+                                                                    {.check_subgroup = false});
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
   // The .params is not read again: the mapping goes, the identity read stays the check.
   const io::FileIdentity source = mapping->identity();

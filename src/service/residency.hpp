@@ -44,6 +44,7 @@
 
 #include "circuits/filecoin/seal_proof.hpp"
 #include "engine/engine.hpp"
+#include "formats/bellperson_params.hpp"
 #include "formats/zkey_file.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
@@ -147,6 +148,9 @@ class ParameterResidency {
   // the name filecoin_circuit_name gives. Throws formats::FormatError for a bad file
   // or the parameters of another circuit, ParametersDoNotFit as above.
   Lease acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::SealProof& proof);
+  // Any circuit's bellperson .params (Filecoin's PoSt and SnapDeals parameters), the same
+  // way, resident under shape.name(); `shape` is any partition of the circuit.
+  Lease acquire_bellperson(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& shape);
   // Whether acquiring would find the parameters loaded (no load to wait for).
   bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
   // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other
@@ -197,8 +201,11 @@ class ParameterResidency {
   void detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped);
   Resident load(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& circuit);
   Resident load_zkey(const std::shared_ptr<const io::ReadOnlyFile>& file);
-  Resident load_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::SealProof& proof,
-                         const r1cs::PartitionedCircuit& shape);
+  // A bellperson .params, read for `circuit` (its name in errors) through the key cache
+  // beside it; requirements_of counts what the file must hold.
+  Resident load_bellperson(const std::shared_ptr<const io::ReadOnlyFile>& file, const std::string& circuit,
+                           const std::function<formats::CircuitRequirements()>& requirements_of,
+                           const r1cs::PartitionedCircuit& shape);
   // Reserves the loaded key's bytes from the budget, evicting idle keys as needed.
   std::shared_ptr<const engine::ResidentParameters> make_resident(const std::filesystem::path& file,
                                                                   std::shared_ptr<const groth16::ProvingKey> key,

@@ -15,6 +15,7 @@
 #include "circuits/filecoin/synthetic_post.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
+#include "formats/bellperson_params.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
@@ -75,11 +76,16 @@ class PostService : public ::testing::Test {
   static void SetUpTestSuite() {
     keys_ = new TempDir;
     const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(window_2kib(), 1, 1);
-    groth16::write_parameter_file(keys_->path() / "wpost-2k.zkp",
-                                  groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
+    const groth16::ProvingKey post_key =
+        groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3));
+    groth16::write_parameter_file(keys_->path() / "wpost-2k.zkp", post_key);
+    // The same key as Filecoin publishes its parameters.
+    formats::write_bellperson_params(keys_->path() / "wpost-2k.params", post_key);
     const r1cs::porep::PorepLikeCircuit tiny(r1cs::porep::find_preset("tiny"), 1, 1);
-    groth16::write_parameter_file(keys_->path() / "tiny.zkp",
-                                  groth16::setup(groth16::record_matrices(tiny), groth16::ToxicWaste::from_seed(5)));
+    const groth16::ProvingKey tiny_key =
+        groth16::setup(groth16::record_matrices(tiny), groth16::ToxicWaste::from_seed(5));
+    groth16::write_parameter_file(keys_->path() / "tiny.zkp", tiny_key);
+    formats::write_bellperson_params(keys_->path() / "tiny.params", tiny_key);
   }
   static void TearDownTestSuite() { delete keys_; }
 
@@ -146,6 +152,25 @@ TEST_F(PostService, AWindowPostPartitionIsProvedFromItsVanillaProofs) {
   EXPECT_EQ(done.proof().size(), 192u);
   EXPECT_TRUE(verifies(done, input.circuit));
   EXPECT_EQ(done.partitions(), 1u);
+}
+
+// Filecoin's parameter format: converted once into the key cache beside it, the proof
+// verifying with the key; another circuit's .params is refused at submit from its
+// verifying key's IC count.
+TEST_F(PostService, AWindowPostIsProvedWithBellpersonParams) {
+  auto s = start();
+  PostPartitionInput input = window_partition(25, root_ / "wpost-2k.params");
+  v1::SubmitProofRequest r;
+  *r.mutable_filecoin_post() = input.job;
+  const v1::AwaitProofResponse done = finish(*s, s->submit(r));
+  ASSERT_EQ(done.state(), v1::JOB_STATE_DONE) << done.error();
+  EXPECT_TRUE(verifies(done, input.circuit));
+  EXPECT_TRUE(fs::exists(root_ / "wpost-2k.params.zkp"));
+  r.mutable_filecoin_post()->set_parameter_file((root_ / "tiny.params").string());
+  const ServiceError e = refusal(*s, r);
+  EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+  EXPECT_TRUE(mentions(e.what(), "filecoin_post.parameter_file")) << e.what();
+  EXPECT_TRUE(mentions(e.what(), "tiny.params")) << e.what();
 }
 
 TEST_F(PostService, BadVanillaProofsAreRefusedNamingTheFieldAndNothingIsQueued) {

@@ -1,0 +1,108 @@
+#include "proving/bellperson_key.hpp"
+
+#include <algorithm>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "groth16/parameter_file.hpp"
+#include "io/file_error.hpp"
+#include "poly/evaluation_domain.hpp"
+#include "r1cs/constraint_system.hpp"
+#include "r1cs/shape_system.hpp"
+
+namespace zkpipe::proving {
+
+namespace {
+
+std::vector<bool> bits_of(const r1cs::DensityBitmap& bitmap) {
+  std::vector<bool> out(bitmap.size());
+  for (std::size_t i = 0; i < bitmap.size(); ++i) out[i] = bitmap.test(i);
+  return out;
+}
+
+// Why `key` (a cache's) is not the key of `vk`'s parameters for `circuit`, or "".
+std::string cache_mismatch(const groth16::ProvingKey& key, const groth16::VerifyingKey& vk,
+                           const formats::CircuitRequirements& circuit) {
+  if (key.vk != vk) return "its verifying key is not the .params's (other parameters)";
+  if (key.density != circuit.density || key.h_query != groth16::HQuery::kMonomial ||
+      key.domain_size() != poly::EvaluationDomain(std::max<std::size_t>(circuit.num_constraints, 1)).size()) {
+    return "its shape is not the circuit's";
+  }
+  return "";
+}
+
+}  // namespace
+
+formats::CircuitRequirements bellperson_requirements(const r1cs::PartitionedCircuit& shape) {
+  r1cs::ShapeSystem cs;
+  shape.synthesize(cs, 0);
+  r1cs::enforce_input_constraints(cs);
+  formats::CircuitRequirements requirements;
+  requirements.num_constraints = cs.num_constraints();
+  requirements.density.a_aux = bits_of(cs.a_aux_density());
+  requirements.density.b_input = bits_of(cs.b_input_density());
+  requirements.density.b_aux = bits_of(cs.b_aux_density());
+  return requirements;
+}
+
+CachedBellpersonKey load_bellperson_key(const std::shared_ptr<const io::FileMapping>& params, const std::string& label,
+                                        const formats::CircuitRequirements& requirements,
+                                        const std::filesystem::path& cache,
+                                        const formats::BellpersonReadOptions& options,
+                                        const formats::ConvertProgress& progress) {
+  formats::check_params_fit(formats::read_bellperson_params_counts(params), requirements, label);
+  const groth16::VerifyingKey vk = formats::read_bellperson_params_vk(params, options.insecure_key);
+
+  CachedBellpersonKey out;
+  std::error_code ec;
+  if (std::filesystem::exists(cache, ec)) {
+    try {
+      auto mapping = io::FileMapping::open(cache);
+      groth16::ProvingKey key = groth16::load_parameter_file(mapping, {.insecure_key = options.insecure_key});
+      const std::string mismatch = cache_mismatch(key, vk, requirements);
+      if (mismatch.empty()) {
+        out.key = std::move(key);
+        out.cache_mapping = std::move(mapping);
+        return out;
+      }
+      // A sound key of other parameters is someone's: it is not replaced.
+      out.not_cached = cache.string() + " holds another key (" + mismatch + "), left as it is";
+    } catch (const groth16::ParameterFileError& e) {
+      // Only a damaged cache is replaced, never a file that is not one.
+      if (groth16::is_parameter_file(cache)) {
+        out.passed_over = e.what();
+      } else {
+        out.not_cached = cache.string() + " is not a zkpipe parameter file, left as it is";
+      }
+    } catch (const io::FileError& e) {
+      out.not_cached = e.what();
+    }
+  }
+  if (out.not_cached.empty()) {
+    try {
+      formats::convert_bellperson_params(params, requirements, cache, options, progress);
+      out.converted = true;
+      out.cache_mapping = io::FileMapping::open(cache);
+      // Just written from points checked as they were decoded.
+      out.key = groth16::load_parameter_file(
+          out.cache_mapping, {.verify_checksums = false, .check_points = false, .insecure_key = options.insecure_key});
+    } catch (const groth16::ParameterFileError& e) {
+      out.not_cached = e.what();
+    } catch (const io::FileError& e) {
+      out.not_cached = e.what();
+    }
+  }
+  if (!out.not_cached.empty()) {
+    out.converted = false;
+    out.cache_mapping.reset();
+    out.key = formats::to_proving_key(formats::read_bellperson_params(params, options), requirements, label);
+  }
+  return out;
+}
+
+std::filesystem::path default_key_cache(const std::filesystem::path& params) {
+  return std::filesystem::path(params.string() + ".zkp");
+}
+
+}  // namespace zkpipe::proving
