@@ -64,7 +64,11 @@ configure() {
 #                                counts and update run under ASan
 #   cli.filecoin                 a 2^22 setup and proof (2 min in the plain build); its
 #                                seal, C1 and .params checks run under ASan in test_proving
-asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit))$'
+#   UpdateService.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk
+#                                a 1.25 M-constraint SnapDeals key set up and two proofs
+#                                (70 s in the plain build); the same job code runs under
+#                                ASan in the refusal tests and the PoSt jobs' proofs
+asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit)|UpdateService\.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk)$'
 
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
 # without set -e, so a failing ctest would otherwise be hidden by the echo after it.

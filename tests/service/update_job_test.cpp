@@ -76,6 +76,21 @@ UpdateInput update_2kib(std::uint64_t seed, const fs::path& key) {
           std::move(job)};
 }
 
+// The request Curio sends for the update (its ABI number 0: StackedDrg2KiBV1).
+cuzk::v1::SubmitProofRequest cuzk_request(const UpdateInput& input) {
+  cuzk::v1::SubmitProofRequest r;
+  r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  r.set_registered_proof(0);
+  r.set_sector_size(kSectorBytes);
+  r.set_comm_r_old(input.job.comm_r_old());
+  r.set_comm_r_new(input.job.comm_r_new());
+  r.set_comm_d_new(input.job.comm_d_new());
+  *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
+  r.set_sector_number(9);
+  r.set_miner_id(1000);
+  return r;
+}
+
 class TempDir {
  public:
   TempDir() {
@@ -184,8 +199,14 @@ TEST(CuzkRequest, UpdateProofsByNameAndNumberAndTheirCircuitIds) {
   EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{512} << 20), "snap-512m");
 }
 
-TEST_F(UpdateService, AnUpdateIsProvedFromItsVanillaPartitionProofs) {
+// One update proved as a zkpipe.v1 job, another as Curio's ProveReplicaUpdate2 through
+// cuzk's API (the RegisteredUpdateProof by its Go ABI number, the three commitments as
+// 32 raw bytes, the partitions' vanilla proofs): one test, so that the key (52 s on two
+// cores) is set up once.
+TEST_F(UpdateService, AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk) {
   set_up_key();
+  config_.listen = "127.0.0.1:0";
+  config_.cuzk_params = {{"snap-2k", update_key()}};
   auto s = start();
   const UpdateInput input = update_2kib(31, update_key());
   v1::SubmitProofRequest r;
@@ -197,6 +218,22 @@ TEST_F(UpdateService, AnUpdateIsProvedFromItsVanillaPartitionProofs) {
   EXPECT_EQ(done.proof().size(), 192u);
   EXPECT_TRUE(verifies(done.proof(), input.circuit));
   EXPECT_EQ(done.partitions(), 1u);
+
+  GrpcServer server(*s, config_, "");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
+  const UpdateInput other = update_2kib(33, update_key());
+  cuzk::v1::ProveRequest prove;
+  *prove.mutable_submit() = cuzk_request(other);
+  cuzk::v1::ProveResponse proved;
+  {
+    grpc::ClientContext ctx;
+    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+  EXPECT_EQ(proved.result().proof().size(), 192u);
+  EXPECT_TRUE(verifies(proved.result().proof(), other.circuit));
 }
 
 TEST_F(UpdateService, BadUpdatesAreRefusedNamingTheFieldAndNothingIsQueued) {
@@ -242,46 +279,20 @@ TEST_F(UpdateService, BadUpdatesAreRefusedNamingTheFieldAndNothingIsQueued) {
   EXPECT_EQ(queued, 0u);
 }
 
-// Curio's ProveReplicaUpdate2 through cuzk's API: the RegisteredUpdateProof by its Go
-// ABI number, the three commitments as 32 raw bytes, the partitions' vanilla proofs.
-TEST_F(UpdateService, CuzkSnapDealsRequestsAreProvedAndRefusedLikeTheService) {
-  set_up_key();
+// Curio's requests refused as the service refuses its own, before any key is read.
+TEST_F(UpdateService, CuzkSnapDealsRequestsAreRefusedLikeTheService) {
   config_.listen = "127.0.0.1:0";
   config_.cuzk_params = {{"snap-2k", update_key()}};
   auto s = start();
   GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
-  const UpdateInput input = update_2kib(33, update_key());
-  cuzk::v1::SubmitProofRequest r;
-  r.set_request_id("snap-sector-9");
-  r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
-  r.set_registered_proof(0);  // StackedDrg2KiBV1
-  r.set_sector_size(kSectorBytes);
-  r.set_comm_r_old(input.job.comm_r_old());
-  r.set_comm_r_new(input.job.comm_r_new());
-  r.set_comm_d_new(input.job.comm_d_new());
-  *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
-  r.set_sector_number(9);
-  r.set_miner_id(1000);
-  cuzk::v1::ProveRequest prove;
-  *prove.mutable_submit() = r;
-  cuzk::v1::ProveResponse proved;
-  {
-    grpc::ClientContext ctx;
-    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-  }
-  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
-  EXPECT_EQ(proved.result().proof().size(), 192u);
-  EXPECT_TRUE(verifies(proved.result().proof(), input.circuit));
-
+  cuzk::v1::SubmitProofRequest r = cuzk_request(update_2kib(34, update_key()));
   auto refused = [&](const cuzk::v1::SubmitProofRequest& bad) {
     grpc::ClientContext ctx;
     cuzk::v1::SubmitProofResponse out;
     return stub->SubmitProof(&ctx, bad, &out);
   };
-  r.clear_request_id();
   cuzk::v1::SubmitProofRequest bad = r;
   bad.set_comm_r_old(r.comm_r_old().substr(0, 31));
   grpc::Status status = refused(bad);
