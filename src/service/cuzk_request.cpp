@@ -153,6 +153,24 @@ std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof) {
   return "porep-" + size_suffix(proof.sector_bytes);
 }
 
+std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circuit_id) {
+  static constexpr std::pair<std::string_view, std::string_view> kKinds[] = {
+      {"wpost-", "filecoin-window-post"}, {"winning-", "filecoin-winning-post"}, {"snap-", "filecoin-snapdeals"}};
+  static constexpr std::pair<std::string_view, std::string_view> kSizes[] = {
+      {"2k", "2KiB"}, {"8m", "8MiB"}, {"512m", "512MiB"}, {"32g", "32GiB"}, {"64g", "64GiB"}};
+  if (circuit_id.starts_with("porep-")) {
+    return {"filecoin-porep", std::string(cuzk_porep_seal_proof(circuit_id).name)};
+  }
+  for (const auto& [prefix, circuit] : kKinds) {
+    if (!circuit_id.starts_with(prefix)) continue;
+    for (const auto& [suffix, size] : kSizes) {
+      if (circuit_id.substr(prefix.size()) == suffix) return {std::string(circuit), std::string(size)};
+    }
+  }
+  throw ServiceError(ErrorKind::not_found, "unknown circuit id " + std::string(circuit_id) +
+                                               " (porep-, wpost-, winning- or snap- and 2k, 8m, 512m, 32g, 64g)");
+}
+
 const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id) {
   for (const filecoin::SealProof& proof : filecoin::seal_proofs()) {
     if (proof.name.ends_with("V1_1") && cuzk_porep_circuit_id(proof) == circuit_id) return proof;

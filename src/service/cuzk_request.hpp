@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/seal_proof.hpp"
@@ -39,6 +40,11 @@ std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof);
 std::string cuzk_post_circuit_id(const filecoin::PostProof& proof);
 // "snap-32g", "snap-64g" (cuzk's); "snap-2k", "snap-8m", "snap-512m" for the smaller sizes.
 std::string cuzk_update_circuit_id(std::uint64_t sector_bytes);
+// What PreloadSRS loads for a circuit id: zkpipe.v1 PreloadParams' circuit and preset
+// ("filecoin-porep" and "StackedDrg32GiBV1_1" for "porep-32g"; "filecoin-window-post",
+// "filecoin-winning-post" or "filecoin-snapdeals" and the sector size, "32GiB", for
+// "wpost-32g", "winning-32g", "snap-32g"). Throws ServiceError not_found for another id.
+std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circuit_id);
 // The seal proof (api version 1.1) a "porep-…" id names. Throws ServiceError not_found.
 const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
 

@@ -412,10 +412,11 @@ cuzk::v1::PreloadSrsResponse CuzkService::preload(const std::string& circuit_id)
     throw ServiceError(ErrorKind::not_found, "circuit id " + circuit_id + ": its parameter file " + file.string() +
                                                  " does not exist");
   }
+  const auto [circuit, preset] = cuzk_preload_circuit(circuit_id);
   v1::PreloadParamsRequest request;
   request.set_parameter_file(file.string());
-  request.set_circuit("filecoin-porep");
-  request.set_preset(std::string(cuzk_porep_seal_proof(circuit_id).name));
+  request.set_circuit(circuit);
+  request.set_preset(preset);
   const v1::PreloadParamsResponse loaded = service_.preload(request);
   cuzk::v1::PreloadSrsResponse out;
   out.set_already_loaded(loaded.load_seconds() == 0);

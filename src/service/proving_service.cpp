@@ -9,6 +9,7 @@
 #include "formats/format_error.hpp"
 #include "memory/process_memory.hpp"
 #include "groth16/parameter_file.hpp"
+#include "proving/preset_workload.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_job.hpp"
 #include "service/filecoin_post_job.hpp"
@@ -308,24 +309,31 @@ std::string ProvingService::metrics() const {
 v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
   const bool circom = request.circuit() == kCircomCircuit;
   const bool filecoin = request.circuit() == kFilecoinPorepCircuit;
-  if (!circom && !filecoin && !request.circuit().empty() && request.circuit() != "porep-like") {
-    throw ServiceError(ErrorKind::invalid_argument, "unknown circuit '" + formats::excerpt(request.circuit(), 64) +
-                                                        "' (known: porep-like, circom, " + kFilecoinPorepCircuit + ")");
+  // PoSt and SnapDeals: their shape at the sector size the preset names.
+  const bool filecoin_shape = request.circuit() == "filecoin-window-post" ||
+                              request.circuit() == "filecoin-winning-post" || request.circuit() == "filecoin-snapdeals";
+  if (!circom && !filecoin && !filecoin_shape && !request.circuit().empty() && request.circuit() != "porep-like") {
+    throw ServiceError(ErrorKind::invalid_argument,
+                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like, circom, " +
+                           kFilecoinPorepCircuit + ", filecoin-window-post, filecoin-winning-post, filecoin-snapdeals)");
   }
   if (circom && !request.preset().empty()) {
     throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
   }
   if (!circom && request.preset().empty()) {
     throw ServiceError(ErrorKind::invalid_argument,
-                       filecoin ? "preset is required: the registered seal proof the parameters are for "
-                                  "(e.g. StackedDrg32GiBV1_1)"
-                                : "preset is required: the circuit the parameters were set up for");
+                       filecoin         ? "preset is required: the registered seal proof the parameters are for "
+                                          "(e.g. StackedDrg32GiBV1_1)"
+                       : filecoin_shape ? "preset is required: the sector size the parameters are for (e.g. 32GiB)"
+                                        : "preset is required: the circuit the parameters were set up for");
   }
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
   const filecoin::SealProof* seal = nullptr;
   try {
     if (filecoin) {
       seal = &filecoin::seal_proof(request.preset());
+    } else if (filecoin_shape) {
+      circuit = proving::make_shape_circuit({.circuit = request.circuit(), .preset = request.preset()});
     } else if (!circom) {
       v1::PorepInstance porep;
       porep.set_preset(request.preset());
@@ -342,9 +350,15 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
                                               : circuit->name();
   ParameterResidency::Lease lease;
   try {
-    lease = circom     ? residency_->acquire_zkey(opened)
-            : filecoin ? residency_->acquire_filecoin(opened, *seal)
-                       : residency_->acquire(opened, *circuit);
+    if (circom) {
+      lease = residency_->acquire_zkey(opened);
+    } else if (filecoin) {
+      lease = residency_->acquire_filecoin(opened, *seal);
+    } else if (filecoin_shape && !groth16::is_parameter_file(file)) {
+      lease = residency_->acquire_bellperson(opened, *circuit);
+    } else {
+      lease = residency_->acquire(opened, *circuit);
+    }
   } catch (const ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {

@@ -313,6 +313,27 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   status = refused(bad);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_TRUE(mentions(status.error_message(), "wpost-32g")) << status.error_message();
+  // PreloadSRS / EvictSRS by the PoSt circuit id: the key the proof above used, loaded
+  // already; evicted, then loaded again.
+  auto preload = [&] {
+    grpc::ClientContext ctx;
+    cuzk::v1::PreloadSrsRequest request;
+    request.set_circuit_id("wpost-2k");
+    cuzk::v1::PreloadSrsResponse out;
+    EXPECT_TRUE(stub->PreloadSRS(&ctx, request, &out).ok());
+    return out;
+  };
+  EXPECT_TRUE(preload().already_loaded());
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::EvictSrsRequest request;
+    request.set_circuit_id("wpost-2k");
+    cuzk::v1::EvictSrsResponse out;
+    ASSERT_TRUE(stub->EvictSRS(&ctx, request, &out).ok());
+    EXPECT_TRUE(out.was_loaded());
+    EXPECT_GT(out.freed_bytes(), 0u);
+  }
+  EXPECT_FALSE(preload().already_loaded());
   bad = r;
   bad.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);  // 10 is no RegisteredUpdateProof
   status = refused(bad);
