@@ -16,6 +16,11 @@
 #include <vector>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/post_vanilla.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic_update.hpp"
+#include "circuits/filecoin/update_vanilla.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
@@ -242,6 +247,23 @@ void write(const fs::path& path, std::string_view text) {
 
 // A 2 KiB commit-phase-1 output (64 nodes: tree_d 6 binary levels, the replica's trees
 // 2 levels of 8) whose every challenge and parent is node 0 and every element zero.
+// A 2 KiB Window PoSt sector's vanilla proof and a 2 KiB SnapDeals partition's, as
+// filecoin-proofs writes them.
+void write_vanilla_seeds(const fs::path& dir) {
+  fs::create_directories(dir);
+  auto bytes = [](const std::vector<std::uint8_t>& v) { return std::string(v.begin(), v.end()); };
+  const filecoin::PostProof window = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
+  const filecoin::FallbackPostCircuit post = filecoin::synthetic_post(window, 5, 1);
+  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window, 5, 1);
+  const auto sectors = filecoin::post_vanilla_proofs(window, post.assignments()[0], draws.sector_ids);
+  write(dir / "seed-post.bin", bytes(filecoin::post_vanilla_proof_bytes(sectors.front())));
+  const filecoin::UpdateShape shape =
+      filecoin::update_shape(2048 / 32, filecoin::sector_tree_shape(2048), filecoin::UpdateHash::kSha256);
+  const filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, 6);
+  write(dir / "seed-update.bin",
+        bytes(filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape, update.partitions.front()))));
+}
+
 filecoin::C1Output c1_output_seed() {
   using filecoin::NodeBytes;
   const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
@@ -310,6 +332,7 @@ int main(int argc, char** argv) {
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
   write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
   write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
+  write_vanilla_seeds(out / "vanilla_proofs");
   std::printf("zkpipe fuzz seeds in %s (parameter file %ju bytes, evaluator %ju bytes)\n", out.c_str(),
               static_cast<std::uintmax_t>(fs::file_size(out / "parameter_file" / "seed.zkp")),
               static_cast<std::uintmax_t>(fs::file_size(out / "evaluator_file" / "seed.zkpev")));

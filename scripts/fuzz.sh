@@ -33,9 +33,9 @@ declare -A max_len=(
   [proofs]=1024 [bellperson_vk]=4096 [bellperson_params]=65536
   [proof_json]=4096 [public_json]=1024 [verifying_key_json]=8192
   [service_request]=4096
-  [c1_output]=131072
+  [c1_output]=131072 [vanilla_proofs]=16384
 )
-all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params c1_output"
+all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params c1_output vanilla_proofs"
 
 t0=$(date +%s)
 if [[ -z ${ZKPIPE_FUZZ_PREBUILT:-} ]]; then
