@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "circuits/filecoin/post_vanilla.hpp"
+#include "circuits/filecoin/sector_shape.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
 #include "ff/fr.hpp"
 #include "service/errors.hpp"
@@ -15,16 +16,6 @@ namespace {
 
 using filecoin::ApiVersion;
 using filecoin::PostKind;
-
-struct SizeName {
-  std::uint64_t bytes;
-  const char* name;
-};
-constexpr std::array<SizeName, 5> kSizes{{{std::uint64_t{2} << 10, "2KiB"},
-                                          {std::uint64_t{8} << 20, "8MiB"},
-                                          {std::uint64_t{512} << 20, "512MiB"},
-                                          {std::uint64_t{32} << 30, "32GiB"},
-                                          {std::uint64_t{64} << 30, "64GiB"}}};
 
 struct Version {
   PostKind kind;
@@ -37,8 +28,9 @@ constexpr std::array<Version, 4> kVersions{{{PostKind::kWinning, "StackedDrgWinn
                                             {PostKind::kWindow, "StackedDrgWindow", "V1_1", ApiVersion::k1_1_0},
                                             {PostKind::kWindow, "StackedDrgWindow", "V1_2", ApiVersion::k1_2_0}}};
 
-RegisteredPost make(const Version& v, const SizeName& size) {
-  return {std::string(v.prefix) + size.name + v.suffix, filecoin::post_proof(v.kind, size.bytes), v.api};
+RegisteredPost make(const Version& v, std::uint64_t sector_bytes) {
+  return {std::string(v.prefix) + filecoin::sector_size_name(sector_bytes) + v.suffix,
+          filecoin::post_proof(v.kind, sector_bytes), v.api};
 }
 
 ServiceError invalid(std::string_view field, const std::string& what) {
@@ -49,8 +41,9 @@ ServiceError invalid(std::string_view field, const std::string& what) {
 
 RegisteredPost registered_post_proof(std::string_view name) {
   for (const Version& v : kVersions) {
-    for (const SizeName& size : kSizes) {
-      if (std::string(v.prefix) + size.name + v.suffix == name) return make(v, size);
+    for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+      RegisteredPost registered = make(v, shape.sector_bytes);
+      if (registered.name == name) return registered;
     }
   }
   throw invalid(kPostProofField, "'" + std::string(name.substr(0, 64)) +
@@ -62,9 +55,10 @@ RegisteredPost registered_post_proof(std::uint64_t abi_number) {
   if (abi_number >= 15) {
     throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredPoStProof (0 to 14)");
   }
-  const SizeName& size = kSizes[abi_number % 5];
+  // The Go ABI numbers each kind's sizes in the published order.
+  const std::uint64_t sector_bytes = filecoin::published_sector_shapes()[abi_number % 5].sector_bytes;
   const Version& v = abi_number < 5 ? kVersions[0] : abi_number < 10 ? kVersions[1] : kVersions[3];
-  return make(v, size);
+  return make(v, sector_bytes);
 }
 
 std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job) {

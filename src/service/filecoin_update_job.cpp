@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "circuits/filecoin/sector_shape.hpp"
 #include "circuits/filecoin/tree_poseidon.hpp"
 #include "circuits/filecoin/update_vanilla.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
@@ -17,29 +18,20 @@ namespace zkpipe::service {
 
 namespace {
 
-struct SizeName {
-  std::uint64_t bytes;
-  const char* name;
-};
-// In the order of the Go ABI's numbers.
-constexpr std::array<SizeName, 5> kSizes{{{std::uint64_t{2} << 10, "2KiB"},
-                                          {std::uint64_t{8} << 20, "8MiB"},
-                                          {std::uint64_t{512} << 20, "512MiB"},
-                                          {std::uint64_t{32} << 30, "32GiB"},
-                                          {std::uint64_t{64} << 30, "64GiB"}}};
 constexpr const char* kPrefix = "StackedDrg";
 constexpr const char* kSuffix = "V1";
 // proving/preset_workload.cpp's name of the SHA-256 SnapDeals circuit: a key set up
 // with `zkpipe setup --circuit filecoin-snapdeals` is for "filecoin-snapdeals/<size>".
 constexpr const char* kCircuit = "filecoin-snapdeals/";
 
-RegisteredUpdate make(const SizeName& size) {
+RegisteredUpdate make(std::uint64_t sector_bytes) {
+  const std::string size = filecoin::sector_size_name(sector_bytes);
   RegisteredUpdate out;
-  out.name = std::string(kPrefix) + size.name + kSuffix;
-  out.sector_bytes = size.bytes;
-  out.shape = filecoin::update_shape(size.bytes / 32, filecoin::sector_tree_shape(size.bytes),
+  out.name = std::string(kPrefix) + size + kSuffix;
+  out.sector_bytes = sector_bytes;
+  out.shape = filecoin::update_shape(sector_bytes / 32, filecoin::sector_tree_shape(sector_bytes),
                                      filecoin::UpdateHash::kSha256);
-  out.circuit_name = std::string(kCircuit) + size.name;
+  out.circuit_name = std::string(kCircuit) + size;
   return out;
 }
 
@@ -66,8 +58,10 @@ std::string without_prefix(const std::string& what, std::size_t k) {
 }  // namespace
 
 RegisteredUpdate registered_update_proof(std::string_view name) {
-  for (const SizeName& size : kSizes) {
-    if (std::string(kPrefix) + size.name + kSuffix == name) return make(size);
+  for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+    if (std::string(kPrefix) + filecoin::sector_size_name(shape.sector_bytes) + kSuffix == name) {
+      return make(shape.sector_bytes);
+    }
   }
   throw invalid(kUpdateProofField, "'" + std::string(name.substr(0, 64)) +
                                        "' is no RegisteredUpdateProof (StackedDrg<size>V1; sizes 2KiB, 8MiB, "
@@ -75,10 +69,12 @@ RegisteredUpdate registered_update_proof(std::string_view name) {
 }
 
 RegisteredUpdate registered_update_proof(std::uint64_t abi_number) {
-  if (abi_number >= kSizes.size()) {
+  // The Go ABI numbers the sizes in the published order.
+  const auto sizes = filecoin::published_sector_shapes();
+  if (abi_number >= sizes.size()) {
     throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredUpdateProof (0 to 4)");
   }
-  return make(kSizes[abi_number]);
+  return make(sizes[abi_number].sector_bytes);
 }
 
 std::uint32_t filecoin_update_partitions(const v1::FilecoinUpdateJob& job) {

@@ -35,6 +35,13 @@ const SectorShape& sector_shape(std::uint64_t sector_bytes) {
                               " bytes has no published SDR parameters (known: " + known + ")");
 }
 
+std::string sector_size_name(std::uint64_t sector_bytes) {
+  const std::uint64_t bytes = sector_shape(sector_bytes).sector_bytes;
+  if (bytes >= kGiB) return std::to_string(bytes / kGiB) + "GiB";
+  if (bytes >= kMiB) return std::to_string(bytes / kMiB) + "MiB";
+  return std::to_string(bytes / kKiB) + "KiB";
+}
+
 std::size_t challenges_per_partition(std::size_t minimum_challenges, std::size_t partitions) {
   if (partitions == 0) throw std::invalid_argument("challenges_per_partition: zero partitions");
   return (minimum_challenges + partitions - 1) / partitions;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace zkpipe::filecoin {
 
@@ -37,6 +38,10 @@ std::span<const SectorShape> published_sector_shapes();
 
 // Throws std::invalid_argument naming the size and listing the published ones.
 const SectorShape& sector_shape(std::uint64_t sector_bytes);
+
+// "2KiB", "8MiB", "512MiB", "32GiB", "64GiB": the size as registered proofs name it.
+// Throws as sector_shape does.
+std::string sector_size_name(std::uint64_t sector_bytes);
 
 // ceil(minimum / partitions): the challenges one partition proves.
 std::size_t challenges_per_partition(std::size_t minimum_challenges, std::size_t partitions);
