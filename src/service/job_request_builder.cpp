@@ -1,9 +1,12 @@
 #include "service/job_request_builder.hpp"
 
+#include <functional>
+#include <optional>
+#include <string_view>
+
 #include "circuits/filecoin/sector_values.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
-#include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
 #include "proving/proof_request.hpp"
 #include "service/filecoin_job.hpp"
@@ -37,6 +40,46 @@ std::string porep_circuit_name(const v1::PorepInstance& porep) {
   return "porep-like/" + r1cs::porep::find_preset(porep.preset()).name;
 }
 
+namespace {
+
+// A PoSt or SnapDeals job alike: its circuit read from the vanilla proofs in the
+// request (again when it starts: a queued job holds only its bytes), proved with a
+// zkpipe key or Filecoin's .params.
+struct VanillaJob {
+  const std::string& parameter_file;
+  std::string_view field;
+  std::string circuit_name;  // the residency's, known without reading the proofs
+  std::function<std::shared_ptr<const r1cs::PartitionedCircuit>()> circuit;
+};
+
+std::optional<VanillaJob> vanilla_job(const v1::SubmitProofRequest& request) {
+  if (request.has_filecoin_post()) {
+    const v1::FilecoinPostJob& job = request.filecoin_post();
+    return VanillaJob{job.parameter_file(), kPostParamsField, registered_post_proof(job.registered_proof()).proof.name(),
+                      [&job] { return filecoin_post_circuit(job); }};
+  }
+  if (request.has_filecoin_update()) {
+    const v1::FilecoinUpdateJob& job = request.filecoin_update();
+    return VanillaJob{job.parameter_file(), kUpdateParamsField,
+                      registered_update_proof(job.registered_proof()).circuit_name,
+                      [&job] { return filecoin_update_circuit(job); }};
+  }
+  return std::nullopt;
+}
+
+// One proof per partition, each verifying against the circuit's inputs.
+bool partitions_verify(const groth16::ProvingKey& key, std::span<const groth16::Proof> proofs,
+                       const r1cs::PartitionedCircuit& circuit) {
+  if (proofs.size() != circuit.partitions()) return false;
+  const groth16::PreparedVerifyingKey pvk(key.vk);
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    if (!groth16::verify(pvk, proofs[p], circuit.public_inputs(p))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 JobRequestBuilder::JobRequestBuilder(const PathPolicy& paths, ParameterResidency& residency,
                                      const groth16::ProverBackend& sizing)
     : paths_(paths), residency_(residency), sizing_(sizing) {}
@@ -53,17 +96,9 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
       const std::string circuit = filecoin_circuit_name(filecoin_seal_proof(job));
       return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
     }
-    if (request.has_filecoin_post()) {
-      const v1::FilecoinPostJob& job = request.filecoin_post();
-      const std::filesystem::path file = paths_.confine(job.parameter_file(), kPostParamsField);
-      const std::string circuit = registered_post_proof(job.registered_proof()).proof.name();
-      return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
-    }
-    if (request.has_filecoin_update()) {
-      const v1::FilecoinUpdateJob& job = request.filecoin_update();
-      const std::filesystem::path file = paths_.confine(job.parameter_file(), kUpdateParamsField);
-      const std::string circuit = registered_update_proof(job.registered_proof()).circuit_name;
-      return {file.string() + "\n" + circuit, residency_.loaded(file, circuit)};
+    if (const auto vanilla = vanilla_job(request)) {
+      const std::filesystem::path file = paths_.confine(vanilla->parameter_file, vanilla->field);
+      return {file.string() + "\n" + vanilla->circuit_name, residency_.loaded(file, vanilla->circuit_name)};
     }
     const std::filesystem::path file = paths_.confine(request.porep().parameter_file());
     const std::string circuit = porep_circuit_name(request.porep());
@@ -75,8 +110,9 @@ std::pair<std::string, bool> JobRequestBuilder::parameters_of(const v1::SubmitPr
 
 PreparedJob JobRequestBuilder::prepare(const v1::SubmitProofRequest& request, const CheckedFiles& checked) const {
   if (request.has_filecoin_porep()) return prepare_filecoin(request.filecoin_porep(), checked);
-  if (request.has_filecoin_post()) return prepare_post(request.filecoin_post(), checked);
-  if (request.has_filecoin_update()) return prepare_update(request.filecoin_update(), checked);
+  if (const auto vanilla = vanilla_job(request)) {
+    return prepare_vanilla(vanilla->circuit(), vanilla->parameter_file, vanilla->field, checked);
+  }
   return request.has_circom() ? prepare_circom(request.circom(), checked) : prepare_porep(request.porep(), checked);
 }
 
@@ -116,34 +152,16 @@ PreparedJob JobRequestBuilder::prepare_filecoin(const v1::FilecoinPorepJob& job,
   return out;
 }
 
-PreparedJob JobRequestBuilder::prepare_post(const v1::FilecoinPostJob& job, const CheckedFiles& checked) const {
-  // Read again from the request (checked at submit): a queued job holds only its bytes.
-  const auto circuit = filecoin_post_circuit(job);
-  const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kPostParamsField);
-  PreparedJob out{acquire_filecoin_key(key_file, *circuit), {}, {}, {}};
+PreparedJob JobRequestBuilder::prepare_vanilla(std::shared_ptr<const r1cs::PartitionedCircuit> circuit,
+                                               const std::string& parameter_file, std::string_view field,
+                                               const CheckedFiles& checked) const {
+  const auto key_file = paths_.reopen(parameter_file, checked.key, field);
+  PreparedJob out{residency_.acquire_key_or_params(key_file, *circuit), {}, {}, {}};
   proving::PreparedRequest prepared =
-      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
+      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), std::move(circuit));
   out.request = std::move(prepared.request);
   out.check = std::move(prepared.check);
   return out;
-}
-
-PreparedJob JobRequestBuilder::prepare_update(const v1::FilecoinUpdateJob& job, const CheckedFiles& checked) const {
-  // Read again from the request (checked at submit): a queued job holds only its bytes.
-  const auto circuit = filecoin_update_circuit(job);
-  const auto key_file = paths_.reopen(job.parameter_file(), checked.key, kUpdateParamsField);
-  PreparedJob out{acquire_filecoin_key(key_file, *circuit), {}, {}, {}};
-  proving::PreparedRequest prepared =
-      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing_), circuit);
-  out.request = std::move(prepared.request);
-  out.check = std::move(prepared.check);
-  return out;
-}
-
-ParameterResidency::Lease JobRequestBuilder::acquire_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& file,
-                                                                  const r1cs::PartitionedCircuit& circuit) const {
-  return groth16::is_parameter_file(file->name()) ? residency_.acquire(file, circuit)
-                                                  : residency_.acquire_bellperson(file, circuit);
 }
 
 bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
@@ -168,31 +186,15 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
     }
     return true;
   }
-  if (request.has_filecoin_post()) {
-    const auto circuit = filecoin_post_circuit(request.filecoin_post());
+  if (const auto vanilla = vanilla_job(request)) {
+    const auto circuit = vanilla->circuit();
     const ParameterResidency::Lease lease =
-        acquire_filecoin_key(paths_.open(request.filecoin_post().parameter_file(), kPostParamsField), *circuit);
-    return proofs.size() == 1 && groth16::verify(groth16::PreparedVerifyingKey(lease.parameters()->key().vk),
-                                                 proofs.front(), circuit->public_inputs(0));
-  }
-  if (request.has_filecoin_update()) {
-    const auto circuit = filecoin_update_circuit(request.filecoin_update());
-    const ParameterResidency::Lease lease =
-        acquire_filecoin_key(paths_.open(request.filecoin_update().parameter_file(), kUpdateParamsField), *circuit);
-    const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
-    if (proofs.size() != circuit->partitions()) return false;
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
-      if (!groth16::verify(pvk, proofs[p], circuit->public_inputs(p))) return false;
-    }
-    return true;
+        residency_.acquire_key_or_params(paths_.open(vanilla->parameter_file, vanilla->field), *circuit);
+    return partitions_verify(lease.parameters()->key(), proofs, *circuit);
   }
   const auto circuit = porep_circuit(request.porep());
   const ParameterResidency::Lease lease = residency_.acquire(paths_.open(request.porep().parameter_file()), *circuit);
-  const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);
-  for (std::size_t p = 0; p < proofs.size(); ++p) {
-    if (!groth16::verify(pvk, proofs[p], circuit->public_inputs(p))) return false;
-  }
-  return true;
+  return partitions_verify(lease.parameters()->key(), proofs, *circuit);
 }
 
 }  // namespace zkpipe::service

@@ -74,12 +74,10 @@ class JobRequestBuilder {
   PreparedJob prepare_porep(const v1::PorepInstance& porep, const CheckedFiles& checked) const;
   PreparedJob prepare_circom(const v1::CircomJob& circom, const CheckedFiles& checked) const;
   PreparedJob prepare_filecoin(const v1::FilecoinPorepJob& job, const CheckedFiles& checked) const;
-  PreparedJob prepare_post(const v1::FilecoinPostJob& job, const CheckedFiles& checked) const;
-  // A PoSt or SnapDeals key: zkpipe's parameter file, or Filecoin's bellperson .params
-  // (through the key cache beside it).
-  ParameterResidency::Lease acquire_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& file,
-                                                 const r1cs::PartitionedCircuit& circuit) const;
-  PreparedJob prepare_update(const v1::FilecoinUpdateJob& job, const CheckedFiles& checked) const;
+  // A PoSt or SnapDeals job: `circuit` read from its vanilla proofs.
+  PreparedJob prepare_vanilla(std::shared_ptr<const r1cs::PartitionedCircuit> circuit,
+                              const std::string& parameter_file, std::string_view field,
+                              const CheckedFiles& checked) const;
 
   const PathPolicy& paths_;
   ParameterResidency& residency_;

@@ -354,8 +354,8 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
       lease = residency_->acquire_zkey(opened);
     } else if (filecoin) {
       lease = residency_->acquire_filecoin(opened, *seal);
-    } else if (filecoin_shape && !groth16::is_parameter_file(file)) {
-      lease = residency_->acquire_bellperson(opened, *circuit);
+    } else if (filecoin_shape) {
+      lease = residency_->acquire_key_or_params(opened, *circuit);
     } else {
       lease = residency_->acquire(opened, *circuit);
     }

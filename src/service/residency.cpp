@@ -122,6 +122,11 @@ ParameterResidency::Lease ParameterResidency::acquire_bellperson(const std::shar
   });
 }
 
+ParameterResidency::Lease ParameterResidency::acquire_key_or_params(const std::shared_ptr<const io::ReadOnlyFile>& file,
+                                                                    const r1cs::PartitionedCircuit& circuit) {
+  return groth16::is_parameter_file(file->name()) ? acquire(file, circuit) : acquire_bellperson(file, circuit);
+}
+
 void ParameterResidency::detach_locked(const Id& id, std::vector<std::shared_ptr<Entry>>& dropped) {
   const auto it = entries_.find(id);
   if (it == entries_.end()) return;

@@ -151,6 +151,10 @@ class ParameterResidency {
   // Any circuit's bellperson .params (Filecoin's PoSt and SnapDeals parameters), the same
   // way, resident under shape.name(); `shape` is any partition of the circuit.
   Lease acquire_bellperson(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& shape);
+  // A PoSt or SnapDeals key, whichever the file is: zkpipe's parameter file (acquire) or
+  // Filecoin's .params (acquire_bellperson).
+  Lease acquire_key_or_params(const std::shared_ptr<const io::ReadOnlyFile>& file,
+                              const r1cs::PartitionedCircuit& circuit);
   // Whether acquiring would find the parameters loaded (no load to wait for).
   bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
   // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other
