@@ -18,11 +18,15 @@
 #include "service/grpc_server.hpp"
 #include "service/proving_service.hpp"
 #include "filecoin_job_util.hpp"
+#include "io/temp_dir.hpp"
+#include "job_calls.hpp"
 
 namespace zkpipe::service {
 namespace {
 
 namespace fs = std::filesystem;
+using io::testing::TempDir;
+using testing::mentions;
 using namespace std::chrono_literals;
 using cuzk::v1::AwaitProofResponse;
 
@@ -58,19 +62,6 @@ std::string envelope(const std::string& c1_json, std::uint64_t sector_size = 204
   return R"({"SectorNum":)" + std::to_string(kSector) + R"(,"Phase1Out":")" + base64(c1_json) +
          R"(","SectorSize":)" + std::to_string(sector_size) + "}";
 }
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-cuzk-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 TEST(CuzkRequest, ProverIdIsTheMinersIdAddressPayload) {
   const filecoin::ProverId a = prover_id_of_miner(1000);
@@ -205,8 +196,6 @@ class CuzkApi : public ::testing::Test {
   std::unique_ptr<GrpcServer> server_;
   std::unique_ptr<cuzk::v1::ProvingEngine::Stub> stub_;
 };
-
-bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST_F(CuzkApi, APorepEnvelopeBecomesAFilecoinJobThatRunsAndFailsOnItsQuerylessKey) {
   cuzk::v1::SubmitProofResponse submitted;

@@ -25,30 +25,23 @@
 #include "service/filecoin_job.hpp"
 #include "service/proving_service.hpp"
 #include "filecoin_job_util.hpp"
+#include "io/temp_dir.hpp"
+#include "job_calls.hpp"
 
 namespace zkpipe::service {
 namespace {
 
 namespace fs = std::filesystem;
+using io::testing::TempDir;
+using testing::finish;
+using testing::mentions;
+using testing::refusal;
 using namespace std::chrono_literals;
 using testing::filecoin_request;
 using testing::k2KiBIcPoints;
 using testing::sealed_2kib;
 using testing::write_params_head;
 using testing::write_params_without_queries;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-filecoin-job-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 class FilecoinService : public ::testing::Test {
  protected:
@@ -73,26 +66,6 @@ class FilecoinService : public ::testing::Test {
   v1::SubmitProofRequest request(const fs::path& params) const { return filecoin_request(sealed_2kib(), params); }
 
   // The error a submit is refused with.
-  static ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) {
-    try {
-      s.submit(r);
-    } catch (const ServiceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "the submit was accepted";
-    return ServiceError(ErrorKind::unavailable, "");
-  }
-
-  static v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
-    v1::AwaitProofResponse r;
-    for (int i = 0; i < 600; ++i) {
-      r = s.await(id, 1s);
-      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
-    }
-    ADD_FAILURE() << "job " << id << " did not finish";
-    return r;
-  }
-
   static std::uint64_t queued_jobs(const ProvingService& s) {
     std::uint64_t n = 0;
     const v1::GetStatusResponse status = s.status();
@@ -105,8 +78,6 @@ class FilecoinService : public ::testing::Test {
   fs::path no_queries_;
   ServiceConfig config_;
 };
-
-bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST_F(FilecoinService, BadDocumentsAreRefusedNamingTheFieldAndNothingIsQueued) {
   auto s = start();

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "circuits/filecoin/post_vanilla.hpp"
@@ -25,12 +26,18 @@
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
 #include "service/proving_service.hpp"
+#include "io/temp_dir.hpp"
+#include "job_calls.hpp"
 #include "recording_backend.hpp"
 
 namespace zkpipe::service {
 namespace {
 
 namespace fs = std::filesystem;
+using io::testing::TempDir;
+using testing::finish;
+using testing::mentions;
+using testing::refusal;
 using namespace std::chrono_literals;
 
 const filecoin::PostProof& window_2kib() {
@@ -58,23 +65,10 @@ PostPartitionInput window_partition(std::uint64_t seed, const fs::path& key) {
   return {std::move(circuit), std::move(job)};
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-post-job-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 class PostService : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    keys_ = new TempDir;
+    keys_ = std::make_unique<TempDir>();
     const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(window_2kib(), 1, 1);
     const groth16::ProvingKey post_key =
         groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3));
@@ -87,7 +81,7 @@ class PostService : public ::testing::Test {
     groth16::write_parameter_file(keys_->path() / "tiny.zkp", tiny_key);
     formats::write_bellperson_params(keys_->path() / "tiny.params", tiny_key);
   }
-  static void TearDownTestSuite() { delete keys_; }
+  static void TearDownTestSuite() { keys_.reset(); }
 
   void SetUp() override {
     root_ = fs::canonical(keys_->path());
@@ -106,16 +100,6 @@ class PostService : public ::testing::Test {
     return std::make_unique<ProvingService>(config_, std::move(backend));
   }
 
-  static v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
-    v1::AwaitProofResponse r;
-    for (int i = 0; i < 300; ++i) {
-      r = s.await(id, 1s);
-      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
-    }
-    ADD_FAILURE() << "job " << id << " did not finish";
-    return r;
-  }
-
   bool verifies(const v1::AwaitProofResponse& r, const filecoin::FallbackPostCircuit& circuit) const {
     const groth16::ProvingKey key = groth16::load_parameter_file(post_key());
     const auto proofs = groth16::decode_proofs(
@@ -124,23 +108,11 @@ class PostService : public ::testing::Test {
            groth16::verify(groth16::PreparedVerifyingKey(key.vk), proofs[0], circuit.public_inputs(0));
   }
 
-  static ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) {
-    try {
-      s.submit(r);
-    } catch (const ServiceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "the submit was accepted";
-    return ServiceError(ErrorKind::unavailable, "");
-  }
-
-  static inline TempDir* keys_ = nullptr;
+  static inline std::unique_ptr<TempDir> keys_;
   TempDir dir_;
   fs::path root_;
   ServiceConfig config_;
 };
-
-bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST_F(PostService, AWindowPostPartitionIsProvedFromItsVanillaProofs) {
   auto s = start();

@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 
 #include "circuits/filecoin/synthetic_update.hpp"
@@ -30,11 +31,17 @@
 #include "service/filecoin_update_job.hpp"
 #include "service/grpc_server.hpp"
 #include "service/proving_service.hpp"
+#include "io/temp_dir.hpp"
+#include "job_calls.hpp"
 
 namespace zkpipe::service {
 namespace {
 
 namespace fs = std::filesystem;
+using io::testing::TempDir;
+using testing::finish;
+using testing::mentions;
+using testing::refusal;
 using namespace std::chrono_literals;
 
 constexpr std::uint64_t kSectorBytes = 2048;
@@ -91,23 +98,10 @@ cuzk::v1::SubmitProofRequest cuzk_request(const UpdateInput& input) {
   return r;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-update-job-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 class UpdateService : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { keys_ = new TempDir; }
-  static void TearDownTestSuite() { delete keys_; }
+  static void SetUpTestSuite() { keys_ = std::make_unique<TempDir>(); }
+  static void TearDownTestSuite() { keys_.reset(); }
 
   // The key as `zkpipe setup --circuit filecoin-snapdeals --sector-size 2KiB` sets it
   // up, from a blank partition of the shape; only tests that prove need the file (a
@@ -140,16 +134,6 @@ class UpdateService : public ::testing::Test {
     return std::make_unique<ProvingService>(config_, std::move(backend));
   }
 
-  static v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
-    v1::AwaitProofResponse r;
-    for (int i = 0; i < 600; ++i) {
-      r = s.await(id, 1s);
-      if (r.state() != v1::JOB_STATE_QUEUED && r.state() != v1::JOB_STATE_RUNNING) return r;
-    }
-    ADD_FAILURE() << "job " << id << " did not finish";
-    return r;
-  }
-
   bool verifies(const std::string& proof, const filecoin::EmptySectorUpdateCircuit& circuit) const {
     const groth16::ProvingKey key = groth16::load_parameter_file(update_key());
     const auto proofs =
@@ -162,23 +146,11 @@ class UpdateService : public ::testing::Test {
     return true;
   }
 
-  static ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) {
-    try {
-      s.submit(r);
-    } catch (const ServiceError& e) {
-      return e;
-    }
-    ADD_FAILURE() << "the submit was accepted";
-    return ServiceError(ErrorKind::unavailable, "");
-  }
-
-  static inline TempDir* keys_ = nullptr;
+  static inline std::unique_ptr<TempDir> keys_;
   TempDir dir_;
   fs::path root_;
   ServiceConfig config_;
 };
-
-bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 // Beside cuzk_api_test's CuzkRequest tests: the names and numbers a SnapDeals request uses.
 TEST(CuzkRequest, UpdateProofsByNameAndNumberAndTheirCircuitIds) {
