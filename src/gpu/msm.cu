@@ -214,8 +214,8 @@ void launch_accumulate(const u32* values, const u32* start, const u32* end, cons
 }
 
 // The chunk length: at least 4× the mean bucket (uniform digits split nothing), and
-// at least √(largest bucket), so neither a chunk nor a bucket's sum of chunks is a
-// chain longer than that square root.
+// at least √(largest bucket), so that a split bucket's sum of its chunks is a chain of
+// at most √(largest) additions, as a chunk is one of at most the chunk length.
 u32 chunk_length(std::size_t entries, u32 buckets, u32 largest) {
   const auto root = static_cast<u32>(std::ceil(std::sqrt(static_cast<double>(largest))));
   const auto mean = static_cast<u32>((entries + buckets - 1) / buckets);
