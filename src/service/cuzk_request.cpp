@@ -5,6 +5,7 @@
 
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
+#include "circuits/filecoin/sector_shape.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_post_job.hpp"
 #include "service/filecoin_update_job.hpp"
@@ -29,6 +30,19 @@ std::uint64_t millis(double seconds) {
   return seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 1000)) : 0;
 }
 
+// The key file cuzk_params lists for the circuit id; NOT_FOUND naming the id and the
+// registered proof it was derived from when none is listed.
+const std::filesystem::path& params_for(const CuzkParams& params, const std::string& circuit_id,
+                                        std::string_view registered) {
+  const auto file = params.find(circuit_id);
+  if (file == params.end()) {
+    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" +
+                                                 std::string(registered) +
+                                                 "): the daemon's cuzk_params does not list it");
+  }
+  return file->second;
+}
+
 v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
   if (request.vanilla_proof().empty()) {
     throw invalid("vanilla_proof: empty; a POREP_SEAL_COMMIT carries the C1 output envelope "
@@ -46,13 +60,8 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
     throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but the C1 output is a " +
                   std::string(proof.name) + " proof of " + std::to_string(proof.sector_bytes) + "-byte sectors");
   }
-  const std::string circuit_id = cuzk_porep_circuit_id(proof);
-  const auto file = params.find(circuit_id);
-  if (file == params.end()) {
-    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id +
-                                                 " (the C1 output's " + std::string(proof.name) +
-                                                 "): the daemon's cuzk_params does not list it");
-  }
+  const std::filesystem::path& file =
+      params_for(params, cuzk_porep_circuit_id(proof), "the C1 output's " + std::string(proof.name));
   filecoin::SectorValues sector;
   sector.registered_proof = &proof;
   sector.prover_id = prover_id_of_miner(request.miner_id());
@@ -70,7 +79,7 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
   v1::FilecoinPorepJob& job = *out.mutable_filecoin_porep();
   job.set_c1_json(request.vanilla_proof());
   job.set_sector_json(filecoin::sector_values_to_json(sector));
-  job.set_parameter_file(file->second.string());
+  job.set_parameter_file(file.string());
   return out;
 }
 
@@ -88,18 +97,13 @@ v1::SubmitProofRequest post_request(const cuzk::v1::SubmitProofRequest& request,
                   std::to_string(request.registered_proof()) + " is " + registered.name);
   }
   if (request.vanilla_proofs().empty()) throw invalid("vanilla_proofs: none given (one bincode blob a sector)");
-  const std::string circuit_id = cuzk_post_circuit_id(registered.proof);
-  const auto file = params.find(circuit_id);
-  if (file == params.end()) {
-    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" + registered.name +
-                                                 "): the daemon's cuzk_params does not list it");
-  }
+  const std::filesystem::path& file = params_for(params, cuzk_post_circuit_id(registered.proof), registered.name);
   v1::SubmitProofRequest out;
   v1::FilecoinPostJob& job = *out.mutable_filecoin_post();
   job.set_registered_proof(registered.name);
   job.set_randomness(request.randomness());
   *job.mutable_vanilla_proofs() = request.vanilla_proofs();
-  job.set_parameter_file(file->second.string());
+  job.set_parameter_file(file.string());
   job.set_partition_index(request.partition_index());
   return out;
 }
@@ -124,12 +128,8 @@ v1::SubmitProofRequest update_request(const cuzk::v1::SubmitProofRequest& reques
   if (request.vanilla_proofs().empty()) {
     throw invalid("vanilla_proofs: none given (one bincode PartitionProof a partition, in order)");
   }
-  const std::string circuit_id = cuzk_update_circuit_id(registered.sector_bytes);
-  const auto file = params.find(circuit_id);
-  if (file == params.end()) {
-    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" + registered.name +
-                                                 "): the daemon's cuzk_params does not list it");
-  }
+  const std::filesystem::path& file =
+      params_for(params, cuzk_update_circuit_id(registered.sector_bytes), registered.name);
   v1::SubmitProofRequest out;
   v1::FilecoinUpdateJob& job = *out.mutable_filecoin_update();
   job.set_registered_proof(registered.name);
@@ -137,7 +137,7 @@ v1::SubmitProofRequest update_request(const cuzk::v1::SubmitProofRequest& reques
   job.set_comm_r_new(request.comm_r_new());
   job.set_comm_d_new(request.comm_d_new());
   *job.mutable_vanilla_proofs() = request.vanilla_proofs();
-  job.set_parameter_file(file->second.string());
+  job.set_parameter_file(file.string());
   return out;
 }
 
@@ -156,15 +156,15 @@ std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof) {
 std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circuit_id) {
   static constexpr std::pair<std::string_view, std::string_view> kKinds[] = {
       {"wpost-", "filecoin-window-post"}, {"winning-", "filecoin-winning-post"}, {"snap-", "filecoin-snapdeals"}};
-  static constexpr std::pair<std::string_view, std::string_view> kSizes[] = {
-      {"2k", "2KiB"}, {"8m", "8MiB"}, {"512m", "512MiB"}, {"32g", "32GiB"}, {"64g", "64GiB"}};
   if (circuit_id.starts_with("porep-")) {
     return {"filecoin-porep", std::string(cuzk_porep_seal_proof(circuit_id).name)};
   }
   for (const auto& [prefix, circuit] : kKinds) {
     if (!circuit_id.starts_with(prefix)) continue;
-    for (const auto& [suffix, size] : kSizes) {
-      if (circuit_id.substr(prefix.size()) == suffix) return {std::string(circuit), std::string(size)};
+    for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+      if (circuit_id.substr(prefix.size()) == size_suffix(shape.sector_bytes)) {
+        return {std::string(circuit), filecoin::sector_size_name(shape.sector_bytes)};
+      }
     }
   }
   throw ServiceError(ErrorKind::not_found, "unknown circuit id " + std::string(circuit_id) +
