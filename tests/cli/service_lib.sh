@@ -5,6 +5,7 @@
 start_daemon() {
   local log=$1
   shift
+  daemon_log=$log
   "$zkpipe" serve "$@" > "$log" 2>&1 &
   daemon_pid=$!
   for _ in $(seq 100); do
@@ -18,11 +19,28 @@ start_daemon() {
   return 1
 }
 
-# stop_daemon SIGNAL EXPECTED_STATUS : signals the daemon, waits for it, checks its exit status.
+# wait_bounded PID SECONDS WHAT : waits for PID to exit (its status returned), or fails
+# naming WHAT after SECONDS: a hang must end the test with its place, not at ctest's
+# timeout with no word of where.
+wait_bounded() {
+  local pid=$1 deadline=$((SECONDS + $2))
+  while kill -0 "$pid" 2> /dev/null; do
+    if ((SECONDS >= deadline)); then echo "FAIL: $3 did not end within $2 s" >&2; return 124; fi
+    sleep 0.1
+  done
+  wait "$pid"
+}
+
+# stop_daemon SIGNAL EXPECTED_STATUS : signals the daemon, waits for it (a minute at
+# most; the log is printed if it hangs), checks its exit status.
 stop_daemon() {
   kill -"$1" "$daemon_pid"
   local rc=0
-  wait "$daemon_pid" || rc=$?
+  wait_bounded "$daemon_pid" 60 "the daemon after SIG$1" || rc=$?
+  if [[ $rc -eq 124 ]] && kill -0 "$daemon_pid" 2> /dev/null; then
+    [[ -n ${daemon_log:-} ]] && tail -n 40 "$daemon_log" >&2
+    return 1
+  fi
   daemon_pid=
   if [[ $rc -ne $2 ]]; then echo "FAIL: the daemon exited $rc after SIG$1, expected $2" >&2; return 1; fi
 }

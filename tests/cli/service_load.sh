@@ -67,26 +67,37 @@ pids=()
 for i in $(seq 1 "$clients"); do
   if ((i <= cancelled)); then
     (
-      id=$("$zkpipe" client --server "$sock" submit --preset tiny --key "$key" --seed "$i" --partitions 2 | tail -1)
+      id=$(timeout 60 "$zkpipe" client --server "$sock" submit --preset tiny --key "$key" --seed "$i" --partitions 2 |
+        tail -1)
       sleep 0.$((RANDOM % 5))
-      "$zkpipe" client --server "$sock" cancel "$id" > "$dir/out/cancel$i.txt"
+      timeout 60 "$zkpipe" client --server "$sock" cancel "$id" > "$dir/out/cancel$i.txt" ||
+        { echo "FAIL: client $i's cancel of job $id: no answer within 60 s (status $?)" >&2; exit 1; }
     ) &
     pids+=($!)
   else
     (
       start=$(date +%s.%N)
-      "$zkpipe" client --server "$sock" prove --preset tiny --key "$key" --seed "$i" --out "$dir/out/p$i.bin" \
-        > "$dir/out/prove$i.txt"
+      timeout 180 "$zkpipe" client --server "$sock" prove --preset tiny --key "$key" --seed "$i" \
+        --out "$dir/out/p$i.bin" > "$dir/out/prove$i.txt" ||
+        { echo "FAIL: client $i's prove: no proof within 180 s (status $?)" >&2; exit 1; }
       echo "$start $(date +%s.%N)" > "$dir/out/latency$i.txt"
     ) &
     pids+=($!)
   fi
 done
 # The clients only: a bare `wait` would wait for the daemon too.
-for pid in "${pids[@]}"; do wait "$pid" || { echo "FAIL: a client failed" >&2; exit 1; }; done
+# A failing client says why; the daemon's state then tells what it was doing.
+for pid in "${pids[@]}"; do
+  wait "$pid" || {
+    echo "FAIL: a client failed; the daemon's status and log:" >&2
+    timeout 10 "$zkpipe" client --server "$sock" status >&2 || true
+    tail -n 40 "$dir/serve.log" >&2
+    exit 1
+  }
+done
 wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$t0" "$(date +%s.%N)")
 touch "$dir/unpark"
-wait "$parker" || { echo "FAIL: the parked streams did not end cleanly" >&2; exit 1; }
+wait_bounded "$parker" 60 "the parked streams' process" || { echo "FAIL: the parked streams did not end cleanly" >&2; exit 1; }
 
 completed=0
 for i in $(seq $((cancelled + 1)) "$clients"); do

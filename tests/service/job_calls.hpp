@@ -1,12 +1,14 @@
-// What the Filecoin service tests do with a job: wait for its end, take the refusal of
-// a submit, look for a phrase in a message.
+// What the service tests do with a job: wait for its end or for a condition, take the
+// refusal of a submit, look for a phrase in a message.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <thread>
 
 #include "service/errors.hpp"
 #include "service/proving_service.hpp"
@@ -23,6 +25,17 @@ inline v1::AwaitProofResponse finish(ProvingService& s, std::uint64_t id) {
   }
   ADD_FAILURE() << "job " << id << " did not finish";
   return r;
+}
+
+// Polls: the last buffers of a finished request are freed by the engine's threads
+// just after its completion is signalled. The 30 s only catch a hang: a loaded
+// machine or a sanitizer build may take seconds for what is otherwise instant.
+inline bool eventually(const std::function<bool()>& condition) {
+  for (int i = 0; i < 3000; ++i) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return condition();
 }
 
 // The error a submit is refused with (a test failure when it is accepted).

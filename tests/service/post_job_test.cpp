@@ -35,6 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using io::testing::TempDir;
+using testing::eventually;
 using testing::finish;
 using testing::mentions;
 using testing::refusal;
@@ -189,6 +190,9 @@ TEST_F(PostService, BadVanillaProofsAreRefusedNamingTheFieldAndNothingIsQueued) 
 // starts after at most the partitions already past admission: the one on the device,
 // the one in the channel to it and the one in synthesis (one synthesis worker) — not
 // after the normal job's remaining ones. Checked by the device's order of starts.
+// Admission is paused while the PoSt is prepared (its key loaded, its proofs checked):
+// on a loaded machine that takes long enough for any number of tiny partitions to pass,
+// which is the engine working, not the priority failing.
 TEST_F(PostService, ACriticalWindowPostStartsAtTheNextPartitionBoundary) {
   auto device = std::make_shared<testing::RecordsStarts>();
   auto s = start(device);
@@ -206,8 +210,11 @@ TEST_F(PostService, ACriticalWindowPostStartsAtTheNextPartitionBoundary) {
   v1::SubmitProofRequest post;
   *post.mutable_filecoin_post() = input.job;
   post.set_priority(v1::PRIORITY_CRITICAL);
+  s->pause();
   const std::uint64_t critical = s->submit(post);
+  ASSERT_TRUE(eventually([&] { return s->await(critical, 0ms).state() == v1::JOB_STATE_RUNNING; }));
   const std::size_t started_before = device->started().size();
+  s->resume();
   const v1::AwaitProofResponse p = finish(*s, critical);
   const v1::AwaitProofResponse n = finish(*s, porep);
   ASSERT_EQ(p.state(), v1::JOB_STATE_DONE) << p.error();

@@ -42,6 +42,7 @@
 #include "service/grpc_server.hpp"
 #include "service/http_metrics.hpp"
 #include "service/proving_service.hpp"
+#include "job_calls.hpp"
 #include "recording_backend.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
 
@@ -50,6 +51,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using testing::eventually;
 
 // A fresh directory per test, removed afterwards.
 class TempDir {
@@ -139,17 +141,6 @@ class Service : public ::testing::Test {
   fs::path key_;
   ServiceConfig config_;
 };
-
-// Polls: the last buffers of a finished request are freed by the engine's threads
-// just after its completion is signalled. The 30 s only catch a hang: a loaded
-// machine or a sanitizer build may take seconds for what is otherwise instant.
-bool eventually(const std::function<bool()>& condition) {
-  for (int i = 0; i < 3000; ++i) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return condition();
-}
 
 // A unary call by its method path with raw bytes: for bytes no stub would send, and
 // for the standard services (health) without their .proto.
