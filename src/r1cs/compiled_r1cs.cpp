@@ -1,6 +1,9 @@
 #include "r1cs/compiled_r1cs.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <stdexcept>
+#include <utility>
 
 namespace zkpipe::r1cs {
 
@@ -30,6 +33,8 @@ std::size_t CompilingSystem::LimbsHash::operator()(const Fr::Repr& r) const {
 }
 
 CompilingSystem::CompilingSystem() { alloc_input([] { return Fr::one(); }); }
+
+CompilingSystem::CompilingSystem(Segment) : segment_(true), num_inputs_(1) { b_input_density_.push_back(); }
 
 Variable CompilingSystem::alloc(ValueFn /*value*/) {
   if (num_aux_ > Variable::kMaxIndex) throw std::length_error("CompilingSystem: too many aux variables");
@@ -92,7 +97,75 @@ void CompilingSystem::enforce(const LC& a, const LC& b, const LC& c) {
   if (progress_ && (num_constraints() & 0xffff) == 0) progress_(num_constraints());
 }
 
+void CompilingSystem::reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows) {
+  m.offsets.reserve(m.offsets.size() + copies * (segment.offsets.size() - 1) + extra_rows);
+  m.columns.reserve(m.columns.size() + copies * segment.columns.size() + extra_rows);
+  m.coefficients.reserve(m.coefficients.size() + copies * segment.coefficients.size() + extra_rows);
+}
+
+void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_t copies, std::uint32_t input_base,
+                                    std::uint32_t aux_base, std::size_t inputs, std::size_t aux,
+                                    const std::vector<std::uint32_t>& codes) {
+  const std::size_t rows = segment.offsets.size() - 1;
+  const std::size_t nnz = segment.columns.size();
+  const std::size_t first_row = m.offsets.size();
+  const std::size_t first_entry = m.columns.size();
+  m.offsets.resize(first_row + copies * rows);
+  m.columns.resize(first_entry + copies * nnz);
+  m.coefficients.resize(first_entry + copies * nnz);
+  // Each copy writes its own ranges: the copies of a large circuit on all cores.
+  tbb::parallel_for(std::size_t{0}, copies, [&](std::size_t k) {
+    const std::uint64_t entry_base = first_entry + k * nnz;
+    std::uint64_t* offsets = m.offsets.data() + first_row + k * rows;
+    for (std::size_t r = 0; r < rows; ++r) offsets[r] = entry_base + segment.offsets[r + 1];
+    const auto copy_inputs = static_cast<std::uint32_t>(input_base + k * inputs);
+    const auto copy_aux = static_cast<std::uint32_t>(aux_base + k * aux);
+    Variable* columns = m.columns.data() + entry_base;
+    std::uint32_t* coefficients = m.coefficients.data() + entry_base;
+    for (std::size_t e = 0; e < nnz; ++e) {
+      const Variable v = segment.columns[e];
+      if (v.is_aux()) {
+        columns[e] = Variable::aux(copy_aux + v.index());
+      } else {
+        columns[e] = v.index() == 0 ? v : Variable::input(copy_inputs + v.index() - 1);
+      }
+      const std::uint32_t code = segment.coefficients[e];
+      coefficients[e] = coefficient_code::is_small(code) ? code : codes[coefficient_code::table_index(code)];
+    }
+  });
+}
+
+void CompilingSystem::append(const CompilingSystem& segment, std::size_t copies) {
+  if (!segment.segment_) throw std::invalid_argument("CompilingSystem::append: not a segment");
+  const std::size_t inputs = segment.num_inputs_ - 1;  // its own, without ONE
+  if (num_inputs_ + copies * inputs > std::size_t{Variable::kMaxIndex} + 1 ||
+      num_aux_ + copies * segment.num_aux_ > std::size_t{Variable::kMaxIndex} + 1) {
+    throw std::length_error("CompilingSystem: too many variables");
+  }
+  // The segment's wide coefficients as codes of this system's table.
+  std::vector<std::uint32_t> codes;
+  codes.reserve(segment.table_.size());
+  for (const Fr& coefficient : segment.table_) codes.push_back(code_of(coefficient));
+  const std::size_t input_rows = copies * inputs + (segment_ ? 0 : 1);
+  const auto input_base = static_cast<std::uint32_t>(num_inputs_);
+  const auto aux_base = static_cast<std::uint32_t>(num_aux_);
+  for (auto [m, part] : {std::pair{&a_, &segment.a_}, std::pair{&b_, &segment.b_}, std::pair{&c_, &segment.c_}}) {
+    reserve(*m, *part, copies, input_rows);
+    append_copies(*m, *part, copies, input_base, aux_base, inputs, segment.num_aux_, codes);
+  }
+  for (std::size_t k = 0; k < copies; ++k) {
+    a_aux_density_.append(segment.a_aux_density_, 0);
+    b_aux_density_.append(segment.b_aux_density_, 0);
+    if (segment.b_input_density_.test(0)) b_input_density_.set(0);
+    b_input_density_.append(segment.b_input_density_, 1);
+  }
+  num_inputs_ += copies * inputs;
+  num_aux_ += copies * segment.num_aux_;
+  if (progress_) progress_(num_constraints());
+}
+
 CompiledR1cs CompilingSystem::finish() && {
+  if (segment_) throw std::logic_error("CompilingSystem::finish: a segment is appended, not finished");
   struct Storage {
     Matrix a, b, c;
     std::vector<Fr> table;

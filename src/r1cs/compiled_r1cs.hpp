@@ -78,6 +78,12 @@ class CompilingSystem final : public ConstraintSystem {
   // Allocates the constant ONE as input 0.
   CompilingSystem();
 
+  // A part of a circuit compiled on its own, to be appended (append) after what
+  // another system holds: no ONE of its own (input 0 still means ONE); its inputs
+  // and aux variables are numbered from the part's start.
+  struct Segment {};
+  explicit CompilingSystem(Segment);
+
   Variable alloc(ValueFn value) override;
   Variable alloc_input(ValueFn value) override;
   void enforce(const LC& a, const LC& b, const LC& c) override;
@@ -87,6 +93,13 @@ class CompilingSystem final : public ConstraintSystem {
   std::size_t num_constraints() const override { return a_.offsets.size() - 1; }
 
   CompiledR1cs finish() &&;
+
+  // Appends `copies` copies of `segment`, each over variables of its own allocated
+  // after those already here: what synthesizing the part `copies` times in a row
+  // would record. Room is reserved once, for the copies and for one more row per
+  // input (the Groth16 input constraints a caller adds last), so that a large
+  // circuit is not copied as its vectors grow.
+  void append(const CompilingSystem& segment, std::size_t copies);
 
   // Called with the constraint count every 2^16 constraints (a long compile's progress).
   void on_progress(std::function<void(std::size_t constraints)> progress) { progress_ = std::move(progress); }
@@ -103,6 +116,14 @@ class CompilingSystem final : public ConstraintSystem {
 
   std::uint32_t code_of(const Fr& coefficient);
   void append(Matrix& m, const LC& lc, DensityBitmap* input_density, DensityBitmap* aux_density);
+  void reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows);
+  // `copies` copies of a segment's matrix, copy k's variables moved past
+  // input_base + k·inputs / aux_base + k·aux and its table codes mapped through `codes`.
+  static void append_copies(Matrix& m, const Matrix& segment, std::size_t copies, std::uint32_t input_base,
+                            std::uint32_t aux_base, std::size_t inputs, std::size_t aux,
+                            const std::vector<std::uint32_t>& codes);
+
+  bool segment_ = false;
 
   std::size_t num_inputs_ = 0;
   std::size_t num_aux_ = 0;

@@ -25,6 +25,15 @@ class DensityBitmap {
   void push_back() { resize(size_ + 1); }
 
   void set(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
+
+  // Grows by the bits [from, tail.size()) of `tail`, in order.
+  void append(const DensityBitmap& tail, std::size_t from) {
+    const std::size_t start = size_;
+    resize(size_ + (tail.size() - from));
+    for (std::size_t i = from; i < tail.size(); ++i) {
+      if (tail.test(i)) set(start + i - from);
+    }
+  }
   bool test(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
 
   std::size_t count() const {

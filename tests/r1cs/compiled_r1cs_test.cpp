@@ -160,5 +160,64 @@ TEST(CompactValues, PacksExpandsAndAppendsExactly) {
   EXPECT_EQ(packed.wide_values().size(), static_cast<std::size_t>(wide));
 }
 
+// Equal matrices entry by entry (the coefficients by value: a table's order may
+// differ), and equal counts and densities.
+void expect_same(const CompiledR1cs& x, const CompiledR1cs& y) {
+  ASSERT_EQ(x.num_inputs, y.num_inputs);
+  ASSERT_EQ(x.num_aux, y.num_aux);
+  ASSERT_EQ(x.num_constraints, y.num_constraints);
+  const std::pair<const CompiledMatrix*, const CompiledMatrix*> matrices[] = {{&x.a, &y.a}, {&x.b, &y.b}, {&x.c, &y.c}};
+  for (const auto& [m, n] : matrices) {
+    ASSERT_TRUE(std::ranges::equal(m->row_offsets, n->row_offsets));
+    ASSERT_TRUE(std::ranges::equal(m->columns, n->columns));
+    ASSERT_EQ(m->coefficients.size(), n->coefficients.size());
+    for (std::size_t k = 0; k < m->coefficients.size(); ++k) {
+      ASSERT_EQ(coefficient_code::decode(m->coefficients[k], x.coefficient_table),
+                coefficient_code::decode(n->coefficients[k], y.coefficient_table))
+          << k;
+    }
+  }
+  EXPECT_EQ(x.a_aux_density.words(), y.a_aux_density.words());
+  EXPECT_EQ(x.b_input_density.words(), y.b_input_density.words());
+  EXPECT_EQ(x.b_aux_density.words(), y.b_aux_density.words());
+}
+
+// A circuit made of one part synthesized three times in a row, against the part
+// synthesized once and two compiled copies of it appended: the same compiled form,
+// and the same a, b, c for a witness of the whole.
+TEST(CompiledR1cs, AppendedCopiesOfASegmentEqualTheSerialCompile) {
+  CompilingSystem serial;
+  for (int k = 0; k < 3; ++k) synthesize_random(serial, 1);
+  const CompiledR1cs expected = std::move(serial).finish();
+
+  CompilingSystem head;
+  synthesize_random(head, 1);
+  CompilingSystem part{CompilingSystem::Segment{}};
+  synthesize_random(part, 1);
+  head.append(part, 2);
+  EXPECT_EQ(head.num_inputs(), expected.num_inputs);
+  EXPECT_EQ(head.num_aux(), expected.num_aux);
+  const CompiledR1cs appended = std::move(head).finish();
+  expect_same(appended, expected);
+
+  ProvingAssignment pa;
+  WitnessSystem ws;
+  for (std::uint64_t seed : {5, 6, 7}) {
+    synthesize_random(pa, seed);
+    synthesize_random(ws, seed);
+  }
+  const AbcVectors abc = evaluate_abc(appended, Assignment{ws.inputs(), ws.aux_values()});
+  EXPECT_TRUE(abc.a == pa.a() && abc.b == pa.b() && abc.c == pa.c());
+}
+
+TEST(CompiledR1cs, OnlyASegmentIsAppendedAndASegmentIsNotFinished) {
+  CompilingSystem head;
+  CompilingSystem whole;
+  synthesize_random(whole, 1);
+  EXPECT_THROW(head.append(whole, 1), std::invalid_argument);
+  CompilingSystem part{CompilingSystem::Segment{}};
+  EXPECT_THROW(std::move(part).finish(), std::logic_error);
+}
+
 }  // namespace
 }  // namespace zkpipe::r1cs
