@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <numeric>
 #include <sstream>
@@ -35,13 +36,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::filesystem::path default_key_path(const BenchOptions& o) {
-  return std::filesystem::path(o.params_dir) / (o.workload.circuit + "-" + o.workload.preset + ".zkpk");
+std::filesystem::path default_key_path(const BenchOptions& o, const WorkloadSpec& workload) {
+  return std::filesystem::path(o.params_dir) / (workload.circuit + "-" + workload.preset + ".zkpk");
 }
 
-SetupRequest setup_request(const BenchOptions& o) {
+SetupRequest setup_request(const BenchOptions& o, const WorkloadSpec& workload) {
   SetupRequest r;
-  r.workload = o.workload;
+  r.workload = workload;
   // Setup runs on one device: the first engine device's (a key kept there is proved there only).
   r.backend = o.backend;
   r.backend.devices.clear();
@@ -66,6 +67,27 @@ std::string line_for(const engine::ProofResult& r, std::size_t index, std::size_
   return "proof " + std::to_string(index) + "/" + std::to_string(count) + ": " + std::to_string(r.proofs.size()) +
          " partitions in " + format_seconds(r.seconds) + " (per partition: synthesis " + format_seconds(synth / n) +
          ", device " + format_seconds(device / n) + ")" + (r.verified ? ", verified" : "");
+}
+
+// The critical proof submitted into the batch, then the same proof alone (nothing
+// else in the engine): both latencies, and how long its partitions waited for the device.
+CriticalReport measure_critical(engine::WorkQueue<std::shared_future<engine::ProofResult>>& completed,
+                                const std::function<void()>& submit_alone, const std::vector<double>& batch_on_device,
+                                bool quiet) {
+  CriticalReport out;
+  const engine::ProofResult& loaded = completed.pop()->get();
+  out.latency = loaded.seconds;
+  for (const auto& t : loaded.timelines) out.queued = std::max(out.queued, t.seconds_in(memory::Stage::queued));
+  if (!quiet) std::cout << "critical " << line_for(loaded, 1, 2) << " (under load)" << std::endl;
+  submit_alone();
+  const engine::ProofResult& alone = completed.pop()->get();
+  out.alone = alone.seconds;
+  if (!quiet) std::cout << "critical " << line_for(alone, 2, 2) << " (alone)" << std::endl;
+  out.verified = loaded.verified && alone.verified;
+  const engine::StageStats batch = engine::summarize(batch_on_device);
+  out.batch_on_device = batch.mean;
+  out.batch_on_device_max = *std::max_element(batch_on_device.begin(), batch_on_device.end());
+  return out;
 }
 
 }  // namespace
@@ -119,28 +141,52 @@ std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
   return 0;
 }
 
+struct PreparedKey {
+  std::shared_ptr<const groth16::ProvingKey> key;
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
+  std::string path;  // empty: set up on the device
+};
+
+// A workload's key: set up on the device, or read from `key_path` (default: cached
+// under --params-dir, set up there first when missing).
+PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, const std::string& key_path) {
+  PreparedKey out;
+  if (o.setup_on_device) {
+    std::cerr << "setting up parameters for " << workload.circuit << "/" << workload.preset
+              << " on the device, kept there for this run (nothing cached on disk)\n";
+    SetUpParameters set_up = set_up_parameters(setup_request(o, workload));
+    out.key = std::move(set_up.key);
+    if (o.synthesis == "pce") out.evaluator = std::move(set_up.evaluator);
+    return out;
+  }
+  const std::filesystem::path path = key_path.empty() ? default_key_path(o, workload) : std::filesystem::path(key_path);
+  if (!std::filesystem::exists(path)) {
+    if (!key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
+    std::cerr << "setting up parameters (cached in " << path.string() << ")\n";
+    write_parameters(path, set_up_parameters(setup_request(o, workload)));
+  }
+  out.path = path.string();
+  out.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
+  out.evaluator = evaluator_for(workload, o.synthesis, *out.key, out.path, o.quiet);
+  return out;
+}
+
 PreparedWorkload prepare_workload(const BenchOptions& o) {
   PreparedWorkload w;
   // The backend first: a missing device fails before the parameters are set up.
   w.backends = make_backends(o.backend, memory::BufferLedger::process());
   w.baseline = memory::MemoryBaseline::now();
-  if (o.setup_on_device) {
-    if (!o.key_path.empty()) throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
-    std::cerr << "setting up parameters on the device, kept there for this run (nothing cached on disk)\n";
-    SetUpParameters set_up = set_up_parameters(setup_request(o));
-    w.key = std::move(set_up.key);
-    if (o.synthesis == "pce") w.evaluator = std::move(set_up.evaluator);
-  } else {
-    const std::filesystem::path path =
-        o.key_path.empty() ? default_key_path(o) : std::filesystem::path(o.key_path);
-    if (!std::filesystem::exists(path)) {
-      if (!o.key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
-      std::cerr << "setting up parameters (cached in " << path.string() << ")\n";
-      write_parameters(path, set_up_parameters(setup_request(o)));
-    }
-    w.key_path = path.string();
-    w.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
-    w.evaluator = evaluator_for(o.workload, o.synthesis, *w.key, w.key_path, o.quiet);
+  if (o.setup_on_device && !o.key_path.empty()) {
+    throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
+  }
+  PreparedKey main = prepare_key(o, o.workload, o.key_path);
+  w.key = std::move(main.key);
+  w.evaluator = std::move(main.evaluator);
+  w.key_path = std::move(main.path);
+  if (!o.critical.workload.circuit.empty()) {
+    PreparedKey critical = prepare_key(o, o.critical.workload, "");
+    w.critical_key = std::move(critical.key);
+    w.critical_evaluator = std::move(critical.evaluator);
   }
   w.shape = groth16::CircuitShape::of(*w.key);
   // Engine devices are alike (one backend kind): the first one's accounting holds for all.
@@ -165,6 +211,11 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
       std::cerr, engine::BufferLogOptions{*line_level, *threshold, o.buffers_log_interval, w.baseline},
       w.backends));
   proving::RequestBasis basis = proving::request_basis(eng.make_resident(w.key, w.evaluator), *w.backends.front());
+  const bool with_critical = w.critical_key != nullptr;
+  std::optional<proving::RequestBasis> critical_basis;
+  if (with_critical) {
+    critical_basis = proving::request_basis(eng.make_resident(w.critical_key, w.critical_evaluator), *w.backends.front());
+  }
   ledger.reset_peaks();
 
   engine::WorkQueue<std::shared_future<engine::ProofResult>> completed;
@@ -192,6 +243,30 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
     ++submitted;
     if (prepared < o.count) prepare_next();
   };
+
+  // The critical proof's two inputs (under load, then alone), made before the clock.
+  std::deque<proving::WorkloadInput> critical_inputs;
+  engine::WorkQueue<std::shared_future<engine::ProofResult>> critical_completed;
+  auto submit_critical = [&] {
+    const proving::WorkloadInput input = std::move(critical_inputs.front());
+    critical_inputs.pop_front();
+    engine::ProofRequest request = proving::preset_request(*critical_basis, proving::make_circuit(input)).request;
+    request.label += " seed " + std::to_string(input.workload.seed) + " (critical)";
+    request.priority = engine::Priority::critical;
+    if (!o.verify) request.verify = nullptr;
+    request.on_complete = [&critical_completed](const std::shared_future<engine::ProofResult>& f) {
+      critical_completed.push(f);
+    };
+    eng.submit(std::move(request));
+  };
+  if (with_critical) {
+    for (std::uint64_t k = 0; k < 2; ++k) {
+      WorkloadSpec spec = o.critical.workload;
+      spec.seed += k;
+      critical_inputs.push_back(proving::make_input(spec));
+    }
+  }
+  std::vector<double> batch_on_device;
 
   BenchReport report;
   report.policy = config.policy;
@@ -223,6 +298,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
       try {
         const engine::ProofResult& r = f.get();
         latencies.push_back(r.seconds);
+        for (const auto& t : r.timelines) batch_on_device.push_back(t.seconds_in(memory::Stage::on_device));
         report.verified += r.verified ? 1 : 0;
         line = line_for(r, done, o.count);
       } catch (const std::exception& e) {
@@ -235,6 +311,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
       }
       bar.update("proofs", done, o.count);
       if (submitted < o.count) submit_next();
+      if (with_critical && done == o.critical.after) submit_critical();
     }
   }
   report.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -249,6 +326,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.devices = eng.device_status();
   report.ledger = ledger.snapshot();
   report.device_used = groth16::device_memory_used(w.backends);
+  if (with_critical) report.critical = measure_critical(critical_completed, submit_critical, batch_on_device, o.quiet);
   eng.shutdown(engine::ShutdownMode::drain);
   basis.parameters.reset();
   report.peak_rss = memory::peak_resident_bytes();
@@ -322,6 +400,18 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     out << "start() steps, mean per partition:";
     for (const auto& [name, s] : r.start_steps) out << " " << name << " " << format_seconds(s.mean);
     out << "\n";
+  }
+  if (const auto& c = r.critical) {
+    // The target: its latency alone plus one batch partition's time on the device
+    // (the longest seen: the one it may have waited for).
+    const double target = c->alone + c->batch_on_device_max;
+    out << "critical " << o.critical.workload.circuit << "/" << o.critical.workload.preset << " after "
+        << o.critical.after << " batch proofs: latency " << format_seconds(c->latency)
+        << " under load (queued for the device " << format_seconds(c->queued) << "), " << format_seconds(c->alone)
+        << " alone; a batch partition on the device " << format_seconds(c->batch_on_device) << " mean, "
+        << format_seconds(c->batch_on_device_max) << " max: target latency <= alone + max = " << format_seconds(target)
+        << " (" << (c->latency <= target ? "met" : "NOT met") << ")"
+        << (c->verified ? ", both verified" : (o.verify ? ", NOT verified" : "")) << "\n";
   }
   if (r.device_busy_measured) {
     std::snprintf(buf, sizeof buf, "device busy %.1f %% (a start() in progress), %.1f %% (on the device: CUDA events)\n",

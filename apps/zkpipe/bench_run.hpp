@@ -21,8 +21,17 @@
 
 namespace zkpipe::cli {
 
+// A deadline-bound proof (a Window PoSt) submitted at critical priority while the
+// batch (PoRep C2) holds the device (--critical-circuit): its latency there against
+// its latency alone and one batch partition's time on the device.
+struct CriticalProof {
+  WorkloadSpec workload{.circuit = "", .preset = ""};  // circuit empty: none
+  std::size_t after = 1;  // submitted once this many of the batch's proofs have completed
+};
+
 struct BenchOptions {
   WorkloadSpec workload;
+  CriticalProof critical;
   std::size_t count = 4;        // proofs
   std::size_t concurrency = 2;  // proofs in flight
   engine::EngineConfig engine;
@@ -52,10 +61,22 @@ struct PreparedWorkload {
   groth16::PartitionFootprint footprint;  // its scratch 0 when the backend charges its own
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;  // null for --synthesis assignment
   std::string key_path;
+  // --critical-circuit's key and evaluator (null without it).
+  std::shared_ptr<const groth16::ProvingKey> critical_key;
+  std::shared_ptr<const r1cs::CompiledR1cs> critical_evaluator;
   memory::MemoryBaseline baseline;  // before the parameters were loaded
   // One backend per engine device for every run of a command, so that a CUDA
   // backend's resident bases are uploaded once, not by the first proof of each run.
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
+};
+
+struct CriticalReport {
+  double latency = 0;           // submission to its proof, with the batch running
+  double queued = 0;            // of which its partitions waited for the device (the longest)
+  double alone = 0;             // the same proof's latency with nothing else running
+  double batch_on_device = 0;   // a batch partition's time on the device, the mean
+  double batch_on_device_max = 0;
+  bool verified = false;        // both of its proofs
 };
 
 struct BenchReport {
@@ -93,6 +114,7 @@ struct BenchReport {
   std::optional<engine::LedgerSample> untracked_share_peak;
   std::size_t samples = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch
+  std::optional<CriticalReport> critical;
 };
 
 // A --budget argument: "auto", a byte count with an optional K/M/G/T(iB) suffix, or

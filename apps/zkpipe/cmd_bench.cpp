@@ -119,7 +119,36 @@ void refuse_overwriting_key(const BenchOptions& o) {
   refuse_overwriting_inputs({o.key_path}, {o.trace_path, o.plot_path});
 }
 
+void add_critical_options(CLI::App& cmd, CriticalProof& critical) {
+  cmd.add_option("--critical-circuit", critical.workload.circuit,
+                 "Also prove one proof of this circuit at critical priority into the running batch, then alone: "
+                 "its latency under load against alone plus one batch partition's device time (e.g. "
+                 "filecoin-window-post)");
+  cmd.add_option("--critical-sector-size,--critical-preset", critical.workload.preset,
+                 "The critical proof's size preset or sector size");
+  cmd.add_option("--critical-partitions", critical.workload.partitions, "The critical proof's partitions")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  cmd.add_option("--critical-after", critical.after,
+                 "Submit the critical proof once this many batch proofs have completed (fewer than --count)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+}
+
+// The critical proof needs the batch still running when it is submitted.
+void check_critical(const BenchOptions& o) {
+  const CriticalProof& c = o.critical;
+  if (c.workload.circuit.empty()) return;
+  if (c.workload.preset.empty()) throw std::invalid_argument("--critical-circuit needs --critical-sector-size");
+  if (c.after >= o.count) {
+    throw std::invalid_argument("--critical-after " + std::to_string(c.after) +
+                                ": the batch must still be running, so fewer than --count (" +
+                                std::to_string(o.count) + ")");
+  }
+}
+
 void run_bench_batch(BenchCommand& c) {
+  check_critical(c.options);
   refuse_overwriting_key(c.options);
   c.options.engine.policy = *engine::parse_policy(c.policy);
   PreparedWorkload w = prepare(c);
@@ -243,6 +272,7 @@ void register_bench(CLI::App& app) {
   b->add_flag("--strict-memory", batch->options.strict_memory,
               "Exit non-zero when untracked memory exceeds 5 % of RSS at any sample, or peak RSS exceeds "
               "baseline + budget + runtime growth");
+  add_critical_options(*b, batch->options.critical);
   b->callback([batch] { run_bench_batch(*batch); });
 
   auto sweep = std::make_shared<BenchCommand>();

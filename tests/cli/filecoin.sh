@@ -109,12 +109,18 @@ grep -Eq "^public inputs +133 " "$dir/info.txt"
 (cd "$dir" && "$zkpipe" bench batch --circuit filecoin-window-post --sector-size 2KiB --partitions 2 -c 1 \
   --backend cpu --quiet > "$dir/post.txt" 2>&1) || { cat "$dir/post.txt" >&2; fail "window post bench"; }
 grep -q "1/1 proofs verified" "$dir/post.txt"
-# SnapDeals: the Poseidon variant's counts, and a 2 KiB update proved and verified.
+# SnapDeals: the Poseidon variant's counts, and 2 KiB updates proved and verified
+# while a critical Window PoSt (its key the one set up above) is proved into the
+# batch and then alone; both of its proofs verify (its latencies are the bench's
+# figures, not the test's).
 "$zkpipe" circuit info --circuit filecoin-snapdeals-poseidon --sector-size 2KiB > "$dir/info.txt"
 grep -Eq "^public inputs +5 " "$dir/info.txt"
-(cd "$dir" && "$zkpipe" bench batch --circuit filecoin-snapdeals-poseidon --sector-size 2KiB -c 1 \
+(cd "$dir" && "$zkpipe" bench batch --circuit filecoin-snapdeals-poseidon --sector-size 2KiB -c 3 -j 2 \
+  --critical-circuit filecoin-window-post --critical-sector-size 2KiB --critical-partitions 2 --critical-after 1 \
   --backend cpu --quiet > "$dir/snap.txt" 2>&1) || { cat "$dir/snap.txt" >&2; fail "snapdeals bench"; }
-grep -q "1/1 proofs verified" "$dir/snap.txt"
+grep -q "3/3 proofs verified" "$dir/snap.txt"
+grep -Eq "^critical filecoin-window-post/2KiB after 1 batch proofs: latency .*, both verified$" "$dir/snap.txt" ||
+  { cat "$dir/snap.txt" >&2; fail "the critical Window PoSt in the SnapDeals batch"; }
 expect_exit 2 "$zkpipe" circuit info --circuit filecoin-spacerace-post --sector-size 2KiB
 grep -q "unknown circuit 'filecoin-spacerace-post'" "$dir/err.txt"
 # cuzk.v1.ProvingEngine: Curio's cuzk client's calls (tests/cli/cuzk_client.py, stubs
