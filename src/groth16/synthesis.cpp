@@ -23,7 +23,7 @@ PartitionWitness synthesize_witness(const r1cs::PartitionedCircuit& circuit, std
 
 CircuitShape count_shape(const r1cs::PartitionedCircuit& circuit) {
   r1cs::ShapeSystem cs;
-  circuit.synthesize(cs, 0);
+  circuit.synthesize_shape(cs, 0);
   r1cs::enforce_input_constraints(cs);
   return CircuitShape::of(cs);
 }
@@ -32,7 +32,7 @@ r1cs::CompiledR1cs compile_circuit(const r1cs::PartitionedCircuit& circuit,
                                    std::function<void(std::size_t constraints)> progress) {
   r1cs::CompilingSystem cs;
   cs.on_progress(std::move(progress));
-  circuit.compile(cs, 0);
+  circuit.synthesize_shape(cs, 0);
   r1cs::enforce_input_constraints(cs);
   return std::move(cs).finish();
 }

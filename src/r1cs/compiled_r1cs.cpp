@@ -135,8 +135,16 @@ void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_
   });
 }
 
-void CompilingSystem::append(const CompilingSystem& segment, std::size_t copies) {
-  if (!segment.segment_) throw std::invalid_argument("CompilingSystem::append: not a segment");
+std::unique_ptr<ConstraintSystem> CompilingSystem::new_segment() const {
+  return std::make_unique<CompilingSystem>(Segment{});
+}
+
+void CompilingSystem::append_segment(const ConstraintSystem& part, std::size_t copies) {
+  const auto* compiled = dynamic_cast<const CompilingSystem*>(&part);
+  if (compiled == nullptr || !compiled->segment_) {
+    throw std::invalid_argument("CompilingSystem::append_segment: not a CompilingSystem segment");
+  }
+  const CompilingSystem& segment = *compiled;
   const std::size_t inputs = segment.num_inputs_ - 1;  // its own, without ONE
   if (num_inputs_ + copies * inputs > std::size_t{Variable::kMaxIndex} + 1 ||
       num_aux_ + copies * segment.num_aux_ > std::size_t{Variable::kMaxIndex} + 1) {

@@ -78,9 +78,9 @@ class CompilingSystem final : public ConstraintSystem {
   // Allocates the constant ONE as input 0.
   CompilingSystem();
 
-  // A part of a circuit compiled on its own, to be appended (append) after what
-  // another system holds: no ONE of its own (input 0 still means ONE); its inputs
-  // and aux variables are numbered from the part's start.
+  // A part of a circuit compiled on its own, to be appended (append_segment) after
+  // what another system holds: no ONE of its own (input 0 still means ONE); its
+  // inputs and aux variables are numbered from the part's start.
   struct Segment {};
   explicit CompilingSystem(Segment);
 
@@ -94,12 +94,12 @@ class CompilingSystem final : public ConstraintSystem {
 
   CompiledR1cs finish() &&;
 
-  // Appends `copies` copies of `segment`, each over variables of its own allocated
-  // after those already here: what synthesizing the part `copies` times in a row
-  // would record. Room is reserved once, for the copies and for one more row per
-  // input (the Groth16 input constraints a caller adds last), so that a large
-  // circuit is not copied as its vectors grow.
-  void append(const CompilingSystem& segment, std::size_t copies);
+  // A CompilingSystem(Segment). Its copies are appended with room reserved once,
+  // for the copies and for one more row per input (the Groth16 input constraints a
+  // caller adds last), so that a large circuit is not copied as its vectors grow;
+  // they are relocated on all cores.
+  std::unique_ptr<ConstraintSystem> new_segment() const override;
+  void append_segment(const ConstraintSystem& segment, std::size_t copies) override;
 
   // Called with the constraint count every 2^16 constraints (a long compile's progress).
   void on_progress(std::function<void(std::size_t constraints)> progress) { progress_ = std::move(progress); }

@@ -8,6 +8,10 @@ void ConstraintSystem::skip_constraints(std::size_t /*count*/) {
   throw std::logic_error("skip_constraints on a system that records constraints");
 }
 
+void ConstraintSystem::append_segment(const ConstraintSystem& /*segment*/, std::size_t /*copies*/) {
+  throw std::logic_error("append_segment on a system that makes no segments");
+}
+
 void ConstraintSystem::alloc_bit_values(std::uint64_t bits, unsigned count) {
   for (unsigned i = 0; i < count; ++i) {
     const bool bit = ((bits >> i) & 1) != 0;

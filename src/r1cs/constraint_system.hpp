@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "r1cs/linear_combination.hpp"
@@ -54,6 +55,16 @@ class ConstraintSystem {
   // `count` private bits, the low bits of `bits` least significant first, as that
   // many alloc calls would make them (without their booleanity constraints).
   virtual void alloc_bit_values(std::uint64_t bits, unsigned count);
+
+  // Shape-only systems (compiling, counting) can record a part of a circuit once
+  // and append copies of it: a circuit of many identical parts (a PoSt partition's
+  // sectors) then costs one part's synthesis and a copy per part. new_segment() gives
+  // an empty system for the part (input 0 is still ONE; its variables are numbered
+  // from the part's start), or null when this system records values and cannot
+  // repeat a part; append_segment() appends `copies` copies of what it recorded,
+  // each over variables of its own, as synthesizing the part that many times would.
+  virtual std::unique_ptr<ConstraintSystem> new_segment() const { return nullptr; }
+  virtual void append_segment(const ConstraintSystem& segment, std::size_t copies);
 
   class ScopeGuard {
    public:

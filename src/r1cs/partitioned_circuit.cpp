@@ -4,7 +4,9 @@
 
 namespace zkpipe::r1cs {
 
-void PartitionedCircuit::compile(CompilingSystem& cs, std::size_t partition) const { synthesize(cs, partition); }
+void PartitionedCircuit::synthesize_shape(ConstraintSystem& cs, std::size_t partition) const {
+  synthesize(cs, partition);
+}
 
 WitnessValues PartitionedCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
                                                     std::size_t aux_hint) const {

@@ -9,7 +9,6 @@
 
 #include "ff/fr.hpp"
 #include "r1cs/compact_values.hpp"
-#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/constraint_system.hpp"
 
 namespace zkpipe::r1cs {
@@ -34,12 +33,12 @@ class PartitionedCircuit {
   // The partition's public inputs as a verifier derives them (ONE excluded).
   virtual std::vector<Fr> public_inputs(std::size_t partition) const = 0;
 
-  // Records the partition's constraints into `cs` (the evaluator and the key are
-  // compiled from them): what synthesize() records. This default runs synthesize();
-  // circuits made of identical parts override it to compile one part and append
-  // copies of it (CompilingSystem::append), which takes a copy's time, not a
-  // synthesis's.
-  virtual void compile(CompilingSystem& cs, std::size_t partition) const;
+  // The partition's constraints into a shape-only system (compiling the evaluator,
+  // counting the circuit): what synthesize() records. This default runs
+  // synthesize(); circuits made of identical parts override it to record one part
+  // in cs.new_segment() and append copies of it, which takes a copy's time, not a
+  // synthesis's (and fall back to synthesize() where cs makes no segments).
+  virtual void synthesize_shape(ConstraintSystem& cs, std::size_t partition) const;
 
   // The partition's assignment only, exactly as synthesize() on a WitnessSystem
   // computes it; the hints pre-size the vectors. This default runs synthesize() on

@@ -13,6 +13,13 @@ class ShapeSystem final : public ConstraintSystem {
   // Allocates the constant ONE as input 0.
   ShapeSystem();
 
+  // A part counted on its own (new_segment): no ONE of its own, its variables
+  // numbered from the part's start.
+  struct Segment {};
+  explicit ShapeSystem(Segment);
+  std::unique_ptr<ConstraintSystem> new_segment() const override;
+  void append_segment(const ConstraintSystem& segment, std::size_t copies) override;
+
   Variable alloc(ValueFn value) override;
   Variable alloc_input(ValueFn value) override;
   void enforce(const LC& a, const LC& b, const LC& c) override;
@@ -29,6 +36,7 @@ class ShapeSystem final : public ConstraintSystem {
   std::size_t nonzeros() const { return nonzeros_; }
 
  private:
+  bool segment_ = false;
   std::size_t constraints_ = 0;
   std::size_t nonzeros_ = 0;
   DensityBitmap a_input_density_;

@@ -136,14 +136,14 @@ TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
 }
 
 // The compiled form from one sector and its copies equals the sectors synthesized
-// one after the other, and the PoSt's witness satisfies it.
+// one after the other, and the PoSt's witness satisfies it; so do the counts.
 TEST(FilecoinPostCircuit, CompiledFromOneSectorEqualsTheSerialCompile) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
     const FallbackPostCircuit circuit = synthetic_post(proof, 17, 1);
     r1cs::CompilingSystem serial;
     circuit.synthesize(serial, 0);
     r1cs::CompilingSystem repeated;
-    circuit.compile(repeated, 0);
+    circuit.synthesize_shape(repeated, 0);
     const r1cs::CompiledR1cs expected = std::move(serial).finish();
     const r1cs::CompiledR1cs got = std::move(repeated).finish();
     ASSERT_EQ(got.num_constraints, expected.num_constraints) << proof.name();
@@ -159,6 +159,15 @@ TEST(FilecoinPostCircuit, CompiledFromOneSectorEqualsTheSerialCompile) {
     EXPECT_EQ(got.b_aux_density.words(), expected.b_aux_density.words()) << proof.name();
     EXPECT_EQ(got.b_input_density.words(), expected.b_input_density.words()) << proof.name();
     EXPECT_EQ(got.a_aux_density.words(), expected.a_aux_density.words()) << proof.name();
+    r1cs::ShapeSystem counted;
+    circuit.synthesize_shape(counted, 0);
+    r1cs::ShapeSystem counted_serially;
+    circuit.synthesize(counted_serially, 0);
+    EXPECT_EQ(counted.num_constraints(), counted_serially.num_constraints()) << proof.name();
+    EXPECT_EQ(counted.nonzeros(), counted_serially.nonzeros()) << proof.name();
+    EXPECT_EQ(counted.num_inputs(), counted_serially.num_inputs()) << proof.name();
+    EXPECT_EQ(counted.a_aux_density().words(), counted_serially.a_aux_density().words()) << proof.name();
+    EXPECT_EQ(counted.b_input_density().words(), counted_serially.b_input_density().words()) << proof.name();
     const r1cs::WitnessValues values = circuit.synthesize_values(0);
     const r1cs::AbcVectors abc = r1cs::evaluate_abc(got, values.inputs, values.aux);
     for (std::size_t i = 0; i < abc.a.size(); ++i) ASSERT_EQ(abc.a[i] * abc.b[i], abc.c[i]) << proof.name() << " row " << i;

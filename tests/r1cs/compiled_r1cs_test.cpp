@@ -11,6 +11,7 @@
 #include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/recording_system.hpp"
+#include "r1cs/shape_system.hpp"
 #include "r1cs/sparse_product.hpp"
 #include "r1cs/witness_system.hpp"
 
@@ -192,9 +193,9 @@ TEST(CompiledR1cs, AppendedCopiesOfASegmentEqualTheSerialCompile) {
 
   CompilingSystem head;
   synthesize_random(head, 1);
-  CompilingSystem part{CompilingSystem::Segment{}};
-  synthesize_random(part, 1);
-  head.append(part, 2);
+  const std::unique_ptr<ConstraintSystem> part = head.new_segment();
+  synthesize_random(*part, 1);
+  head.append_segment(*part, 2);
   EXPECT_EQ(head.num_inputs(), expected.num_inputs);
   EXPECT_EQ(head.num_aux(), expected.num_aux);
   const CompiledR1cs appended = std::move(head).finish();
@@ -214,9 +215,32 @@ TEST(CompiledR1cs, OnlyASegmentIsAppendedAndASegmentIsNotFinished) {
   CompilingSystem head;
   CompilingSystem whole;
   synthesize_random(whole, 1);
-  EXPECT_THROW(head.append(whole, 1), std::invalid_argument);
+  EXPECT_THROW(head.append_segment(whole, 1), std::invalid_argument);
+  ShapeSystem counted;
+  EXPECT_THROW(head.append_segment(*counted.new_segment(), 1), std::invalid_argument);
   CompilingSystem part{CompilingSystem::Segment{}};
   EXPECT_THROW(std::move(part).finish(), std::logic_error);
+  EXPECT_EQ(WitnessSystem().new_segment(), nullptr);
+  EXPECT_THROW(WitnessSystem().append_segment(part, 1), std::logic_error);
+}
+
+// The counting system's segments: the counts and densities of three parts in a row.
+TEST(ShapeSystem, AppendedCopiesOfASegmentCountAsTheSerialSynthesis) {
+  ShapeSystem serial;
+  for (int k = 0; k < 3; ++k) synthesize_random(serial, 1);
+  ShapeSystem head;
+  synthesize_random(head, 1);
+  const std::unique_ptr<ConstraintSystem> part = head.new_segment();
+  synthesize_random(*part, 1);
+  head.append_segment(*part, 2);
+  EXPECT_EQ(head.num_constraints(), serial.num_constraints());
+  EXPECT_EQ(head.num_inputs(), serial.num_inputs());
+  EXPECT_EQ(head.num_aux(), serial.num_aux());
+  EXPECT_EQ(head.nonzeros(), serial.nonzeros());
+  EXPECT_EQ(head.a_input_density().words(), serial.a_input_density().words());
+  EXPECT_EQ(head.b_input_density().words(), serial.b_input_density().words());
+  EXPECT_EQ(head.a_aux_density().words(), serial.a_aux_density().words());
+  EXPECT_EQ(head.b_aux_density().words(), serial.b_aux_density().words());
 }
 
 }  // namespace

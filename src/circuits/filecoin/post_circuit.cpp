@@ -107,19 +107,23 @@ std::vector<Fr> FallbackPostCircuit::public_inputs(std::size_t partition) const 
   return fallback_post_public_inputs(at(partition));
 }
 
-void FallbackPostCircuit::compile(r1cs::CompilingSystem& cs, std::size_t partition) const {
+void FallbackPostCircuit::synthesize_shape(ConstraintSystem& cs, std::size_t partition) const {
   // A sector's constraints do not depend on its values (the constructor checked that
-  // every sector has as many challenges): one sector compiled, its copies appended,
-  // in the variable order of synthesize(). A 32 GiB Window partition's 2349 sectors
-  // took 398 s to synthesize into the compiled form on the H200's host.
+  // every sector has as many challenges): one sector recorded, its copies appended,
+  // in the variable order of synthesize(). Synthesizing a 32 GiB Window partition's
+  // 2349 sectors into the compiled form took 398 s on the H200's host.
+  std::unique_ptr<ConstraintSystem> sector = cs.new_segment();
+  if (!sector) {
+    synthesize(cs, partition);
+    return;
+  }
   const PostPartition& p = at(partition);
-  r1cs::CompilingSystem sector(r1cs::CompilingSystem::Segment{});
   try {
-    synthesize_sector(sector, p.sectors.front(), tree_shape_);
+    synthesize_sector(*sector, p.sectors.front(), tree_shape_);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("sector 0: " + std::string(e.what()));
   }
-  cs.append(sector, p.sectors.size());
+  cs.append_segment(*sector, p.sectors.size());
 }
 
 r1cs::WitnessValues FallbackPostCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,

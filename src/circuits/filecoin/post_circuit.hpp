@@ -66,8 +66,8 @@ class FallbackPostCircuit final : public r1cs::PartitionedCircuit {
   const std::vector<PostPartition>& assignments() const { return partitions_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
-  // One sector compiled and repeated.
-  void compile(r1cs::CompilingSystem& cs, std::size_t partition) const override;
+  // One sector recorded and repeated.
+  void synthesize_shape(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   // The sectors on all cores, laid out as synthesize() allocates them.
   r1cs::WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
                                         std::size_t aux_hint = 0) const override;
