@@ -34,7 +34,13 @@ std::size_t CompilingSystem::LimbsHash::operator()(const Fr::Repr& r) const {
 
 CompilingSystem::CompilingSystem() { alloc_input([] { return Fr::one(); }); }
 
-CompilingSystem::CompilingSystem(Segment) : segment_(true), num_inputs_(1) { b_input_density_.push_back(); }
+CompilingSystem::CompilingSystem(Segment, SegmentBase base)
+    : segment_(base),
+      num_inputs_(base.inputs),
+      num_aux_(base.aux),
+      a_aux_density_(base.aux),
+      b_input_density_(base.inputs),
+      b_aux_density_(base.aux) {}
 
 Variable CompilingSystem::alloc(ValueFn /*value*/) {
   if (num_aux_ > Variable::kMaxIndex) throw std::length_error("CompilingSystem: too many aux variables");
@@ -97,15 +103,15 @@ void CompilingSystem::enforce(const LC& a, const LC& b, const LC& c) {
   if (progress_ && (num_constraints() & 0xffff) == 0) progress_(num_constraints());
 }
 
-void CompilingSystem::reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows) {
+void CompilingSystem::reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows,
+                              std::size_t extra_entries) {
   m.offsets.reserve(m.offsets.size() + copies * (segment.offsets.size() - 1) + extra_rows);
-  m.columns.reserve(m.columns.size() + copies * segment.columns.size() + extra_rows);
-  m.coefficients.reserve(m.coefficients.size() + copies * segment.coefficients.size() + extra_rows);
+  m.columns.reserve(m.columns.size() + copies * segment.columns.size() + extra_entries);
+  m.coefficients.reserve(m.coefficients.size() + copies * segment.coefficients.size() + extra_entries);
 }
 
-void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_t copies, std::uint32_t input_base,
-                                    std::uint32_t aux_base, std::size_t inputs, std::size_t aux,
-                                    const std::vector<std::uint32_t>& codes) {
+void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_t copies,
+                                    const SegmentPlacement& placement, const std::vector<std::uint32_t>& codes) {
   const std::size_t rows = segment.offsets.size() - 1;
   const std::size_t nnz = segment.columns.size();
   const std::size_t first_row = m.offsets.size();
@@ -118,17 +124,10 @@ void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_
     const std::uint64_t entry_base = first_entry + k * nnz;
     std::uint64_t* offsets = m.offsets.data() + first_row + k * rows;
     for (std::size_t r = 0; r < rows; ++r) offsets[r] = entry_base + segment.offsets[r + 1];
-    const auto copy_inputs = static_cast<std::uint32_t>(input_base + k * inputs);
-    const auto copy_aux = static_cast<std::uint32_t>(aux_base + k * aux);
     Variable* columns = m.columns.data() + entry_base;
     std::uint32_t* coefficients = m.coefficients.data() + entry_base;
     for (std::size_t e = 0; e < nnz; ++e) {
-      const Variable v = segment.columns[e];
-      if (v.is_aux()) {
-        columns[e] = Variable::aux(copy_aux + v.index());
-      } else {
-        columns[e] = v.index() == 0 ? v : Variable::input(copy_inputs + v.index() - 1);
-      }
+      columns[e] = placement.place(segment.columns[e], k);
       const std::uint32_t code = segment.coefficients[e];
       coefficients[e] = coefficient_code::is_small(code) ? code : codes[coefficient_code::table_index(code)];
     }
@@ -136,7 +135,8 @@ void CompilingSystem::append_copies(Matrix& m, const Matrix& segment, std::size_
 }
 
 std::unique_ptr<ConstraintSystem> CompilingSystem::new_segment() const {
-  return std::make_unique<CompilingSystem>(Segment{});
+  if (segment_) throw std::logic_error("new_segment on a CompilingSystem segment");
+  return std::make_unique<CompilingSystem>(Segment{}, SegmentBase{num_inputs_, num_aux_});
 }
 
 void CompilingSystem::append_segment(const ConstraintSystem& part, std::size_t copies) {
@@ -145,30 +145,37 @@ void CompilingSystem::append_segment(const ConstraintSystem& part, std::size_t c
     throw std::invalid_argument("CompilingSystem::append_segment: not a CompilingSystem segment");
   }
   const CompilingSystem& segment = *compiled;
-  const std::size_t inputs = segment.num_inputs_ - 1;  // its own, without ONE
-  if (num_inputs_ + copies * inputs > std::size_t{Variable::kMaxIndex} + 1 ||
-      num_aux_ + copies * segment.num_aux_ > std::size_t{Variable::kMaxIndex} + 1) {
+  const SegmentBase base = *segment.segment_;
+  if (base.inputs > num_inputs_ || base.aux > num_aux_) {
+    throw std::invalid_argument("CompilingSystem::append_segment: the segment reads variables this system lacks");
+  }
+  const SegmentPlacement placement{base, segment.num_inputs_ - base.inputs, segment.num_aux_ - base.aux, num_inputs_,
+                                   num_aux_};
+  if (num_inputs_ + copies * placement.own_inputs > std::size_t{Variable::kMaxIndex} + 1 ||
+      num_aux_ + copies * placement.own_aux > std::size_t{Variable::kMaxIndex} + 1) {
     throw std::length_error("CompilingSystem: too many variables");
   }
   // The segment's wide coefficients as codes of this system's table.
   std::vector<std::uint32_t> codes;
   codes.reserve(segment.table_.size());
   for (const Fr& coefficient : segment.table_) codes.push_back(code_of(coefficient));
-  const std::size_t input_rows = copies * inputs + (segment_ ? 0 : 1);
-  const auto input_base = static_cast<std::uint32_t>(num_inputs_);
-  const auto aux_base = static_cast<std::uint32_t>(num_aux_);
-  for (auto [m, part] : {std::pair{&a_, &segment.a_}, std::pair{&b_, &segment.b_}, std::pair{&c_, &segment.c_}}) {
-    reserve(*m, *part, copies, input_rows);
-    append_copies(*m, *part, copies, input_base, aux_base, inputs, segment.num_aux_, codes);
+  // The Groth16 input constraints that follow: a row per input, its entry in A.
+  const std::size_t input_rows = num_inputs_ + copies * placement.own_inputs;
+  for (auto [m, own] : {std::pair{&a_, &segment.a_}, std::pair{&b_, &segment.b_}, std::pair{&c_, &segment.c_}}) {
+    reserve(*m, *own, copies, input_rows, m == &a_ ? input_rows : 0);
+    append_copies(*m, *own, copies, placement, codes);
   }
+  // The head's variables the copies read; then each copy's own.
+  a_aux_density_.merge_prefix(segment.a_aux_density_, base.aux);
+  b_aux_density_.merge_prefix(segment.b_aux_density_, base.aux);
+  b_input_density_.merge_prefix(segment.b_input_density_, base.inputs);
   for (std::size_t k = 0; k < copies; ++k) {
-    a_aux_density_.append(segment.a_aux_density_, 0);
-    b_aux_density_.append(segment.b_aux_density_, 0);
-    if (segment.b_input_density_.test(0)) b_input_density_.set(0);
-    b_input_density_.append(segment.b_input_density_, 1);
+    a_aux_density_.append(segment.a_aux_density_, base.aux);
+    b_aux_density_.append(segment.b_aux_density_, base.aux);
+    b_input_density_.append(segment.b_input_density_, base.inputs);
   }
-  num_inputs_ += copies * inputs;
-  num_aux_ += copies * segment.num_aux_;
+  num_inputs_ += copies * placement.own_inputs;
+  num_aux_ += copies * placement.own_aux;
   if (progress_) progress_(num_constraints());
 }
 

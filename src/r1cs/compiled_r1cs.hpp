@@ -21,6 +21,7 @@
 
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/density.hpp"
+#include "r1cs/segment.hpp"
 
 namespace zkpipe::r1cs {
 
@@ -78,11 +79,11 @@ class CompilingSystem final : public ConstraintSystem {
   // Allocates the constant ONE as input 0.
   CompilingSystem();
 
-  // A part of a circuit compiled on its own, to be appended (append_segment) after
-  // what another system holds: no ONE of its own (input 0 still means ONE); its
-  // inputs and aux variables are numbered from the part's start.
+  // A part of a circuit compiled on its own, to be appended (append_segment) to a
+  // system that had allocated `base` variables when the part was made: it may read
+  // those; what it allocates is numbered from the base (r1cs/segment.hpp).
   struct Segment {};
-  explicit CompilingSystem(Segment);
+  explicit CompilingSystem(Segment, SegmentBase base = {});
 
   Variable alloc(ValueFn value) override;
   Variable alloc_input(ValueFn value) override;
@@ -94,10 +95,10 @@ class CompilingSystem final : public ConstraintSystem {
 
   CompiledR1cs finish() &&;
 
-  // A CompilingSystem(Segment). Its copies are appended with room reserved once,
-  // for the copies and for one more row per input (the Groth16 input constraints a
-  // caller adds last), so that a large circuit is not copied as its vectors grow;
-  // they are relocated on all cores.
+  // A CompilingSystem(Segment) over what this system holds now. Its copies are
+  // appended with room reserved once, for the copies and for a row per input (the
+  // Groth16 input constraints a caller adds last), so that a large circuit is not
+  // copied as its vectors grow; they are placed on all cores.
   std::unique_ptr<ConstraintSystem> new_segment() const override;
   void append_segment(const ConstraintSystem& segment, std::size_t copies) override;
 
@@ -116,14 +117,14 @@ class CompilingSystem final : public ConstraintSystem {
 
   std::uint32_t code_of(const Fr& coefficient);
   void append(Matrix& m, const LC& lc, DensityBitmap* input_density, DensityBitmap* aux_density);
-  void reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows);
-  // `copies` copies of a segment's matrix, copy k's variables moved past
-  // input_base + k·inputs / aux_base + k·aux and its table codes mapped through `codes`.
-  static void append_copies(Matrix& m, const Matrix& segment, std::size_t copies, std::uint32_t input_base,
-                            std::uint32_t aux_base, std::size_t inputs, std::size_t aux,
+  static void reserve(Matrix& m, const Matrix& segment, std::size_t copies, std::size_t extra_rows,
+                      std::size_t extra_entries);
+  // `copies` copies of a segment's matrix, their variables placed by `placement` and
+  // their table codes mapped through `codes`.
+  static void append_copies(Matrix& m, const Matrix& segment, std::size_t copies, const SegmentPlacement& placement,
                             const std::vector<std::uint32_t>& codes);
 
-  bool segment_ = false;
+  std::optional<SegmentBase> segment_;  // set on a segment: the head's variables it may read
 
   std::size_t num_inputs_ = 0;
   std::size_t num_aux_ = 0;

@@ -26,6 +26,13 @@ class DensityBitmap {
 
   void set(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
 
+  // Sets every bit of [0, count) that `other` has set.
+  void merge_prefix(const DensityBitmap& other, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (other.test(i)) set(i);
+    }
+  }
+
   // Grows by the bits [from, tail.size()) of `tail`, in order.
   void append(const DensityBitmap& tail, std::size_t from) {
     const std::size_t start = size_;

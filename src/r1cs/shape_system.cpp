@@ -16,32 +16,42 @@ ShapeSystem::ShapeSystem() {
   alloc_input([] { return Fr::one(); });
 }
 
-ShapeSystem::ShapeSystem(Segment) : segment_(true) {
-  // Index 0 stands for the ONE of the system the part is appended to.
-  a_input_density_.push_back();
-  b_input_density_.push_back();
-}
+ShapeSystem::ShapeSystem(Segment, SegmentBase base)
+    : segment_(base),
+      a_input_density_(base.inputs),
+      a_aux_density_(base.aux),
+      b_input_density_(base.inputs),
+      b_aux_density_(base.aux) {}
 
-std::unique_ptr<ConstraintSystem> ShapeSystem::new_segment() const { return std::make_unique<ShapeSystem>(Segment{}); }
+std::unique_ptr<ConstraintSystem> ShapeSystem::new_segment() const {
+  if (segment_) throw std::logic_error("new_segment on a ShapeSystem segment");
+  return std::make_unique<ShapeSystem>(Segment{}, SegmentBase{num_inputs(), num_aux()});
+}
 
 void ShapeSystem::append_segment(const ConstraintSystem& part, std::size_t copies) {
   const auto* segment = dynamic_cast<const ShapeSystem*>(&part);
   if (segment == nullptr || !segment->segment_) {
     throw std::invalid_argument("ShapeSystem::append_segment: not a ShapeSystem segment");
   }
-  if (num_inputs() + copies * (segment->num_inputs() - 1) > std::size_t{Variable::kMaxIndex} + 1 ||
-      num_aux() + copies * segment->num_aux() > std::size_t{Variable::kMaxIndex} + 1) {
+  const SegmentBase base = *segment->segment_;
+  if (base.inputs > num_inputs() || base.aux > num_aux()) {
+    throw std::invalid_argument("ShapeSystem::append_segment: the segment reads variables this system lacks");
+  }
+  if (num_inputs() + copies * (segment->num_inputs() - base.inputs) > std::size_t{Variable::kMaxIndex} + 1 ||
+      num_aux() + copies * (segment->num_aux() - base.aux) > std::size_t{Variable::kMaxIndex} + 1) {
     throw std::length_error("ShapeSystem: too many variables");
   }
   constraints_ += copies * segment->constraints_;
   nonzeros_ += copies * segment->nonzeros_;
-  if (segment->a_input_density_.test(0)) a_input_density_.set(0);
-  if (segment->b_input_density_.test(0)) b_input_density_.set(0);
+  a_input_density_.merge_prefix(segment->a_input_density_, base.inputs);
+  b_input_density_.merge_prefix(segment->b_input_density_, base.inputs);
+  a_aux_density_.merge_prefix(segment->a_aux_density_, base.aux);
+  b_aux_density_.merge_prefix(segment->b_aux_density_, base.aux);
   for (std::size_t k = 0; k < copies; ++k) {
-    a_input_density_.append(segment->a_input_density_, 1);
-    b_input_density_.append(segment->b_input_density_, 1);
-    a_aux_density_.append(segment->a_aux_density_, 0);
-    b_aux_density_.append(segment->b_aux_density_, 0);
+    a_input_density_.append(segment->a_input_density_, base.inputs);
+    b_input_density_.append(segment->b_input_density_, base.inputs);
+    a_aux_density_.append(segment->a_aux_density_, base.aux);
+    b_aux_density_.append(segment->b_aux_density_, base.aux);
   }
 }
 

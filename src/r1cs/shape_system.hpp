@@ -3,8 +3,12 @@
 // planning memory and parameters, at the cost of one bit per variable.
 #pragma once
 
+#include <memory>
+#include <optional>
+
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/density.hpp"
+#include "r1cs/segment.hpp"
 
 namespace zkpipe::r1cs {
 
@@ -13,10 +17,10 @@ class ShapeSystem final : public ConstraintSystem {
   // Allocates the constant ONE as input 0.
   ShapeSystem();
 
-  // A part counted on its own (new_segment): no ONE of its own, its variables
-  // numbered from the part's start.
+  // A part counted on its own (new_segment), over the `base` variables of the
+  // system it is appended to (r1cs/segment.hpp).
   struct Segment {};
-  explicit ShapeSystem(Segment);
+  ShapeSystem(Segment, SegmentBase base);
   std::unique_ptr<ConstraintSystem> new_segment() const override;
   void append_segment(const ConstraintSystem& segment, std::size_t copies) override;
 
@@ -36,7 +40,7 @@ class ShapeSystem final : public ConstraintSystem {
   std::size_t nonzeros() const { return nonzeros_; }
 
  private:
-  bool segment_ = false;
+  std::optional<SegmentBase> segment_;
   std::size_t constraints_ = 0;
   std::size_t nonzeros_ = 0;
   DensityBitmap a_input_density_;

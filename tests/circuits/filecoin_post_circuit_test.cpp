@@ -9,18 +9,16 @@
 // gives the inputs a verifier derives; each tampered value breaks it.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <random>
 #include <set>
 
 #include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
-#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/shape_system.hpp"
-#include "r1cs/sparse_product.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
+#include "shape_checks.hpp"
 
 namespace zkpipe::filecoin {
 namespace {
@@ -135,42 +133,12 @@ TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
   }
 }
 
-// The compiled form from one sector and its copies equals the sectors synthesized
-// one after the other, and the PoSt's witness satisfies it; so do the counts.
-TEST(FilecoinPostCircuit, CompiledFromOneSectorEqualsTheSerialCompile) {
+// The compiled form and the counts from one sector and its copies equal the sectors
+// synthesized one after the other (tests/circuits/shape_checks.hpp).
+TEST(FilecoinPostCircuit, ShapeFromOneSectorEqualsTheSynthesis) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
-    const FallbackPostCircuit circuit = synthetic_post(proof, 17, 1);
-    r1cs::CompilingSystem serial;
-    circuit.synthesize(serial, 0);
-    r1cs::CompilingSystem repeated;
-    circuit.synthesize_shape(repeated, 0);
-    const r1cs::CompiledR1cs expected = std::move(serial).finish();
-    const r1cs::CompiledR1cs got = std::move(repeated).finish();
-    ASSERT_EQ(got.num_constraints, expected.num_constraints) << proof.name();
-    ASSERT_EQ(got.num_inputs, expected.num_inputs) << proof.name();
-    ASSERT_EQ(got.num_aux, expected.num_aux) << proof.name();
-    for (const auto& [m, n] : {std::pair{&got.a, &expected.a}, std::pair{&got.b, &expected.b},
-                               std::pair{&got.c, &expected.c}}) {
-      EXPECT_TRUE(std::ranges::equal(m->row_offsets, n->row_offsets)) << proof.name();
-      EXPECT_TRUE(std::ranges::equal(m->columns, n->columns)) << proof.name();
-      EXPECT_TRUE(std::ranges::equal(m->coefficients, n->coefficients)) << proof.name();  // one table order
-    }
-    EXPECT_TRUE(std::ranges::equal(got.coefficient_table, expected.coefficient_table)) << proof.name();
-    EXPECT_EQ(got.b_aux_density.words(), expected.b_aux_density.words()) << proof.name();
-    EXPECT_EQ(got.b_input_density.words(), expected.b_input_density.words()) << proof.name();
-    EXPECT_EQ(got.a_aux_density.words(), expected.a_aux_density.words()) << proof.name();
-    r1cs::ShapeSystem counted;
-    circuit.synthesize_shape(counted, 0);
-    r1cs::ShapeSystem counted_serially;
-    circuit.synthesize(counted_serially, 0);
-    EXPECT_EQ(counted.num_constraints(), counted_serially.num_constraints()) << proof.name();
-    EXPECT_EQ(counted.nonzeros(), counted_serially.nonzeros()) << proof.name();
-    EXPECT_EQ(counted.num_inputs(), counted_serially.num_inputs()) << proof.name();
-    EXPECT_EQ(counted.a_aux_density().words(), counted_serially.a_aux_density().words()) << proof.name();
-    EXPECT_EQ(counted.b_input_density().words(), counted_serially.b_input_density().words()) << proof.name();
-    const r1cs::WitnessValues values = circuit.synthesize_values(0);
-    const r1cs::AbcVectors abc = r1cs::evaluate_abc(got, values.inputs, values.aux);
-    for (std::size_t i = 0; i < abc.a.size(); ++i) ASSERT_EQ(abc.a[i] * abc.b[i], abc.c[i]) << proof.name() << " row " << i;
+    SCOPED_TRACE(proof.name());
+    testing::expect_shape_equals_synthesis(synthetic_post(proof, 17, 1), 0);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "circuits/filecoin/stacked_replica.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/test_system.hpp"
+#include "shape_checks.hpp"
 
 namespace zkpipe::filecoin {
 namespace {
@@ -195,6 +196,15 @@ TEST(FilecoinStackedCircuit, ValuesOnlyWitnessEqualsTheFullSynthesis) {
   EXPECT_EQ(recorded.num_constraints(), full.num_constraints());
   EXPECT_EQ(recorded.num_inputs(), 3 + 2 * 18 + 1u);
   EXPECT_EQ(recorded.num_aux(), full.num_aux());
+}
+
+// The compiled form and the counts from the commitments and one challenge, its
+// copies appended, equal the plain synthesis (tests/circuits/shape_checks.hpp).
+TEST(FilecoinStackedCircuit, ShapeFromOneChallengeEqualsTheSynthesis) {
+  const Sealed s = seal({8, 0, 0}, 5, 2);
+  const StackedCircuit circuit(s.replica.graph(), {8, 0, 0}, {s.replica.prove_partition(s.challenges)});
+  ASSERT_GT(circuit.assignments()[0].challenges.size(), 1u);
+  testing::expect_shape_equals_synthesis(circuit, 0);
 }
 
 TEST(FilecoinStackedCircuit, SeveralPartitionsAndChallenges) {

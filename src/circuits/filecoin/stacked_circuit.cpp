@@ -276,6 +276,24 @@ void StackedCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) con
   synthesize_stacked(cs, at(partition), tree_shape_);
 }
 
+void StackedCircuit::synthesize_shape(ConstraintSystem& cs, std::size_t partition) const {
+  // A challenge's constraints depend on its layer count only, not on its values: the
+  // commitments, then one challenge recorded over them and its copies appended (18
+  // challenges of a 32 GiB partition for one). A witness whose challenges have other
+  // layer counts has other sizes than this shape and is refused where it is proved.
+  const StackedPartition& p = at(partition);
+  const Shared shared = synthesize_shared(cs, p);
+  std::unique_ptr<ConstraintSystem> challenge = cs.new_segment();
+  if (!challenge) {
+    for (std::size_t j = 0; j < p.challenges.size(); ++j) {
+      synthesize_challenge(cs, shared, tree_shape_, p.challenges[j], j);
+    }
+    return;
+  }
+  synthesize_challenge(*challenge, shared, tree_shape_, p.challenges.front(), 0);
+  cs.append_segment(*challenge, p.challenges.size());
+}
+
 std::vector<Fr> StackedCircuit::public_inputs(std::size_t partition) const {
   const StackedPartition& p = at(partition);
   std::vector<std::uint64_t> nodes;

@@ -82,6 +82,8 @@ class StackedCircuit final : public r1cs::PartitionedCircuit {
   const std::vector<StackedPartition>& assignments() const { return partitions_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
+  // The commitments and one challenge recorded, the challenge repeated.
+  void synthesize_shape(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   // The challenges on all cores: they share only the replica id bits and the
   // commitments, which are allocated first.
   r1cs::WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
