@@ -4,7 +4,9 @@
 // file as `zkpipe prove`, which `zkpipe verify` checks, or for a circom job (--zkey,
 // --witness) the proof.json and public.json `zkpipe groth16 prove` writes, or for a
 // Filecoin PoRep (--filecoin-porep: --c1 and --sector read here and sent, --params
-// on the daemon's machine) the seal proof bellperson writes.
+// on the daemon's machine) the seal proof bellperson writes, and for a PoSt partition
+// or a SnapDeals update (--filecoin-post, --filecoin-update: the vanilla proof files
+// read here and sent) the proof bytes, 192 a partition.
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@
 #include "engine/priority.hpp"
 #include "file_args.hpp"
 #include "formats/excerpt.hpp"
+#include "hex_args.hpp"
 #include "io/atomic_file.hpp"
 #include "io/bounded_read.hpp"
 #include "progress.hpp"
@@ -51,7 +54,15 @@ struct JobOptions {
   bool filecoin = false;  // a Filecoin PoRep: the C1 output and sector.json (sent) …
   std::string c1;
   std::string sector;
-  std::string params;  // … and the seal proof's .params (the daemon's)
+  std::string params;  // … and the seal proof's .params (the daemon's); also a PoSt's or an update's key
+  std::string post_proof;    // a PoSt partition: its registered proof, randomness and vanilla proofs
+  std::string randomness;
+  std::uint32_t partition_index = 0;
+  std::string update_proof;  // a SnapDeals update: its registered proof, commitments and vanilla proofs
+  std::string comm_r_old;
+  std::string comm_r_new;
+  std::string comm_d_new;
+  std::vector<std::string> vanilla;  // the vanilla proof files, in order (read here and sent)
   std::string public_out;
   std::string priority = "normal";
   std::string label;
@@ -129,11 +140,62 @@ std::string absolute_path(const std::string& path) {
 // at most 64 MiB): larger files could not be sent.
 constexpr std::size_t kMaxC1Bytes = std::size_t{64} << 20;
 constexpr std::size_t kMaxSectorBytes = std::size_t{64} << 10;
+// A 32 GiB SnapDeals partition's vanilla proof is 549 KiB, a Window PoSt sector's 24 KiB.
+constexpr std::size_t kMaxVanillaBytes = std::size_t{16} << 20;
+
+// A 32-byte value given in hex on the command line.
+std::string bytes32_option(const std::string& hex, const char* option) {
+  const std::vector<std::uint8_t> bytes = hex_option(hex, 32, option);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+void add_vanilla_proofs(const JobOptions& o, google::protobuf::RepeatedPtrField<std::string>& out) {
+  if (o.vanilla.empty()) throw std::invalid_argument("--vanilla: give the vanilla proof files, in order");
+  for (const std::string& file : o.vanilla) {
+    *out.Add() = io::read_bounded_file(file, kMaxVanillaBytes, "vanilla proof sent to the daemon");
+  }
+}
+
+// A PoSt partition or a SnapDeals update from its vanilla proofs (--filecoin-post,
+// --filecoin-update); false when the options ask for neither.
+bool vanilla_job_request(const JobOptions& o, v1::SubmitProofRequest& r) {
+  if (!o.post_proof.empty()) {
+    if (o.randomness.empty() || o.params.empty()) {
+      throw std::invalid_argument("--filecoin-post needs --randomness (64 hex digits), --vanilla (the sectors' vanilla "
+                                  "proofs) and --params (the PoSt key, under one of the daemon's parameter roots)");
+    }
+    auto* job = r.mutable_filecoin_post();
+    job->set_registered_proof(o.post_proof);
+    job->set_randomness(bytes32_option(o.randomness, "--randomness"));
+    job->set_partition_index(o.partition_index);
+    add_vanilla_proofs(o, *job->mutable_vanilla_proofs());
+    job->set_parameter_file(absolute_path(o.params));
+    return true;
+  }
+  if (!o.update_proof.empty()) {
+    if (o.comm_r_old.empty() || o.comm_r_new.empty() || o.comm_d_new.empty() || o.params.empty()) {
+      throw std::invalid_argument("--filecoin-update needs --comm-r-old, --comm-r-new, --comm-d-new (64 hex digits "
+                                  "each), --vanilla (every partition's vanilla proof) and --params (the SnapDeals "
+                                  "key, under one of the daemon's parameter roots)");
+    }
+    auto* job = r.mutable_filecoin_update();
+    job->set_registered_proof(o.update_proof);
+    job->set_comm_r_old(bytes32_option(o.comm_r_old, "--comm-r-old"));
+    job->set_comm_r_new(bytes32_option(o.comm_r_new, "--comm-r-new"));
+    job->set_comm_d_new(bytes32_option(o.comm_d_new, "--comm-d-new"));
+    add_vanilla_proofs(o, *job->mutable_vanilla_proofs());
+    job->set_parameter_file(absolute_path(o.params));
+    return true;
+  }
+  return false;
+}
 
 v1::SubmitProofRequest submit_request(const JobOptions& o) {
   v1::SubmitProofRequest r;
   r.set_priority(priority_of(o.priority));
   r.set_label(o.label);
+  if (vanilla_job_request(o, r)) return r;
+  if (!o.vanilla.empty()) throw std::invalid_argument("--vanilla goes with --filecoin-post or --filecoin-update");
   if (o.filecoin) {
     if (o.c1.empty() || o.sector.empty() || o.params.empty()) {
       throw std::invalid_argument(
@@ -153,6 +215,9 @@ v1::SubmitProofRequest submit_request(const JobOptions& o) {
     return r;
   }
   if (!o.witness.empty()) throw std::invalid_argument("--witness goes with --zkey (a circom job)");
+  if (!o.params.empty()) {
+    throw std::invalid_argument("--params goes with --filecoin-porep, --filecoin-post or --filecoin-update");
+  }
   if (o.key.empty()) {
     throw std::invalid_argument(
         "give --key (a parameter file), --zkey and --witness (a circom job), or --filecoin-porep with --c1, --sector "
@@ -282,6 +347,10 @@ void run_prove(Client& client, const JobOptions& o) {
     refuse_overwriting_inputs({o.zkey, o.witness}, {o.out, o.public_out});
   } else if (request.has_filecoin_porep()) {
     refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out});
+  } else if (request.has_filecoin_post() || request.has_filecoin_update()) {
+    std::vector<std::string> inputs = o.vanilla;
+    inputs.push_back(o.params);
+    refuse_overwriting_inputs(inputs, {o.out});
   } else {
     refuse_overwriting_inputs({o.key}, {o.out});
   }
@@ -473,9 +542,27 @@ void add_job_options(CLI::App& cmd, JobOptions& o) {
   cmd.add_option("--sector", o.sector, "The Filecoin job's sector.json, sent")
       ->needs(filecoin)
       ->check(CLI::ExistingFile);
-  cmd.add_option("--params", o.params, "The seal proof's .params (under one of the daemon's parameter roots)")
-      ->needs(filecoin);
-  filecoin->excludes(key)->excludes(zkey);
+  cmd.add_option("--params", o.params,
+                 "The Filecoin job's .params or zkpipe key (under one of the daemon's parameter roots)");
+  auto* post = cmd.add_option("--filecoin-post", o.post_proof,
+                              "A Filecoin PoSt partition instead, of this registered proof (e.g. "
+                              "StackedDrgWindow32GiBV1_2): --randomness, --vanilla and --params");
+  auto* update = cmd.add_option("--filecoin-update", o.update_proof,
+                                "A Filecoin SnapDeals update instead, of this registered proof (e.g. StackedDrg32GiBV1): "
+                                "--comm-r-old, --comm-r-new, --comm-d-new, --vanilla and --params");
+  cmd.add_option("--randomness", o.randomness, "The PoSt's randomness, 64 hex digits")->needs(post);
+  cmd.add_option("--partition-index", o.partition_index, "The PoSt partition's place in its proof")
+      ->capture_default_str()
+      ->needs(post);
+  cmd.add_option("--comm-r-old", o.comm_r_old, "The update's sector key comm_r, 64 hex digits")->needs(update);
+  cmd.add_option("--comm-r-new", o.comm_r_new, "The updated replica's comm_r, 64 hex digits")->needs(update);
+  cmd.add_option("--comm-d-new", o.comm_d_new, "The new data's comm_d, 64 hex digits")->needs(update);
+  cmd.add_option("--vanilla", o.vanilla,
+                 "Vanilla proof files in order, sent (a PoSt: one per sector; an update: one per partition)")
+      ->check(CLI::ExistingFile);
+  filecoin->excludes(key)->excludes(zkey)->excludes(post)->excludes(update);
+  post->excludes(key)->excludes(zkey)->excludes(update);
+  update->excludes(key)->excludes(zkey);
   cmd.add_option("--priority", o.priority, "critical | high | normal | low")->capture_default_str();
   cmd.add_option("--label", o.label, "Free text kept with the job");
 }

@@ -21,6 +21,7 @@
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/fr32.hpp"
+#include "circuits/filecoin/hex_bytes.hpp"
 #include "circuits/filecoin/seal_commit1.hpp"
 #include "circuits/filecoin/sector_values.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
@@ -32,6 +33,7 @@
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "formats/bellperson_vk.hpp"
+#include "hex_args.hpp"
 #include "groth16/verifier.hpp"
 #include "io/atomic_file.hpp"
 #include "io/bounded_read.hpp"
@@ -57,33 +59,11 @@ constexpr std::size_t kMaxVkBytes = std::size_t{1} << 20;
 // Sectors from 32 GiB on cannot be sealed in memory (their labels alone are 11 × the sector).
 constexpr std::uint64_t kLargestSealedInMemory = std::uint64_t{1} << 30;
 
-std::string hex_of(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
 // 64 hex digits, the 32 bytes in order (as sector.json writes them).
 Bytes32 parse_hex32(const std::string& text, const std::string& option) {
-  std::string_view t = text;
-  if (t.starts_with("0x")) t.remove_prefix(2);
-  auto digit = [&](char c) -> std::uint8_t {
-    if (c >= '0' && c <= '9') return static_cast<std::uint8_t>(c - '0');
-    if (c >= 'a' && c <= 'f') return static_cast<std::uint8_t>(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F') return static_cast<std::uint8_t>(c - 'A' + 10);
-    throw std::invalid_argument(option + ": '" + text + "' is not hex");
-  };
-  if (t.size() != 64) {
-    throw std::invalid_argument(option + ": expected 64 hex digits (32 bytes), got " + std::to_string(t.size()));
-  }
+  const std::vector<std::uint8_t> bytes = hex_option(text, 32, option);
   Bytes32 out{};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<std::uint8_t>(digit(t[2 * i]) << 4 | digit(t[2 * i + 1]));
-  }
+  std::copy(bytes.begin(), bytes.end(), out.begin());
   return out;
 }
 
@@ -211,7 +191,7 @@ void run_seal(const SealOptions& o) {
   io::write_file_atomically(sector_path, filecoin::sector_values_to_json(sealed.values));
   std::cerr << "sealed a sector of " << describe_sector_size(proof.sector_bytes) << " (" << proof.name << ") in "
             << format_seconds(seconds) << "; wrote " << c1_path.string() << " and " << sector_path.string() << "\n";
-  std::cout << "comm_d " << hex_of(sealed.values.comm_d) << "\ncomm_r " << hex_of(sealed.values.comm_r) << "\n";
+  std::cout << "comm_d " << filecoin::hex_of(sealed.values.comm_d) << "\ncomm_r " << filecoin::hex_of(sealed.values.comm_r) << "\n";
 }
 
 void register_seal_command(CLI::App& filecoin) {
@@ -433,12 +413,14 @@ void register_verify_command(CLI::App& filecoin) {
 }  // namespace
 
 void register_filecoin(CLI::App& app) {
-  CLI::App* filecoin = app.add_subcommand("filecoin", "Filecoin PoRep: setup, seal (C1), c2, verify");
+  CLI::App* filecoin =
+      app.add_subcommand("filecoin", "Filecoin: PoRep setup, seal (C1), c2, verify; vanilla PoSt / SnapDeals proofs");
   filecoin->require_subcommand(1);
   register_setup_command(*filecoin);
   register_seal_command(*filecoin);
   register_c2_command(*filecoin);
   register_verify_command(*filecoin);
+  register_filecoin_vanilla(*filecoin);
 }
 
 }  // namespace zkpipe::cli

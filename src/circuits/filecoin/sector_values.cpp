@@ -1,11 +1,13 @@
 #include "circuits/filecoin/sector_values.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/hex_bytes.hpp"
 #include "ff/fr.hpp"
 
 namespace zkpipe::filecoin {
@@ -29,24 +31,6 @@ std::string kind_of(const Json& j) {
     case Json::value_t::discarded: break;
   }
   return "nothing";
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string hex_of(const Bytes32& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (const std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
 }
 
 bool is_canonical_fr(const Bytes32& bytes) {
@@ -83,16 +67,14 @@ class Reader {
 
   Bytes32 bytes32(const char* field) const {
     const std::string& hex = string(field, "64 hex digits (32 bytes)");
-    if (hex.size() != 64) {
-      fail(field, "expected 64 hex digits (32 bytes), got " + std::to_string(hex.size()) + " characters");
+    try {
+      const std::vector<std::uint8_t> bytes = bytes_from_hex(hex, 32);
+      Bytes32 out{};
+      std::copy(bytes.begin(), bytes.end(), out.begin());
+      return out;
+    } catch (const std::invalid_argument& e) {
+      fail(field, e.what());
     }
-    Bytes32 out{};
-    for (std::size_t i = 0; i < hex.size(); ++i) {
-      const int v = hex_value(hex[i]);
-      if (v < 0) fail(field, "expected hex digits, got '" + std::string(1, hex[i]) + "' at " + std::to_string(i));
-      out[i / 2] = static_cast<std::uint8_t>(out[i / 2] << 4 | v);
-    }
-    return out;
   }
 
   // A commitment: the 32 little-endian bytes of an Fr element.
