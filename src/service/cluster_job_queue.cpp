@@ -52,6 +52,33 @@ std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, Che
   }
 }
 
+NamedJob ClusterJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles, const JobName& name) {
+  if (worker_.draining()) {
+    throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
+  }
+  std::string bytes;
+  request.SerializeToString(&bytes);
+  try {
+    const NamedJob job = queue_.insert_named(static_cast<int>(engine_priority(request.priority())), bytes,
+                                             partitions_of(request), unix_now(), name);
+    if (!job.existed) {
+      services_.tally.submitted();
+      worker_.wake();
+    }
+    return job;
+  } catch (const StoreError& e) {
+    throw unavailable(e);
+  }
+}
+
+std::optional<NamedJob> ClusterJobQueue::named(const std::string& name) const {
+  try {
+    return queue_.find_named(name);
+  } catch (const StoreError& e) {
+    throw unavailable(e);
+  }
+}
+
 std::optional<AwaitAnswer> ClusterJobQueue::answer(std::uint64_t job, bool expired) const {
   try {
     // Parked waiters ask every answer_poll(): the state alone, until there is an answer.

@@ -14,7 +14,7 @@ using Clock = std::chrono::steady_clock;
 
 // Each entry is one schema version, applied in one transaction; never edited once
 // released (a change is a new entry).
-constexpr std::array<const char*, 1> kMigrations = {
+constexpr std::array<const char*, 2> kMigrations = {
     R"sql(
 CREATE TABLE zkpipe_jobs (
   id            bigserial PRIMARY KEY,
@@ -52,6 +52,12 @@ CREATE TABLE zkpipe_daemons (
   started_at  timestamptz NOT NULL DEFAULT now(),
   heartbeat   timestamptz NOT NULL DEFAULT now()
 );
+)sql",
+    // A client's name for a job (cuzk's request_id) and its request's digest.
+    R"sql(
+ALTER TABLE zkpipe_jobs ADD COLUMN name text;
+ALTER TABLE zkpipe_jobs ADD COLUMN name_digest bytea;
+CREATE UNIQUE INDEX zkpipe_jobs_name ON zkpipe_jobs (name) WHERE name IS NOT NULL;
 )sql"};
 
 // Partition states: 0 queued, 1 leased, 2 done (the SQL spells them out).
@@ -200,6 +206,39 @@ std::uint64_t ClusterQueue::insert(int priority, const std::string& request, std
                   static_cast<std::int64_t>(partitions));
     w.commit();
     return static_cast<std::uint64_t>(id);
+  });
+}
+
+NamedJob ClusterQueue::insert_named(int priority, const std::string& request, std::uint32_t partitions, double now,
+                                    const JobName& name) {
+  return with_retry(false, [&](pqxx::connection& c) {
+    pqxx::work w(c);
+    const pqxx::result inserted = w.exec_params(
+        "INSERT INTO zkpipe_jobs (priority, request, partitions, submitted_at, name, name_digest) "
+        "VALUES ($1, decode($2, 'hex'), $3, $4, $5, decode($6, 'hex')) "
+        "ON CONFLICT (name) WHERE name IS NOT NULL DO NOTHING RETURNING id",
+        priority, to_hex(request), static_cast<std::int64_t>(partitions), now, name.name, to_hex(name.digest));
+    if (inserted.empty()) {
+      const pqxx::result r =
+          w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name.name);
+      w.commit();
+      if (r.empty()) throw StoreError("the job named " + name.name + " vanished while it was submitted again");
+      return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
+    }
+    const auto id = inserted[0][0].as<std::int64_t>();
+    w.exec_params("INSERT INTO zkpipe_partitions (job_id, idx) SELECT $1, generate_series(0, $2 - 1)", id,
+                  static_cast<std::int64_t>(partitions));
+    w.commit();
+    return NamedJob{static_cast<std::uint64_t>(id), name.digest, false};
+  });
+}
+
+std::optional<NamedJob> ClusterQueue::find_named(const std::string& name) {
+  return with_retry(true, [&](pqxx::connection& c) -> std::optional<NamedJob> {
+    pqxx::work w(c);
+    const pqxx::result r = w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name);
+    if (r.empty()) return std::nullopt;
+    return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
   });
 }
 

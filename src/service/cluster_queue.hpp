@@ -92,6 +92,11 @@ class ClusterQueue {
   static int schema_version();
 
   std::uint64_t insert(int priority, const std::string& request, std::uint32_t partitions, double now);
+  // The same under a name, unless a job has it already (any daemon's): then that job,
+  // nothing inserted. One statement decides, so racing daemons queue one job.
+  NamedJob insert_named(int priority, const std::string& request, std::uint32_t partitions, double now,
+                        const JobName& name);
+  std::optional<NamedJob> find_named(const std::string& name);
   std::optional<JobRecord> get(std::uint64_t id);
   // The job's state alone (nullopt: no such job): what a waiter asks while the job
   // runs, without the request (a Filecoin job's carries its C1 output).

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "hash/sha256.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_status.hpp"
 
@@ -15,6 +16,8 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::string_view kJobPrefix = "job-";
+// A cuzk request_id's name in the job journal (other clients may name jobs too).
+constexpr std::string_view kJournalNamePrefix = "cuzk:";
 
 grpc::Status too_many_waits(const PeerLimit& peers) {
   return {grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -287,36 +290,54 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
   std::uint32_t ahead = 0;
   const v1::GetStatusResponse queued = service_.status();
   for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
-  const std::size_t request_hash = std::hash<std::string>{}(request.SerializeAsString());
+  const std::string bytes = request.SerializeAsString();
+  const r1cs::sha256::Digest digest =
+      r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  const std::string request_digest(digest.begin(), digest.end());
+  auto another_request = [&] {
+    return ServiceError(ErrorKind::already_exists,
+                        "request_id " + request.request_id() + " was submitted already, with another request");
+  };
   std::lock_guard lock(mutex_);
-  if (!request.request_id().empty()) {
-    if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
-      if (it->second.request_hash != request_hash) {
-        throw ServiceError(ErrorKind::already_exists, "request_id " + request.request_id() +
-                                                          " was submitted already, with another request");
-      }
-      out.set_job_id(request.request_id());
-      return out;
-    }
-    if (request.request_id().size() > 256) {
-      throw ServiceError(ErrorKind::invalid_argument, "request_id: longer than 256 bytes");
-    }
+  if (request.request_id().empty()) {
+    const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
+    jobs_.emplace(name_of(id), Job{id, request.proof_kind(), request_digest, true});
+    out.set_job_id(name_of(id));
+    out.set_queue_position(ahead);
+    return out;
   }
-  const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
-  const std::string job_id = request.request_id().empty() ? name_of(id) : request.request_id();
-  jobs_.emplace(job_id, Job{id, request.proof_kind(), request_hash, true});
-  out.set_job_id(job_id);
-  out.set_queue_position(ahead);
+  if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
+    if (it->second.request_digest != request_digest) throw another_request();
+    out.set_job_id(request.request_id());
+    return out;
+  }
+  if (request.request_id().size() > 256) {
+    throw ServiceError(ErrorKind::invalid_argument, "request_id: longer than 256 bytes");
+  }
+  // Journaled under the id, so that a retry after a restart (or at another daemon of
+  // the cluster) finds the job.
+  const NamedJob job =
+      service_.submit_named(zkpipe_request(request, params_), {journal_name(request.request_id()), request_digest});
+  if (job.existed && job.digest != request_digest) throw another_request();
+  jobs_.emplace(request.request_id(), Job{job.id, request.proof_kind(), request_digest, true});
+  out.set_job_id(request.request_id());
+  if (!job.existed) out.set_queue_position(ahead);
   return out;
 }
 
 std::string CuzkService::name_of(std::uint64_t id) const { return std::string(kJobPrefix) + std::to_string(id); }
+
+std::string CuzkService::journal_name(const std::string& request_id) {
+  return std::string(kJournalNamePrefix) + request_id;
+}
 
 std::uint64_t CuzkService::job_of(const std::string& job_id) const {
   {
     std::lock_guard lock(mutex_);
     if (const auto it = jobs_.find(job_id); it != jobs_.end()) return it->second.id;
   }
+  // A request id given before a restart, or to another daemon of the cluster.
+  if (const std::optional<NamedJob> job = service_.named(journal_name(job_id))) return job->id;
   if (job_id.starts_with(kJobPrefix)) {
     const std::string digits = job_id.substr(kJobPrefix.size());
     if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos) {

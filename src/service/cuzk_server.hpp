@@ -6,8 +6,9 @@
 // Job ids are strings in cuzk: the request_id a client gives (submitting it again
 // answers the same job: a retried submit queues nothing twice; another request under
 // that id is refused ALREADY_EXISTS), else "job-<zkpipe id>".
-// The request ids are remembered in memory: after a restart the jobs themselves
-// resume from the journal, and are found by their "job-<id>" names only.
+// A request id is journaled with its job ("cuzk:<id>", with the request's SHA-256):
+// after a restart, or at another daemon of a cluster, the id still finds its job and a
+// retry still queues nothing.
 //
 // Like the zkpipe service: the bearer token is checked first; blocking calls run on
 // threads of their own; AwaitProof and Prove wait parked, holding no thread, at most
@@ -66,11 +67,12 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
   struct Job {
     std::uint64_t id;
     cuzk::v1::ProofKind kind;
-    std::size_t request_hash;  // of the request's bytes: a retry must be the same request
+    std::string request_digest;  // SHA-256 of the request's bytes: a retry must be the same request
     bool open;                 // not known to have ended
   };
   const std::filesystem::path& params_of(const std::string& circuit_id) const;
   std::string name_of(std::uint64_t id) const;
+  static std::string journal_name(const std::string& request_id);
   // Runs `call` on a call thread, finishing the call with what it throws.
   template <typename Call>
   grpc::ServerUnaryReactor* blocking(grpc::CallbackServerContext* ctx, Call call);

@@ -70,6 +70,12 @@ class JobQueue {
   // ServiceError: unavailable while draining or when the queue cannot be reached,
   // resource_exhausted when it holds config.max_jobs unfinished jobs.
   virtual std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) = 0;
+  // As submit, the job journaled under `name`; when a job has the name already,
+  // nothing is queued and that job is answered (existed). One step in the journal:
+  // two submits of one name queue one job.
+  virtual NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) = 0;
+  // The job journaled under `name`, while the journal keeps it. ServiceError unavailable.
+  virtual std::optional<NamedJob> named(const std::string& name) const = 0;
   // AwaitProof's answer now; nullopt while it is worth waiting (never once
   // `expired`). ServiceError not_found, unavailable.
   virtual std::optional<AwaitAnswer> answer(std::uint64_t job, bool expired) const = 0;

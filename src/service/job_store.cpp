@@ -115,12 +115,21 @@ JobStore::JobStore(const std::filesystem::path& path) : path_(path), id_floor_(J
         " finished_at REAL,"
         " attempts INTEGER NOT NULL DEFAULT 0)");
     exec("CREATE INDEX IF NOT EXISTS jobs_unfinished ON jobs(state) WHERE state IN (1, 2)");
-    // Schema versions: 0/1 the table above; 2 adds circom jobs' JSON results.
+    // Schema versions: 0/1 the table above; 2 adds circom jobs' JSON results; 3 a
+    // client's name for a job (unique while the job is kept) and its request's digest.
     if (user_version() < 2) {
       exec("BEGIN IMMEDIATE");
       exec("ALTER TABLE jobs ADD COLUMN proof_json TEXT");
       exec("ALTER TABLE jobs ADD COLUMN public_json TEXT");
       exec("PRAGMA user_version = 2");
+      exec("COMMIT");
+    }
+    if (user_version() < 3) {
+      exec("BEGIN IMMEDIATE");
+      exec("ALTER TABLE jobs ADD COLUMN name TEXT");
+      exec("ALTER TABLE jobs ADD COLUMN name_digest BLOB");
+      exec("CREATE UNIQUE INDEX jobs_name ON jobs(name) WHERE name IS NOT NULL");
+      exec("PRAGMA user_version = 3");
       exec("COMMIT");
     }
     reconcile_ids(existed);
@@ -221,6 +230,33 @@ std::uint64_t JobStore::insert(int priority, const std::string& request, double 
   // Before the client hears of the id: from now on no journal may give it out again.
   id_floor_.raise(id);
   return id;
+}
+
+NamedJob JobStore::insert_named(int priority, const std::string& request, double now, const JobName& name) {
+  std::lock_guard lock(mutex_);
+  // Under the store's lock, and one daemon per journal: the look-up and the insert
+  // are one step.
+  {
+    Statement s(db_, "SELECT id, name_digest FROM jobs WHERE name = ?", path_);
+    s.bind_text(1, name.name);
+    if (s.step()) return {static_cast<std::uint64_t>(s.int_at(0)), s.bytes_at(1), true};
+  }
+  Statement s(db_,
+              "INSERT INTO jobs (priority, request, state, submitted_at, name, name_digest) VALUES (?, ?, 1, ?, ?, ?)",
+              path_);
+  s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now).bind_text(4, name.name).bind_blob(5, name.digest);
+  s.step();
+  const auto id = static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
+  id_floor_.raise(id);
+  return {id, name.digest, false};
+}
+
+std::optional<NamedJob> JobStore::find_named(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "SELECT id, name_digest FROM jobs WHERE name = ?", path_);
+  s.bind_text(1, name);
+  if (!s.step()) return std::nullopt;
+  return NamedJob{static_cast<std::uint64_t>(s.int_at(0)), s.bytes_at(1), true};
 }
 
 void JobStore::mark_running(std::uint64_t id) {

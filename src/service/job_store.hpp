@@ -63,6 +63,20 @@ struct JobOutcome {
   std::string timings;
 };
 
+// A client's own name for a job (cuzk's request_id) and a digest of the request it
+// named: a retry under the name finds its job, across restarts and daemons; another
+// request under the name can be told from it.
+struct JobName {
+  std::string name;
+  std::string digest;
+};
+
+struct NamedJob {
+  std::uint64_t id = 0;
+  std::string digest;    // of the request the name was first given with
+  bool existed = false;  // submit_named: the name was taken, nothing was queued
+};
+
 class JobStore {
  public:
   // Opens (creating if needed) the journal, bringing an older schema up to date
@@ -75,6 +89,9 @@ class JobStore {
 
   // Commits a queued job; returns its id.
   std::uint64_t insert(int priority, const std::string& request, double now);
+  // The same under a name, unless a job has it already: then that job, nothing inserted.
+  NamedJob insert_named(int priority, const std::string& request, double now, const JobName& name);
+  std::optional<NamedJob> find_named(const std::string& name) const;
   // Counts one more attempt.
   void mark_running(std::uint64_t id);
   // Back to queued, the attempt not counted (a drain cut it short, not a crash).

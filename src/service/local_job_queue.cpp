@@ -111,15 +111,17 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   changed_.notify_all();
 }
 
-std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles checked) {
-  {
-    std::lock_guard lock(mutex_);
-    if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
-    if (jobs_.size() >= services_.config.max_jobs) {
-      throw ServiceError(ErrorKind::resource_exhausted,
-                         "the daemon holds " + std::to_string(jobs_.size()) + " unfinished jobs (max_jobs)");
-    }
+void LocalJobQueue::check_room() const {
+  std::lock_guard lock(mutex_);
+  if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
+  if (jobs_.size() >= services_.config.max_jobs) {
+    throw ServiceError(ErrorKind::resource_exhausted,
+                       "the daemon holds " + std::to_string(jobs_.size()) + " unfinished jobs (max_jobs)");
   }
+}
+
+std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles checked) {
+  check_room();
   std::string bytes;
   request.SerializeToString(&bytes);
   const double now = unix_now();
@@ -127,6 +129,19 @@ std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, Check
   enqueue(id, request, std::move(checked), now);
   return id;
 }
+
+NamedJob LocalJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked,
+                                     const JobName& name) {
+  check_room();
+  std::string bytes;
+  request.SerializeToString(&bytes);
+  const double now = unix_now();
+  const NamedJob job = store_.insert_named(request.priority(), bytes, now, name);
+  if (!job.existed) enqueue(job.id, request, std::move(checked), now);
+  return job;
+}
+
+std::optional<NamedJob> LocalJobQueue::named(const std::string& name) const { return store_.find_named(name); }
 
 void LocalJobQueue::starter_loop() {
   for (;;) {

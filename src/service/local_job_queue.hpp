@@ -48,6 +48,8 @@ class LocalJobQueue final : public JobQueue {
   void start() override;
   void stop() override;
   std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) override;
+  NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) override;
+  std::optional<NamedJob> named(const std::string& name) const override;
   std::optional<AwaitAnswer> answer(std::uint64_t job, bool expired) const override;
   std::optional<std::chrono::steady_clock::duration> answer_poll() const override { return std::nullopt; }
   v1::JobState cancel(std::uint64_t job) override;
@@ -59,6 +61,8 @@ class LocalJobQueue final : public JobQueue {
  private:
   struct Job;
 
+  // ServiceError unavailable while draining, resource_exhausted at max_jobs.
+  void check_room() const;
   void starter_loop();
   // Starts the jobs parked behind the load of `key` until none is left.
   void loader_loop(const std::string& key);

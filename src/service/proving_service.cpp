@@ -204,6 +204,13 @@ std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
   return queue_->submit(request, std::move(checked));
 }
 
+NamedJob ProvingService::submit_named(const v1::SubmitProofRequest& request, const JobName& name) {
+  CheckedFiles checked = validate(request);
+  return queue_->submit_named(request, std::move(checked), name);
+}
+
+std::optional<NamedJob> ProvingService::named(const std::string& name) const { return queue_->named(name); }
+
 std::optional<AwaitRegistry::Ticket> ProvingService::await_async(std::uint64_t id,
                                                                  std::optional<std::chrono::milliseconds> wait,
                                                                  AwaitRegistry::Callback done) {

@@ -53,6 +53,10 @@ class ProvingService : private JobEvents {
 
   // Every call below throws ServiceError for a bad request.
   std::uint64_t submit(const v1::SubmitProofRequest& request);
+  // Under a client's name (JobQueue::submit_named): a name already journaled answers
+  // its job and queues nothing. The request is checked either way.
+  NamedJob submit_named(const v1::SubmitProofRequest& request, const JobName& name);
+  std::optional<NamedJob> named(const std::string& name) const;
   // Waits up to `wait` (at most 60 s) for the job to finish; a job a drain cuts
   // short is answered ServiceError unavailable.
   v1::AwaitProofResponse await(std::uint64_t id, std::chrono::milliseconds wait);

@@ -90,6 +90,37 @@ TEST_F(ClusterQueueTest, MigrationsApplyOnceAndANewerSchemaIsRefused) {
   }
 }
 
+// A client's name for a job: daemons racing to submit it queue one job, with its
+// partitions; the name and its digest are found by any daemon.
+TEST_F(ClusterQueueTest, ANamedJobIsQueuedOnceWhoeverSubmitsIt) {
+  std::vector<NamedJob> got(4);
+  std::vector<std::thread> daemons;
+  for (int i = 0; i < 4; ++i) {
+    daemons.emplace_back([&, i] {
+      ClusterQueue q(options("d" + std::to_string(i)));
+      got[static_cast<std::size_t>(i)] = q.insert_named(2, "request", 3, 1.0, {"cuzk:sector-9", std::string("\x01\x00d", 3)});
+    });
+  }
+  for (auto& t : daemons) t.join();
+  int inserted = 0;
+  for (const NamedJob& job : got) {
+    EXPECT_EQ(job.id, got[0].id);
+    EXPECT_EQ(job.digest, std::string("\x01\x00d", 3));
+    inserted += job.existed ? 0 : 1;
+  }
+  EXPECT_EQ(inserted, 1);
+  ClusterQueue q(options("reader"));
+  const std::optional<NamedJob> found = q.find_named("cuzk:sector-9");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->id, got[0].id);
+  EXPECT_FALSE(q.find_named("cuzk:sector-10").has_value());
+  EXPECT_NE(q.insert_named(2, "request", 3, 1.0, {"cuzk:sector-10", "x"}).id, got[0].id);
+  pqxx::connection c(url_);
+  pqxx::work w(c);
+  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_jobs")[0][0].as<int>(), 2);
+  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_partitions")[0][0].as<int>(), 6);
+}
+
 TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
   ClusterQueue a(options("a"));
   ClusterQueue b(options("b"));

@@ -16,6 +16,7 @@
 #include "service/cuzk_request.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
+#include "service/job_store.hpp"
 #include "service/proving_service.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
@@ -138,6 +139,11 @@ class CuzkApi : public ::testing::Test {
     config_.listen = "127.0.0.1:0";
     config_.max_request_bytes = 8 << 20;
     config_.cuzk_params = {{"porep-2k", params_}, {"porep-32g", root_ / "absent.params"}};
+    start();
+  }
+
+  // The daemon on config_ (again after a stop: the same data dir and journal).
+  void start() {
     BackendSetup backend;
     backend.backends = {std::make_shared<groth16::CpuProver>()};
     service_ = std::make_unique<ProvingService>(config_, std::move(backend));
@@ -220,6 +226,37 @@ TEST_F(CuzkApi, APorepEnvelopeBecomesAFilecoinJobThatRunsAndFailsOnItsQuerylessK
   EXPECT_EQ(submitted.job_id().rfind("job-", 0), 0u) << submitted.job_id();
   ASSERT_TRUE(await(submitted.job_id(), 0, answer).ok());
   EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);
+}
+
+// A request id is journaled with its job: after a restart AwaitProof still finds the
+// job by it, a retry of the request answers that job and queues nothing, and another
+// request under the id is refused.
+TEST_F(CuzkApi, ARequestIdOutlivesARestart) {
+  service_->pause();  // the job is still queued when the daemon stops
+  cuzk::v1::SubmitProofResponse submitted;
+  ASSERT_TRUE(submit(porep("sector-7"), submitted).ok());
+  server_.reset();
+  service_.reset();
+  start();
+  AwaitProofResponse answer;
+  const grpc::Status found = await("sector-7", 60000, answer);
+  ASSERT_TRUE(found.ok()) << found.error_message();
+  EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);  // its key has no queries
+  EXPECT_TRUE(mentions(answer.error_message(), "no-queries.params")) << answer.error_message();
+  cuzk::v1::SubmitProofResponse again;
+  ASSERT_TRUE(submit(porep("sector-7"), again).ok());
+  EXPECT_EQ(again.job_id(), "sector-7");
+  cuzk::v1::SubmitProofRequest other = porep("sector-7");
+  other.set_priority(cuzk::v1::HIGH);
+  const grpc::Status refused = submit(other, again);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::ALREADY_EXISTS) << refused.error_message();
+  EXPECT_TRUE(mentions(refused.error_message(), "sector-7")) << refused.error_message();
+  // One job in the journal: the retry queued nothing.
+  server_.reset();
+  service_.reset();
+  const JobStore journal(config_.data_dir / "jobs.sqlite");
+  EXPECT_TRUE(journal.get(1).has_value());
+  EXPECT_FALSE(journal.get(2).has_value());
 }
 
 TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {

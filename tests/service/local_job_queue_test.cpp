@@ -217,6 +217,32 @@ TEST_F(LocalQueue, ASubmitBeyondMaxJobsIsRefusedAndNotJournaled) {
   EXPECT_EQ(store.unfinished().size(), 2u);
 }
 
+// A client's name for a job: submitted again, the name answers the journaled job and
+// queues nothing, also after the queue is opened again; the digest comes back.
+TEST_F(LocalQueue, ANamedJobIsJournaledOnceAndFoundAfterAReopen) {
+  std::uint64_t id = 0;
+  {
+    Rig rig(config_);  // not started: the job stays queued
+    const NamedJob first = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
+    EXPECT_FALSE(first.existed);
+    const NamedJob again = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-b"});
+    EXPECT_TRUE(again.existed);
+    EXPECT_EQ(again.id, first.id);
+    EXPECT_EQ(again.digest, "digest-a");
+    EXPECT_EQ(rig.tally.counters().submitted, 1u);
+    EXPECT_NE(rig.queue->submit_named(request(1, 2), {}, {"cuzk:b", "digest-b"}).id, first.id);
+    id = first.id;
+  }
+  Rig rig(config_);
+  const std::optional<NamedJob> found = rig.queue->named("cuzk:a");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->id, id);
+  EXPECT_EQ(found->digest, "digest-a");
+  EXPECT_FALSE(rig.queue->named("cuzk:c").has_value());
+  JobStore store(config_.data_dir / "jobs.sqlite");
+  EXPECT_EQ(store.unfinished().size(), 2u);
+}
+
 TEST_F(LocalQueue, TheJournalsUnreadableAndThriceStartedJobsFailAtOpenTheRestRun) {
   std::uint64_t unreadable = 0, thrice = 0, twice = 0;
   {
