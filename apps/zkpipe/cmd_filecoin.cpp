@@ -191,7 +191,8 @@ void run_seal(const SealOptions& o) {
   io::write_file_atomically(sector_path, filecoin::sector_values_to_json(sealed.values));
   std::cerr << "sealed a sector of " << describe_sector_size(proof.sector_bytes) << " (" << proof.name << ") in "
             << format_seconds(seconds) << "; wrote " << c1_path.string() << " and " << sector_path.string() << "\n";
-  std::cout << "comm_d " << filecoin::hex_of(sealed.values.comm_d) << "\ncomm_r " << filecoin::hex_of(sealed.values.comm_r) << "\n";
+  std::cout << "comm_d " << filecoin::hex_of(sealed.values.comm_d) << "\ncomm_r "
+            << filecoin::hex_of(sealed.values.comm_r) << "\n";
 }
 
 void register_seal_command(CLI::App& filecoin) {

@@ -4,8 +4,6 @@
 // SnapDeals update of a sector held in memory. Writes vanilla-<k>.bin and job.json (the
 // registered proof, the randomness or the three commitments, the files in order) and
 // prints the `zkpipe client submit` options that send them.
-#include <algorithm>
-#include <array>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -17,6 +15,7 @@
 #include "circuits/filecoin/hex_bytes.hpp"
 #include "circuits/filecoin/post_vanilla.hpp"
 #include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/sha256_domain.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
 #include "circuits/filecoin/synthetic_update.hpp"
 #include "circuits/filecoin/tree_poseidon.hpp"
@@ -38,12 +37,7 @@ struct VanillaOptions {
 };
 
 // 32 bytes, little-endian: how the requests carry a commitment.
-std::string le_hex(const ff::Fr& value) {
-  std::array<std::uint8_t, 32> bytes{};
-  value.to_bytes_be(bytes);
-  std::reverse(bytes.begin(), bytes.end());
-  return filecoin::hex_of(bytes);
-}
+std::string le_hex(const ff::Fr& value) { return filecoin::hex_of(filecoin::fr_to_domain(value)); }
 
 // The blobs as vanilla-<k>.bin in order; their names for job.json.
 nlohmann::json write_blobs(const std::filesystem::path& dir, const std::vector<std::vector<std::uint8_t>>& blobs) {

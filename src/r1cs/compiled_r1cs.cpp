@@ -146,15 +146,8 @@ void CompilingSystem::append_segment(const ConstraintSystem& part, std::size_t c
   }
   const CompilingSystem& segment = *compiled;
   const SegmentBase base = *segment.segment_;
-  if (base.inputs > num_inputs_ || base.aux > num_aux_) {
-    throw std::invalid_argument("CompilingSystem::append_segment: the segment reads variables this system lacks");
-  }
-  const SegmentPlacement placement{base, segment.num_inputs_ - base.inputs, segment.num_aux_ - base.aux, num_inputs_,
-                                   num_aux_};
-  if (num_inputs_ + copies * placement.own_inputs > std::size_t{Variable::kMaxIndex} + 1 ||
-      num_aux_ + copies * placement.own_aux > std::size_t{Variable::kMaxIndex} + 1) {
-    throw std::length_error("CompilingSystem: too many variables");
-  }
+  const SegmentPlacement placement =
+      place_copies(base, segment.num_inputs_, segment.num_aux_, num_inputs_, num_aux_, copies);
   // The segment's wide coefficients as codes of this system's table.
   std::vector<std::uint32_t> codes;
   codes.reserve(segment.table_.size());
@@ -165,15 +158,9 @@ void CompilingSystem::append_segment(const ConstraintSystem& part, std::size_t c
     reserve(*m, *own, copies, input_rows, m == &a_ ? input_rows : 0);
     append_copies(*m, *own, copies, placement, codes);
   }
-  // The head's variables the copies read; then each copy's own.
-  a_aux_density_.merge_prefix(segment.a_aux_density_, base.aux);
-  b_aux_density_.merge_prefix(segment.b_aux_density_, base.aux);
-  b_input_density_.merge_prefix(segment.b_input_density_, base.inputs);
-  for (std::size_t k = 0; k < copies; ++k) {
-    a_aux_density_.append(segment.a_aux_density_, base.aux);
-    b_aux_density_.append(segment.b_aux_density_, base.aux);
-    b_input_density_.append(segment.b_input_density_, base.inputs);
-  }
+  append_density_copies(a_aux_density_, segment.a_aux_density_, base.aux, copies);
+  append_density_copies(b_aux_density_, segment.b_aux_density_, base.aux, copies);
+  append_density_copies(b_input_density_, segment.b_input_density_, base.inputs, copies);
   num_inputs_ += copies * placement.own_inputs;
   num_aux_ += copies * placement.own_aux;
   if (progress_) progress_(num_constraints());

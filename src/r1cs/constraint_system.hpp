@@ -59,10 +59,10 @@ class ConstraintSystem {
   // Shape-only systems (compiling, counting) can record a part of a circuit once
   // and append copies of it: a circuit of many identical parts (a PoSt partition's
   // sectors) then costs one part's synthesis and a copy per part. new_segment() gives
-  // an empty system for the part (input 0 is still ONE; its variables are numbered
-  // from the part's start), or null when this system records values and cannot
-  // repeat a part; append_segment() appends `copies` copies of what it recorded,
-  // each over variables of its own, as synthesizing the part that many times would.
+  // an empty system for the part, which may read the variables allocated so far
+  // (r1cs/segment.hpp), or null when this system records values and cannot repeat a
+  // part; append_segment() appends `copies` copies of what it recorded, each over
+  // variables of its own, as synthesizing the part that many times would.
   virtual std::unique_ptr<ConstraintSystem> new_segment() const { return nullptr; }
   virtual void append_segment(const ConstraintSystem& segment, std::size_t copies);
 

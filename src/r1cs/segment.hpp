@@ -10,7 +10,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
+#include "r1cs/density.hpp"
 #include "r1cs/variable.hpp"
 
 namespace zkpipe::r1cs {
@@ -37,5 +40,30 @@ struct SegmentPlacement {
                                                                         (i - base.inputs)));
   }
 };
+
+// Where `copies` copies of a segment over `base` that allocated up to `part_inputs` /
+// `part_aux` land in a system that holds `inputs` / `aux` now. Throws
+// std::invalid_argument when the segment reads variables the system lacks,
+// std::length_error when the copies would overflow the variable index.
+inline SegmentPlacement place_copies(SegmentBase base, std::size_t part_inputs, std::size_t part_aux,
+                                     std::size_t inputs, std::size_t aux, std::size_t copies) {
+  if (base.inputs > inputs || base.aux > aux) {
+    throw std::invalid_argument("append_segment: the segment reads variables the system lacks");
+  }
+  const SegmentPlacement p{base, part_inputs - base.inputs, part_aux - base.aux, inputs, aux};
+  if (inputs + copies * p.own_inputs > std::size_t{Variable::kMaxIndex} + 1 ||
+      aux + copies * p.own_aux > std::size_t{Variable::kMaxIndex} + 1) {
+    throw std::length_error("append_segment: " + std::to_string(copies) + " copies overflow the variable index");
+  }
+  return p;
+}
+
+// A density of the system after `copies` copies of a segment's over `base` variables:
+// the head's bits the copies read, then each copy's own.
+inline void append_density_copies(DensityBitmap& head, const DensityBitmap& part, std::size_t base,
+                                  std::size_t copies) {
+  head.merge_prefix(part, base);
+  for (std::size_t k = 0; k < copies; ++k) head.append(part, base);
+}
 
 }  // namespace zkpipe::r1cs

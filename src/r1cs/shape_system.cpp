@@ -34,25 +34,13 @@ void ShapeSystem::append_segment(const ConstraintSystem& part, std::size_t copie
     throw std::invalid_argument("ShapeSystem::append_segment: not a ShapeSystem segment");
   }
   const SegmentBase base = *segment->segment_;
-  if (base.inputs > num_inputs() || base.aux > num_aux()) {
-    throw std::invalid_argument("ShapeSystem::append_segment: the segment reads variables this system lacks");
-  }
-  if (num_inputs() + copies * (segment->num_inputs() - base.inputs) > std::size_t{Variable::kMaxIndex} + 1 ||
-      num_aux() + copies * (segment->num_aux() - base.aux) > std::size_t{Variable::kMaxIndex} + 1) {
-    throw std::length_error("ShapeSystem: too many variables");
-  }
+  place_copies(base, segment->num_inputs(), segment->num_aux(), num_inputs(), num_aux(), copies);  // the checks
   constraints_ += copies * segment->constraints_;
   nonzeros_ += copies * segment->nonzeros_;
-  a_input_density_.merge_prefix(segment->a_input_density_, base.inputs);
-  b_input_density_.merge_prefix(segment->b_input_density_, base.inputs);
-  a_aux_density_.merge_prefix(segment->a_aux_density_, base.aux);
-  b_aux_density_.merge_prefix(segment->b_aux_density_, base.aux);
-  for (std::size_t k = 0; k < copies; ++k) {
-    a_input_density_.append(segment->a_input_density_, base.inputs);
-    b_input_density_.append(segment->b_input_density_, base.inputs);
-    a_aux_density_.append(segment->a_aux_density_, base.aux);
-    b_aux_density_.append(segment->b_aux_density_, base.aux);
-  }
+  append_density_copies(a_input_density_, segment->a_input_density_, base.inputs, copies);
+  append_density_copies(b_input_density_, segment->b_input_density_, base.inputs, copies);
+  append_density_copies(a_aux_density_, segment->a_aux_density_, base.aux, copies);
+  append_density_copies(b_aux_density_, segment->b_aux_density_, base.aux, copies);
 }
 
 Variable ShapeSystem::alloc(ValueFn /*value*/) {

@@ -34,6 +34,14 @@ void ClusterJobQueue::start() { worker_.start(); }
 void ClusterJobQueue::stop() { worker_.stop(); }
 
 std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles) {
+  return insert(request, nullptr).id;
+}
+
+NamedJob ClusterJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles, const JobName& name) {
+  return insert(request, &name);
+}
+
+NamedJob ClusterJobQueue::insert(const v1::SubmitProofRequest& request, const JobName* name) {
   // The files are checked again by the daemon that claims the job: it may be another.
   if (worker_.draining()) {
     throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
@@ -42,28 +50,14 @@ std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, Che
   request.SerializeToString(&bytes);
   try {
     // Stored as the engine's priority order (critical 0 … low 3): the claim's ORDER BY.
-    const std::uint64_t id = queue_.insert(static_cast<int>(engine_priority(request.priority())), bytes,
-                                           partitions_of(request), unix_now());
-    services_.tally.submitted();
-    worker_.wake();  // the local claimer asks at once
-    return id;
-  } catch (const StoreError& e) {
-    throw unavailable(e);
-  }
-}
-
-NamedJob ClusterJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles, const JobName& name) {
-  if (worker_.draining()) {
-    throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
-  }
-  std::string bytes;
-  request.SerializeToString(&bytes);
-  try {
-    const NamedJob job = queue_.insert_named(static_cast<int>(engine_priority(request.priority())), bytes,
-                                             partitions_of(request), unix_now(), name);
+    const int priority = static_cast<int>(engine_priority(request.priority()));
+    const std::uint32_t partitions = partitions_of(request);
+    const double now = unix_now();
+    const NamedJob job = name != nullptr ? queue_.insert_named(priority, bytes, partitions, now, *name)
+                                         : NamedJob{queue_.insert(priority, bytes, partitions, now), {}, false};
     if (!job.existed) {
       services_.tally.submitted();
-      worker_.wake();
+      worker_.wake();  // the local claimer asks at once
     }
     return job;
   } catch (const StoreError& e) {

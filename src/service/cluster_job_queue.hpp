@@ -32,6 +32,9 @@ class ClusterJobQueue final : public JobQueue {
   void report(v1::GetStatusResponse& out) const override;
 
  private:
+  // The job into the cluster's queue, under `name` when given.
+  NamedJob insert(const v1::SubmitProofRequest& request, const JobName* name);
+
   JobQueueServices services_;
   // A connection: its calls take its own lock, answer() and report() included.
   mutable ClusterQueue queue_;

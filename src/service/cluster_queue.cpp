@@ -66,6 +66,12 @@ constexpr int kMaxClaims = 3;
 // Any constant: the advisory lock that serializes migrations across daemons.
 constexpr std::int64_t kMigrationLock = 0x7a6b70697065;
 
+// A new job's partitions, queued.
+void insert_partitions(pqxx::work& w, std::int64_t job, std::uint32_t partitions) {
+  w.exec_params("INSERT INTO zkpipe_partitions (job_id, idx) SELECT $1, generate_series(0, $2 - 1)", job,
+                static_cast<std::int64_t>(partitions));
+}
+
 std::string to_hex(const std::string& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
@@ -84,6 +90,13 @@ std::string from_hex(const std::string& hex) {
     out[i] = static_cast<char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
   }
   return out;
+}
+
+// The job a client named so, if the queue has it.
+std::optional<NamedJob> named_job(pqxx::work& w, const std::string& name) {
+  const pqxx::result r = w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name);
+  if (r.empty()) return std::nullopt;
+  return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
 }
 
 // A lost server (restart, network) rather than a bad statement: worth reconnecting.
@@ -202,8 +215,7 @@ std::uint64_t ClusterQueue::insert(int priority, const std::string& request, std
                                   "VALUES ($1, decode($2, 'hex'), $3, $4) RETURNING id",
                                   priority, to_hex(request), static_cast<std::int64_t>(partitions), now)[0][0]
                         .as<std::int64_t>();
-    w.exec_params("INSERT INTO zkpipe_partitions (job_id, idx) SELECT $1, generate_series(0, $2 - 1)", id,
-                  static_cast<std::int64_t>(partitions));
+    insert_partitions(w, id, partitions);
     w.commit();
     return static_cast<std::uint64_t>(id);
   });
@@ -219,15 +231,13 @@ NamedJob ClusterQueue::insert_named(int priority, const std::string& request, st
         "ON CONFLICT (name) WHERE name IS NOT NULL DO NOTHING RETURNING id",
         priority, to_hex(request), static_cast<std::int64_t>(partitions), now, name.name, to_hex(name.digest));
     if (inserted.empty()) {
-      const pqxx::result r =
-          w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name.name);
+      std::optional<NamedJob> existing = named_job(w, name.name);
       w.commit();
-      if (r.empty()) throw StoreError("the job named " + name.name + " vanished while it was submitted again");
-      return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
+      if (!existing) throw StoreError("the job named " + name.name + " vanished while it was submitted again");
+      return *existing;
     }
     const auto id = inserted[0][0].as<std::int64_t>();
-    w.exec_params("INSERT INTO zkpipe_partitions (job_id, idx) SELECT $1, generate_series(0, $2 - 1)", id,
-                  static_cast<std::int64_t>(partitions));
+    insert_partitions(w, id, partitions);
     w.commit();
     return NamedJob{static_cast<std::uint64_t>(id), name.digest, false};
   });
@@ -236,9 +246,7 @@ NamedJob ClusterQueue::insert_named(int priority, const std::string& request, st
 std::optional<NamedJob> ClusterQueue::find_named(const std::string& name) {
   return with_retry(true, [&](pqxx::connection& c) -> std::optional<NamedJob> {
     pqxx::work w(c);
-    const pqxx::result r = w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name);
-    if (r.empty()) return std::nullopt;
-    return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
+    return named_job(w, name);
   });
 }
 

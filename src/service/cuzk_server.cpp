@@ -290,6 +290,14 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
   std::uint32_t ahead = 0;
   const v1::GetStatusResponse queued = service_.status();
   for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
+  std::lock_guard lock(mutex_);
+  if (request.request_id().empty()) {  // no retry can name it: no digest
+    const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
+    jobs_.emplace(name_of(id), Job{id, request.proof_kind(), {}, true});
+    out.set_job_id(name_of(id));
+    out.set_queue_position(ahead);
+    return out;
+  }
   const std::string bytes = request.SerializeAsString();
   const r1cs::sha256::Digest digest =
       r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
@@ -298,14 +306,6 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
     return ServiceError(ErrorKind::already_exists,
                         "request_id " + request.request_id() + " was submitted already, with another request");
   };
-  std::lock_guard lock(mutex_);
-  if (request.request_id().empty()) {
-    const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
-    jobs_.emplace(name_of(id), Job{id, request.proof_kind(), request_digest, true});
-    out.set_job_id(name_of(id));
-    out.set_queue_position(ahead);
-    return out;
-  }
   if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
     if (it->second.request_digest != request_digest) throw another_request();
     out.set_job_id(request.request_id());

@@ -7,8 +7,7 @@
 #include "circuits/filecoin/post_vanilla.hpp"
 #include "circuits/filecoin/sector_shape.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
-#include "ff/fr.hpp"
-#include "service/errors.hpp"
+#include "service/request_fields.hpp"
 
 namespace zkpipe::service {
 
@@ -33,10 +32,6 @@ RegisteredPost make(const Version& v, std::uint64_t sector_bytes) {
           filecoin::post_proof(v.kind, sector_bytes), v.api};
 }
 
-ServiceError invalid(std::string_view field, const std::string& what) {
-  return {ErrorKind::invalid_argument, std::string(field) + ": " + what};
-}
-
 }  // namespace
 
 RegisteredPost registered_post_proof(std::string_view name) {
@@ -46,14 +41,14 @@ RegisteredPost registered_post_proof(std::string_view name) {
       if (registered.name == name) return registered;
     }
   }
-  throw invalid(kPostProofField, "'" + std::string(name.substr(0, 64)) +
+  throw invalid_field(kPostProofField, "'" + std::string(name.substr(0, 64)) +
                                      "' is no RegisteredPoStProof (StackedDrgWinning<size>V1, "
                                      "StackedDrgWindow<size>V1, V1_1 or V1_2; sizes 2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
 }
 
 RegisteredPost registered_post_proof(std::uint64_t abi_number) {
   if (abi_number >= 15) {
-    throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredPoStProof (0 to 14)");
+    throw invalid_field("registered_proof", std::to_string(abi_number) + " is no RegisteredPoStProof (0 to 14)");
   }
   // The Go ABI numbers each kind's sizes in the published order.
   const std::uint64_t sector_bytes = filecoin::published_sector_shapes()[abi_number % 5].sector_bytes;
@@ -63,20 +58,13 @@ RegisteredPost registered_post_proof(std::uint64_t abi_number) {
 
 std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job) {
   const RegisteredPost registered = registered_post_proof(job.registered_proof());
-  if (job.randomness().size() != 32) {
-    throw invalid(kPostRandomnessField, std::to_string(job.randomness().size()) + " bytes, expected 32");
-  }
+  le_field_element(job.randomness(), kPostRandomnessField);
   filecoin::PostRandomness randomness{};
   std::copy(job.randomness().begin(), job.randomness().end(), randomness.begin());
-  std::array<std::uint8_t, 32> big_endian{};
-  std::reverse_copy(randomness.begin(), randomness.end(), big_endian.begin());
-  if (!ff::Fr::from_bytes_be(big_endian)) {
-    throw invalid(kPostRandomnessField, "not a canonical field element (little-endian, below r)");
-  }
-  if (job.vanilla_proofs().empty()) throw invalid(kPostVanillaField, "none given");
+  if (job.vanilla_proofs().empty()) throw invalid_field(kPostVanillaField, "none given");
   const std::size_t most = registered.proof.kind == PostKind::kWinning ? 1 : registered.proof.sector_count;
   if (static_cast<std::size_t>(job.vanilla_proofs().size()) > most) {
-    throw invalid(kPostVanillaField, std::to_string(job.vanilla_proofs().size()) + " proofs, but a " +
+    throw invalid_field(kPostVanillaField, std::to_string(job.vanilla_proofs().size()) + " proofs, but a " +
                                          registered.name + " partition has at most " + std::to_string(most));
   }
   try {
@@ -95,7 +83,7 @@ std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const
     return std::make_shared<const filecoin::FallbackPostCircuit>(registered.proof.name(),
                                                                 registered.proof.tree_shape(), std::move(partitions));
   } catch (const std::invalid_argument& e) {
-    throw invalid(kPostVanillaField, e.what());
+    throw invalid_field(kPostVanillaField, e.what());
   }
 }
 

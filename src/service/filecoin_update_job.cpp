@@ -1,7 +1,5 @@
 #include "service/filecoin_update_job.hpp"
 
-#include <algorithm>
-#include <array>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -11,8 +9,7 @@
 #include "circuits/filecoin/tree_poseidon.hpp"
 #include "circuits/filecoin/update_vanilla.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
-#include "ff/fr.hpp"
-#include "service/errors.hpp"
+#include "service/request_fields.hpp"
 
 namespace zkpipe::service {
 
@@ -35,20 +32,6 @@ RegisteredUpdate make(std::uint64_t sector_bytes) {
   return out;
 }
 
-ServiceError invalid(std::string_view field, const std::string& what) {
-  return {ErrorKind::invalid_argument, std::string(field) + ": " + what};
-}
-
-// 32 bytes, a little-endian canonical field element.
-ff::Fr commitment(const std::string& bytes, std::string_view field) {
-  if (bytes.size() != 32) throw invalid(field, std::to_string(bytes.size()) + " bytes, expected 32");
-  std::array<std::uint8_t, 32> big_endian{};
-  std::reverse_copy(bytes.begin(), bytes.end(), big_endian.begin());
-  const auto value = ff::Fr::from_bytes_be(big_endian);
-  if (!value) throw invalid(field, "not a canonical field element (little-endian, below r)");
-  return *value;
-}
-
 // update_vanilla.cpp names a partition "vanilla proof k"; the request's field says it.
 std::string without_prefix(const std::string& what, std::size_t k) {
   const std::string prefix = "vanilla proof " + std::to_string(k) + ": ";
@@ -63,7 +46,7 @@ RegisteredUpdate registered_update_proof(std::string_view name) {
       return make(shape.sector_bytes);
     }
   }
-  throw invalid(kUpdateProofField, "'" + std::string(name.substr(0, 64)) +
+  throw invalid_field(kUpdateProofField, "'" + std::string(name.substr(0, 64)) +
                                        "' is no RegisteredUpdateProof (StackedDrg<size>V1; sizes 2KiB, 8MiB, "
                                        "512MiB, 32GiB, 64GiB)");
 }
@@ -72,7 +55,7 @@ RegisteredUpdate registered_update_proof(std::uint64_t abi_number) {
   // The Go ABI numbers the sizes in the published order.
   const auto sizes = filecoin::published_sector_shapes();
   if (abi_number >= sizes.size()) {
-    throw invalid("registered_proof", std::to_string(abi_number) + " is no RegisteredUpdateProof (0 to 4)");
+    throw invalid_field("registered_proof", std::to_string(abi_number) + " is no RegisteredUpdateProof (0 to 4)");
   }
   return make(sizes[abi_number].sector_bytes);
 }
@@ -87,14 +70,14 @@ std::uint32_t filecoin_update_partitions(const v1::FilecoinUpdateJob& job) {
 
 std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circuit(const v1::FilecoinUpdateJob& job) {
   const RegisteredUpdate registered = registered_update_proof(job.registered_proof());
-  const filecoin::UpdateCommitments comms{commitment(job.comm_r_old(), kUpdateCommROldField),
-                                          commitment(job.comm_r_new(), kUpdateCommRNewField),
-                                          commitment(job.comm_d_new(), kUpdateCommDNewField)};
+  const filecoin::UpdateCommitments comms{le_field_element(job.comm_r_old(), kUpdateCommROldField),
+                                          le_field_element(job.comm_r_new(), kUpdateCommRNewField),
+                                          le_field_element(job.comm_d_new(), kUpdateCommDNewField)};
   const std::size_t count = static_cast<std::size_t>(job.vanilla_proofs().size());
-  if (count == 0) throw invalid(kUpdateVanillaField, "none given (one bincode PartitionProof a partition, in order)");
+  if (count == 0) throw invalid_field(kUpdateVanillaField, "none given (one bincode PartitionProof a partition, in order)");
   if (count != registered.shape.partitions) {
     const std::size_t want = registered.shape.partitions;
-    throw invalid(kUpdateVanillaField, std::to_string(count) + (count == 1 ? " proof" : " proofs") + ", but a " +
+    throw invalid_field(kUpdateVanillaField, std::to_string(count) + (count == 1 ? " proof" : " proofs") + ", but a " +
                                            registered.name + " update has " + std::to_string(want) +
                                            (want == 1 ? " partition" : " partitions") +
                                            " (one proof a partition, in order)");
@@ -116,7 +99,7 @@ std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circui
       partitions.push_back(filecoin::update_partition_from_vanilla(registered.shape, vanilla, k, comms,
                                                                    filecoin::kDefaultUpdateHIndex));
     } catch (const std::invalid_argument& e) {
-      throw invalid(field, without_prefix(e.what(), k));
+      throw invalid_field(field, without_prefix(e.what(), k));
     }
   }
   return std::make_shared<const filecoin::EmptySectorUpdateCircuit>(registered.circuit_name, registered.shape,

@@ -223,8 +223,15 @@ void JobStore::reconcile_ids(bool journal_existed) {
 
 std::uint64_t JobStore::insert(int priority, const std::string& request, double now) {
   std::lock_guard lock(mutex_);
-  Statement s(db_, "INSERT INTO jobs (priority, request, state, submitted_at) VALUES (?, ?, 1, ?)", path_);
+  return insert_locked(priority, request, now, nullptr);
+}
+
+std::uint64_t JobStore::insert_locked(int priority, const std::string& request, double now, const JobName* name) {
+  Statement s(db_,
+              "INSERT INTO jobs (priority, request, state, submitted_at, name, name_digest) VALUES (?, ?, 1, ?, ?, ?)",
+              path_);
   s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now);
+  if (name != nullptr) s.bind_text(4, name->name).bind_blob(5, name->digest);  // else NULL, unnamed
   s.step();
   const auto id = static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
   // Before the client hears of the id: from now on no journal may give it out again.
@@ -236,23 +243,16 @@ NamedJob JobStore::insert_named(int priority, const std::string& request, double
   std::lock_guard lock(mutex_);
   // Under the store's lock, and one daemon per journal: the look-up and the insert
   // are one step.
-  {
-    Statement s(db_, "SELECT id, name_digest FROM jobs WHERE name = ?", path_);
-    s.bind_text(1, name.name);
-    if (s.step()) return {static_cast<std::uint64_t>(s.int_at(0)), s.bytes_at(1), true};
-  }
-  Statement s(db_,
-              "INSERT INTO jobs (priority, request, state, submitted_at, name, name_digest) VALUES (?, ?, 1, ?, ?, ?)",
-              path_);
-  s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now).bind_text(4, name.name).bind_blob(5, name.digest);
-  s.step();
-  const auto id = static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
-  id_floor_.raise(id);
-  return {id, name.digest, false};
+  if (std::optional<NamedJob> existing = find_named_locked(name.name)) return *existing;
+  return {insert_locked(priority, request, now, &name), name.digest, false};
 }
 
 std::optional<NamedJob> JobStore::find_named(const std::string& name) const {
   std::lock_guard lock(mutex_);
+  return find_named_locked(name);
+}
+
+std::optional<NamedJob> JobStore::find_named_locked(const std::string& name) const {
   Statement s(db_, "SELECT id, name_digest FROM jobs WHERE name = ?", path_);
   s.bind_text(1, name);
   if (!s.step()) return std::nullopt;

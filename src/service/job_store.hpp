@@ -105,6 +105,9 @@ class JobStore {
   std::size_t purge_finished_before(double cutoff);
 
  private:
+  // Under mutex_: the row (named when `name` is given), its id raised into the floor.
+  std::uint64_t insert_locked(int priority, const std::string& request, double now, const JobName* name);
+  std::optional<NamedJob> find_named_locked(const std::string& name) const;
   void exec(const char* sql);
   int user_version();
   // Throws StoreError when SQLite finds the file damaged.

@@ -111,32 +111,29 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   changed_.notify_all();
 }
 
-void LocalJobQueue::check_room() const {
-  std::lock_guard lock(mutex_);
-  if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
-  if (jobs_.size() >= services_.config.max_jobs) {
-    throw ServiceError(ErrorKind::resource_exhausted,
-                       "the daemon holds " + std::to_string(jobs_.size()) + " unfinished jobs (max_jobs)");
-  }
-}
-
 std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles checked) {
-  check_room();
-  std::string bytes;
-  request.SerializeToString(&bytes);
-  const double now = unix_now();
-  const std::uint64_t id = store_.insert(request.priority(), bytes, now);
-  enqueue(id, request, std::move(checked), now);
-  return id;
+  return insert(request, std::move(checked), nullptr).id;
 }
 
 NamedJob LocalJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked,
                                      const JobName& name) {
-  check_room();
+  return insert(request, std::move(checked), &name);
+}
+
+NamedJob LocalJobQueue::insert(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName* name) {
+  {
+    std::lock_guard lock(mutex_);
+    if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
+    if (jobs_.size() >= services_.config.max_jobs) {
+      throw ServiceError(ErrorKind::resource_exhausted,
+                         "the daemon holds " + std::to_string(jobs_.size()) + " unfinished jobs (max_jobs)");
+    }
+  }
   std::string bytes;
   request.SerializeToString(&bytes);
   const double now = unix_now();
-  const NamedJob job = store_.insert_named(request.priority(), bytes, now, name);
+  const NamedJob job = name != nullptr ? store_.insert_named(request.priority(), bytes, now, *name)
+                                       : NamedJob{store_.insert(request.priority(), bytes, now), {}, false};
   if (!job.existed) enqueue(job.id, request, std::move(checked), now);
   return job;
 }

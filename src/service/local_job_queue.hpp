@@ -61,8 +61,9 @@ class LocalJobQueue final : public JobQueue {
  private:
   struct Job;
 
-  // ServiceError unavailable while draining, resource_exhausted at max_jobs.
-  void check_room() const;
+  // Journals the job (under `name` when given) and queues it unless the name was
+  // taken. ServiceError unavailable while draining, resource_exhausted at max_jobs.
+  NamedJob insert(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName* name);
   void starter_loop();
   // Starts the jobs parked behind the load of `key` until none is left.
   void loader_loop(const std::string& key);

@@ -6,10 +6,16 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 #include <thread>
 
+#include "groth16/parameter_file.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 #include "service/errors.hpp"
 #include "service/proving_service.hpp"
 
@@ -50,5 +56,28 @@ inline ServiceError refusal(ProvingService& s, const v1::SubmitProofRequest& r) 
 }
 
 inline bool mentions(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// The submit is refused INVALID_ARGUMENT and its message names `what`.
+inline void expect_invalid(ProvingService& s, const v1::SubmitProofRequest& r, const std::string& what) {
+  const ServiceError e = refusal(s, r);
+  EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+  EXPECT_TRUE(mentions(e.what(), what)) << e.what();
+}
+
+// `proof` holds one 192-byte proof per partition of `circuit`, each verifying with the
+// key in `key_file` against the partition's public inputs (the test's own check, not
+// the daemon's).
+inline bool proofs_verify(const std::string& proof, const std::filesystem::path& key_file,
+                          const r1cs::PartitionedCircuit& circuit) {
+  const groth16::ProvingKey key = groth16::load_parameter_file(key_file);
+  const auto proofs =
+      groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
+  if (proofs.size() != circuit.partitions()) return false;
+  const groth16::PreparedVerifyingKey pvk(key.vk);
+  for (std::size_t p = 0; p < proofs.size(); ++p) {
+    if (!groth16::verify(pvk, proofs[p], circuit.public_inputs(p))) return false;
+  }
+  return true;
+}
 
 }  // namespace zkpipe::service::testing

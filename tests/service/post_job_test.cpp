@@ -102,11 +102,7 @@ class PostService : public ::testing::Test {
   }
 
   bool verifies(const v1::AwaitProofResponse& r, const filecoin::FallbackPostCircuit& circuit) const {
-    const groth16::ProvingKey key = groth16::load_parameter_file(post_key());
-    const auto proofs = groth16::decode_proofs(
-        std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
-    return proofs.size() == 1 &&
-           groth16::verify(groth16::PreparedVerifyingKey(key.vk), proofs[0], circuit.public_inputs(0));
+    return testing::proofs_verify(r.proof(), post_key(), circuit);
   }
 
   static inline std::unique_ptr<TempDir> keys_;
@@ -152,9 +148,7 @@ TEST_F(PostService, BadVanillaProofsAreRefusedNamingTheFieldAndNothingIsQueued) 
   auto expect_refused = [&](const v1::FilecoinPostJob& job, const std::string& what) {
     v1::SubmitProofRequest r;
     *r.mutable_filecoin_post() = job;
-    const ServiceError e = refusal(*s, r);
-    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
-    EXPECT_TRUE(mentions(e.what(), what)) << e.what();
+    testing::expect_invalid(*s, r, what);
   };
   v1::FilecoinPostJob job = good;
   job.set_randomness(good.randomness().substr(0, 31));

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 
+#include "circuits/filecoin/sha256_domain.hpp"
 #include "circuits/filecoin/synthetic_update.hpp"
 #include "circuits/filecoin/tree_poseidon.hpp"
 #include "circuits/filecoin/update_circuit.hpp"
@@ -54,9 +55,8 @@ const filecoin::UpdateShape& shape_2kib() {
 
 // 32 bytes, little-endian, as the requests carry a commitment.
 std::string le_bytes(const ff::Fr& value) {
-  std::array<std::uint8_t, 32> big_endian{};
-  value.to_bytes_be(big_endian);
-  return std::string(big_endian.rbegin(), big_endian.rend());
+  const filecoin::Sha256Domain bytes = filecoin::fr_to_domain(value);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 // An update of a 2 KiB sector as filecoin-proofs hands it to the SNARK.
@@ -135,15 +135,7 @@ class UpdateService : public ::testing::Test {
   }
 
   bool verifies(const std::string& proof, const filecoin::EmptySectorUpdateCircuit& circuit) const {
-    const groth16::ProvingKey key = groth16::load_parameter_file(update_key());
-    const auto proofs =
-        groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
-    if (proofs.size() != circuit.partitions()) return false;
-    const groth16::PreparedVerifyingKey pvk(key.vk);
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
-      if (!groth16::verify(pvk, proofs[p], circuit.public_inputs(p))) return false;
-    }
-    return true;
+    return testing::proofs_verify(proof, update_key(), circuit);
   }
 
   static inline std::unique_ptr<TempDir> keys_;
@@ -214,9 +206,7 @@ TEST_F(UpdateService, BadUpdatesAreRefusedNamingTheFieldAndNothingIsQueued) {
   auto expect_refused = [&](const v1::FilecoinUpdateJob& job, const std::string& what) {
     v1::SubmitProofRequest r;
     *r.mutable_filecoin_update() = job;
-    const ServiceError e = refusal(*s, r);
-    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
-    EXPECT_TRUE(mentions(e.what(), what)) << e.what();
+    testing::expect_invalid(*s, r, what);
   };
   v1::FilecoinUpdateJob job = good;
   job.set_comm_r_old(good.comm_r_old().substr(0, 31));

@@ -112,7 +112,7 @@ void FallbackPostCircuit::synthesize_shape(ConstraintSystem& cs, std::size_t par
   // every sector has as many challenges): one sector recorded, its copies appended,
   // in the variable order of synthesize(). Synthesizing a 32 GiB Window partition's
   // 2349 sectors into the compiled form took 398 s on the H200's host.
-  std::unique_ptr<ConstraintSystem> sector = cs.new_segment();
+  const std::unique_ptr<ConstraintSystem> sector = cs.new_segment();
   if (!sector) {
     synthesize(cs, partition);
     return;

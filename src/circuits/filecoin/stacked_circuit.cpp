@@ -281,15 +281,13 @@ void StackedCircuit::synthesize_shape(ConstraintSystem& cs, std::size_t partitio
   // commitments, then one challenge recorded over them and its copies appended (18
   // challenges of a 32 GiB partition for one). A witness whose challenges have other
   // layer counts has other sizes than this shape and is refused where it is proved.
-  const StackedPartition& p = at(partition);
-  const Shared shared = synthesize_shared(cs, p);
-  std::unique_ptr<ConstraintSystem> challenge = cs.new_segment();
-  if (!challenge) {
-    for (std::size_t j = 0; j < p.challenges.size(); ++j) {
-      synthesize_challenge(cs, shared, tree_shape_, p.challenges[j], j);
-    }
+  if (cs.new_segment() == nullptr) {
+    synthesize(cs, partition);
     return;
   }
+  const StackedPartition& p = at(partition);
+  const Shared shared = synthesize_shared(cs, p);
+  const std::unique_ptr<ConstraintSystem> challenge = cs.new_segment();  // over the commitments
   synthesize_challenge(*challenge, shared, tree_shape_, p.challenges.front(), 0);
   cs.append_segment(*challenge, p.challenges.size());
 }
