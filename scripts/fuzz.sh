@@ -39,18 +39,11 @@ all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json publ
 
 t0=$(date +%s)
 if [[ -z ${ZKPIPE_FUZZ_PREBUILT:-} ]]; then
-  # clang 16 or later: clang 14 (Debian 12's default clang) cannot capture structured
-  # bindings in lambdas, which src/ does (C++20, P1091R3).
-  cxx=
-  for c in ${ZKPIPE_FUZZ_CXX:-} clang++-19 clang++-18 clang++-17 clang++-16 clang++; do
-    command -v "$c" >/dev/null || continue
-    v=$("$c" -dumpversion)
-    if ((${v%%.*} >= 16)); then cxx=$c; break; fi
-  done
-  if [[ -z $cxx ]]; then
+  source scripts/lib/clang.sh
+  cxx=$(find_clang16 "${ZKPIPE_FUZZ_CXX:-}") || {
     echo "zkpipe fuzz: needs clang 16 or later with libFuzzer (scripts/install-deps.sh installs clang-16 and libclang-rt-16-dev)" >&2
     exit 1
-  fi
+  }
   generator=()
   if command -v ninja >/dev/null; then generator=(-G Ninja); fi
   # A build directory made with another generator or compiler cannot be reused.

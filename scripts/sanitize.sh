@@ -3,37 +3,43 @@
 #   asan  ASan + UBSan build in ./build-asan of every CPU test suite and the command
 #         line, then ctest (less the tests listed at asan_excluded, which run in the
 #         plain build); any sanitizer report fails (UBSan: -fno-sanitize-recover=all).
-#   tsan  ThreadSanitizer build in ./build-tsan of the engine tests only (test_engine,
-#         soak test included), run once; any race or lock-order report fails.
+#         With clang 16 or later (scripts/lib/clang.sh) the build is the fuzzing one
+#         (-DZKPIPE_FUZZ=ON: ASan + UBSan and coverage instrumentation), so that it
+#         makes the libFuzzer targets too and scripts/fuzz.sh runs them from it
+#         (ZKPIPE_FUZZ_PREBUILT=build-asan, as scripts/test.sh does): one instrumented
+#         build of the sources instead of two. Without clang, g++ and ZKPIPE_SANITIZE.
+#   tsan  ThreadSanitizer build in ./build-tsan (g++) of the engine tests only
+#         (test_engine, soak test included), run once; any race or lock-order report
+#         fails.
 # The soak test runs ZKPIPE_SOAK_PROOFS proofs here (fewer than its 500: the
 # sanitizers slow the prover 3-10 times); its RSS check is skipped under them.
 #
 #   scripts/sanitize.sh [asan|tsan]...      default: both
-#   ZKPIPE_SANITIZE_CXX=clang++-16 scripts/sanitize.sh    another compiler (default g++)
+#   ZKPIPE_SANITIZE_CXX=g++ scripts/sanitize.sh asan    another compiler for asan
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/clang.sh
 modes=("$@")
 ((${#modes[@]})) || modes=(asan tsan)
 
-# g++ (12 on Debian 12) builds src/ as it is; clang needs 16 or later (scripts/fuzz.sh).
-cxx=${ZKPIPE_SANITIZE_CXX:-g++}
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 jobs=$(nproc)
 
-# configure DIR SANITIZERS: a fresh configuration unless DIR was made with the same
-# generator and compiler.
+# configure DIR CXX CMAKE-ARGS...: a fresh configuration unless DIR was made with the
+# same generator and compiler.
 configure() {
-  local dir=$1 sanitizers=$2
+  local dir=$1 cxx=$2
+  shift 2
   if [[ -f $dir/CMakeCache.txt ]] &&
     ! { grep -q "CMAKE_GENERATOR:INTERNAL=${generator[1]:-Unix Makefiles}" "$dir/CMakeCache.txt" &&
       grep -q "CMAKE_CXX_COMPILER:.*=$(command -v "$cxx")\$" "$dir/CMakeCache.txt"; }; then
     rm -rf "$dir"
   fi
-  # RelWithDebInfo with line tables only (-g1): what the reports' stacks need, a
-  # quarter less compile time than full debug information.
+  # RelWithDebInfo with line tables only: what the reports' stacks need, a quarter
+  # less compile time than full debug information.
   cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    -DCMAKE_CXX_COMPILER="$cxx" -DZKPIPE_CUDA=OFF -DZKPIPE_BENCH=OFF -DZKPIPE_TESTS=ON -DZKPIPE_SANITIZE="$sanitizers" >/dev/null
+    -DCMAKE_CXX_COMPILER="$cxx" -DZKPIPE_CUDA=OFF -DZKPIPE_BENCH=OFF -DZKPIPE_TESTS=ON "$@" >/dev/null
 }
 
 # Left out of the ASan + UBSan run, each for a reason that has nothing to do with
@@ -68,14 +74,37 @@ configure() {
 #                                a 1.25 M-constraint SnapDeals key set up and two proofs
 #                                (70 s in the plain build); the same job code runs under
 #                                ASan in the refusal tests and the PoSt jobs' proofs
-asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit)|UpdateService\.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk)$'
+#   FilecoinStackedCircuit.(SeveralPartitionsAndChallenges|ValuesOnlyWitnessEqualsTheFullSynthesis|
+#     ShapeFromOneChallengeEqualsTheSynthesis|TwoKiBSealProofPartition),
+#   FilecoinStackedTampering.(TreeCAndTreeRLastSiblings|ForgedLabels|ParentColumnValues|
+#     DataLeafAndTreeDSibling|ChallengeIndex),
+#   FilecoinSdrGraph.ParentCacheOf8MiBMatchesTheManifest, FilecoinPostCircuit.PublishedProofsHaveTheirCounts,
+#   PorepPreset.EachPresetFitsTheDomainItsNameGives, Presets/PceSynthesis.EqualsProvingAssignmentBitForBit/"2e20"
+#                                more whole partitions and counts of the same circuits
+#                                (25-55 s each under ASan on 2 cores, 8 minutes together);
+#                                the honest partition, a comm_r tampering, the C1 circuit
+#                                from a sealed sector and the smaller presets run under it
+#   PostService.ACriticalWindowPostStartsAtTheNextPartitionBoundary
+#                                the order of partitions under load (41 s under ASan); the
+#                                PoSt jobs' own proofs run under it
+asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit)|UpdateService\.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk|FilecoinStackedCircuit\.(SeveralPartitionsAndChallenges|ValuesOnlyWitnessEqualsTheFullSynthesis|ShapeFromOneChallengeEqualsTheSynthesis|TwoKiBSealProofPartition)|FilecoinStackedTampering\.(TreeCAndTreeRLastSiblings|ForgedLabels|ParentColumnValues|DataLeafAndTreeDSibling|ChallengeIndex)|FilecoinSdrGraph\.ParentCacheOf8MiBMatchesTheManifest|FilecoinPostCircuit\.PublishedProofsHaveTheirCounts|PorepPreset\.EachPresetFitsTheDomainItsNameGives|Presets/PceSynthesis\.EqualsProvingAssignmentBitForBit/"2e20"|PostService\.ACriticalWindowPostStartsAtTheNextPartitionBoundary)$'
 
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
 # without set -e, so a failing ctest would otherwise be hidden by the echo after it.
 run_asan() {
-  local t0 rc=0
+  local t0 rc=0 cxx options
   t0=$(date +%s)
-  configure build-asan address,undefined || return
+  cxx=${ZKPIPE_SANITIZE_CXX:-$(find_clang16 || echo g++)}
+  if [[ $cxx == *clang* ]]; then
+    options=(-DZKPIPE_FUZZ=ON -DZKPIPE_SANITIZE=)
+    # Symbolized stacks: the llvm-symbolizer of the compiler's release.
+    local symbolizer
+    symbolizer=$(dirname "$(readlink -f "$(command -v "$cxx")")")/llvm-symbolizer
+    if [[ -x $symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$symbolizer; fi
+  else
+    options=(-DZKPIPE_FUZZ=OFF -DZKPIPE_SANITIZE=address,undefined)
+  fi
+  configure build-asan "$cxx" "${options[@]}" || return
   cmake --build build-asan -j"$jobs" || return
   local built=$(($(date +%s) - t0))
   # detect_leaks: LeakSanitizer at every test program's exit.
@@ -90,7 +119,7 @@ run_asan() {
 run_tsan() {
   local t0 rc=0
   t0=$(date +%s)
-  configure build-tsan thread || return
+  configure build-tsan g++ -DZKPIPE_FUZZ=OFF -DZKPIPE_SANITIZE=thread || return
   cmake --build build-tsan -j"$jobs" --target test_engine || return
   local built=$(($(date +%s) - t0))
   # One process for the whole suite (ctest would start one per test case).
@@ -98,7 +127,7 @@ run_tsan() {
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ZKPIPE_SOAK_PROOFS=${ZKPIPE_SOAK_PROOFS:-30} \
     build-tsan/tests/test_engine || rc=$?
-  echo "zkpipe sanitize: tsan ($cxx): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
+  echo "zkpipe sanitize: tsan (g++): built in $built s, ran in $(($(date +%s) - t0 - built)) s"
   return $rc
 }
 

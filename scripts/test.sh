@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command (CI's too: .ci/run): installs what is missing, builds, runs every
 # test suite (the engine's soak test among them; GPU tests skip themselves when no
-# CUDA device is present), then fuzzes every reader of untrusted input and runs the
-# CPU test suites under ASan + UBSan and the engine tests under ThreadSanitizer
-# (README, "Fuzzing and sanitizers"; about 25 more minutes on 2 cores).
+# CUDA device is present), then runs the CPU test suites under ASan + UBSan, fuzzes
+# every reader of untrusted input and runs the engine tests under ThreadSanitizer
+# (README, "Fuzzing and sanitizers").
 #
 #   ZKPIPE_TEST_QUICK=1 scripts/test.sh      the test suites only
 #   ZKPIPE_FUZZ_SECONDS=60 ...               longer fuzzing per target (default 20)
@@ -17,10 +17,16 @@ scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 900
 if [[ ${ZKPIPE_TEST_QUICK:-0} == 1 ]]; then exit 0; fi
 
-# Both run even when the first finds something, so that one run reports everything;
-# the exit status is non-zero if either did. The fuzzers' seed is fixed, so that runs
-# on a clean checkout (an empty corpus) try the same inputs; one target per core.
+# Each runs even when one before it finds something, so that one run reports
+# everything; the exit status is non-zero if any did. The ASan + UBSan build is
+# clang's fuzzing build where clang 16 is installed (scripts/sanitize.sh): the
+# fuzzers then run from it instead of a build of their own. Their seed is fixed, so
+# that runs on a clean checkout (an empty corpus) try the same inputs; one target
+# per core.
 status=0
-ZKPIPE_FUZZ_SEED=${ZKPIPE_FUZZ_SEED:-1} ZKPIPE_FUZZ_JOBS=${ZKPIPE_FUZZ_JOBS:-$(nproc)} scripts/fuzz.sh "${ZKPIPE_FUZZ_SECONDS:-20}" || status=1
-scripts/sanitize.sh || status=1
+scripts/sanitize.sh asan || status=1
+fuzz_env=(ZKPIPE_FUZZ_SEED="${ZKPIPE_FUZZ_SEED:-1}" ZKPIPE_FUZZ_JOBS="${ZKPIPE_FUZZ_JOBS:-$(nproc)}")
+if [[ -x build-asan/fuzz/fuzz_make_seeds ]]; then fuzz_env+=(ZKPIPE_FUZZ_PREBUILT=build-asan); fi
+env "${fuzz_env[@]}" scripts/fuzz.sh "${ZKPIPE_FUZZ_SECONDS:-20}" || status=1
+scripts/sanitize.sh tsan || status=1
 exit $status

@@ -41,7 +41,7 @@ struct BackendSetup {
   ParameterTiers tiers;
 };
 
-class ProvingService : private JobEvents {
+class ProvingService final : private JobEvents {
  public:
   // Opens the job queue (open_job_queue: the journal in config.data_dir, its
   // unfinished jobs resumed, or the cluster's). Throws ConfigError / StoreError

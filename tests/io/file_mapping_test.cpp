@@ -20,6 +20,18 @@
 #include "io/read_only_file.hpp"
 #include "temp_dir.hpp"
 
+
+// g++ defines __SANITIZE_ADDRESS__ under ASan; clang says it through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define ZKPIPE_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZKPIPE_TEST_UNDER_ASAN 1
+#endif
+#endif
+#ifndef ZKPIPE_TEST_UNDER_ASAN
+#define ZKPIPE_TEST_UNDER_ASAN 0
+#endif
 namespace zkpipe::io {
 namespace {
 
@@ -105,7 +117,7 @@ TEST(FileMappingDeathTest, AFaultOutsideAGuardedMappingStillKills) {
         const volatile std::uint8_t* bytes = static_cast<const std::uint8_t*>(p);
         std::exit(bytes[0]);
       },
-#if defined(__SANITIZE_ADDRESS__)
+#if ZKPIPE_TEST_UNDER_ASAN
       // AddressSanitizer reports the fault itself and exits 1.
       ::testing::ExitedWithCode(1), "AddressSanitizer: BUS");
 #else
