@@ -38,8 +38,8 @@ declare -A max_len=(
 all_targets="zkey r1cs wtns parameter_file evaluator_file proofs proof_json public_json verifying_key_json bellperson_vk bellperson_params c1_output vanilla_proofs"
 
 t0=$(date +%s)
+source scripts/lib/clang.sh
 if [[ -z ${ZKPIPE_FUZZ_PREBUILT:-} ]]; then
-  source scripts/lib/clang.sh
   cxx=$(find_clang16 "${ZKPIPE_FUZZ_CXX:-}") || {
     echo "zkpipe fuzz: needs clang 16 or later with libFuzzer (scripts/install-deps.sh installs clang-16 and libclang-rt-16-dev)" >&2
     exit 1
@@ -84,7 +84,8 @@ done
 
 # Symbolized stacks in reports: the llvm-symbolizer of the compiler's release, or any.
 symbolizer=
-if [[ -n ${cxx:-} ]]; then symbolizer=$(dirname "$(readlink -f "$(command -v "$cxx")")")/llvm-symbolizer; fi
+clang=${cxx:-$(find_clang16 || true)}
+if [[ -n $clang ]]; then symbolizer=$(dirname "$(readlink -f "$(command -v "$clang")")")/llvm-symbolizer; fi
 [[ -x $symbolizer ]] || symbolizer=$(command -v llvm-symbolizer || true)
 if [[ -n $symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$symbolizer; fi
 # Stack use-after-return detection is off here: its fake stacks are collected at
