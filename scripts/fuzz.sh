@@ -82,12 +82,7 @@ for set in chain-2e10 sorted64x16; do
   cp "$f/verification_key.json" "$seeds/verifying_key_json/$set.json"
 done
 
-# Symbolized stacks in reports: the llvm-symbolizer of the compiler's release, or any.
-symbolizer=
-clang=${cxx:-$(find_clang16 || true)}
-if [[ -n $clang ]]; then symbolizer=$(dirname "$(readlink -f "$(command -v "$clang")")")/llvm-symbolizer; fi
-[[ -x $symbolizer ]] || symbolizer=$(command -v llvm-symbolizer || true)
-if [[ -n $symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$symbolizer; fi
+export_symbolizer "${cxx:-$(find_clang16 || true)}"
 # Stack use-after-return detection is off here: its fake stacks are collected at
 # every thrown exception, which halves the rate of targets whose inputs are mostly
 # refused (scripts/sanitize.sh keeps it on for the test suites).

@@ -97,10 +97,7 @@ run_asan() {
   cxx=${ZKPIPE_SANITIZE_CXX:-$(find_clang16 || echo g++)}
   if [[ $cxx == *clang* ]]; then
     options=(-DZKPIPE_FUZZ=ON -DZKPIPE_SANITIZE=)
-    # Symbolized stacks: the llvm-symbolizer of the compiler's release.
-    local symbolizer
-    symbolizer=$(dirname "$(readlink -f "$(command -v "$cxx")")")/llvm-symbolizer
-    if [[ -x $symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$symbolizer; fi
+    export_symbolizer "$cxx"
   else
     options=(-DZKPIPE_FUZZ=OFF -DZKPIPE_SANITIZE=address,undefined)
   fi

@@ -3,6 +3,8 @@
 # lambdas, which src/ does: C++20, P1091R3).
 #
 #   cxx=$(find_clang16 "$ZKPIPE_FUZZ_CXX") || ...     the compiler, or exit status 1
+#   export_symbolizer CLANG        ASAN_SYMBOLIZER_PATH: the llvm-symbolizer of CLANG's
+#                                  release, else any on PATH (symbolized stacks in reports)
 
 find_clang16() {
   local c v
@@ -15,4 +17,11 @@ find_clang16() {
     fi
   done
   return 1
+}
+
+export_symbolizer() {
+  local symbolizer=
+  if [[ -n $1 ]]; then symbolizer=$(dirname "$(readlink -f "$(command -v "$1")")")/llvm-symbolizer; fi
+  [[ -x $symbolizer ]] || symbolizer=$(command -v llvm-symbolizer || true)
+  if [[ -n $symbolizer ]]; then export ASAN_SYMBOLIZER_PATH=$symbolizer; fi
 }

@@ -40,14 +40,7 @@
 #include "groth16/verifier.hpp"
 #include "memory/process_memory.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ZKPIPE_SOAK_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ZKPIPE_SOAK_SANITIZED 1
-#endif
-#endif
+#include "sanitizer_build.hpp"
 
 namespace zkpipe::engine {
 namespace {
@@ -364,7 +357,7 @@ TEST(Soak, TinyProofsWithCancellationsAndFailuresDrainTheLedgerAndKeepRssFlat) {
               (warm_up + kWave - 1) / kWave * kWave,
               static_cast<double>(rss_warm) / (1 << 20), proofs, static_cast<double>(rss_end) / (1 << 20),
               static_cast<double>(kRssTolerance) / (1 << 20));
-#ifdef ZKPIPE_SOAK_SANITIZED
+#if ZKPIPE_TEST_ASAN || ZKPIPE_TEST_TSAN
   std::printf("soak: RSS check skipped under a sanitizer (quarantined frees)\n");
 #else
   EXPECT_LE(rss_end, rss_warm + kRssTolerance);

@@ -6,15 +6,9 @@
 // TSan checks is the engine's own concurrency: its synthesis, device, finalizer,
 // dealloc and completion threads, the channel and queues between them, the ledger,
 // admission and cancellation, with the real CPU backend's work on those threads.
-#if defined(__SANITIZE_THREAD__)
-#define ZKPIPE_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define ZKPIPE_TSAN 1
-#endif
-#endif
+#include "sanitizer_build.hpp"
 
-#ifdef ZKPIPE_TSAN
+#if ZKPIPE_TEST_TSAN
 #include <tbb/global_control.h>
 
 namespace {

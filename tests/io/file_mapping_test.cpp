@@ -18,20 +18,9 @@
 #include "io/file_mapping.hpp"
 #include "io/mapping_faults.hpp"
 #include "io/read_only_file.hpp"
+#include "sanitizer_build.hpp"
 #include "temp_dir.hpp"
 
-
-// g++ defines __SANITIZE_ADDRESS__ under ASan; clang says it through __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define ZKPIPE_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ZKPIPE_TEST_UNDER_ASAN 1
-#endif
-#endif
-#ifndef ZKPIPE_TEST_UNDER_ASAN
-#define ZKPIPE_TEST_UNDER_ASAN 0
-#endif
 namespace zkpipe::io {
 namespace {
 
@@ -117,7 +106,7 @@ TEST(FileMappingDeathTest, AFaultOutsideAGuardedMappingStillKills) {
         const volatile std::uint8_t* bytes = static_cast<const std::uint8_t*>(p);
         std::exit(bytes[0]);
       },
-#if ZKPIPE_TEST_UNDER_ASAN
+#if ZKPIPE_TEST_ASAN
       // AddressSanitizer reports the fault itself and exits 1.
       ::testing::ExitedWithCode(1), "AddressSanitizer: BUS");
 #else
