@@ -40,14 +40,14 @@ std::filesystem::path default_key_path(const BenchOptions& o, const WorkloadSpec
   return std::filesystem::path(o.params_dir) / (workload.circuit + "-" + workload.preset + ".zkpk");
 }
 
-SetupRequest setup_request(const BenchOptions& o, const WorkloadSpec& workload) {
+SetupRequest setup_request(const BenchOptions& o, const WorkloadSpec& workload, bool keep_on_device) {
   SetupRequest r;
   r.workload = workload;
   // Setup runs on one device: the first engine device's (a key kept there is proved there only).
   r.backend = o.backend;
   r.backend.devices.clear();
   if (o.backend.backend == "cuda") r.backend.device = engine_devices(o.backend).front();
-  r.keep_on_device = o.setup_on_device;
+  r.keep_on_device = keep_on_device;
   r.quiet = o.quiet;
   return r;
 }
@@ -128,13 +128,25 @@ BudgetSpec parse_budget(const std::string& text) {
   return {BudgetSpec::Kind::bytes, bytes};
 }
 
+// Host bytes of the keys and evaluators already in memory, which the engine charges
+// to its budget when they are made resident.
+std::size_t loaded_parameter_bytes(const PreparedWorkload& w) {
+  std::size_t bytes = engine::parameter_bytes(*w.key) + (w.evaluator ? engine::evaluator_bytes(*w.evaluator) : 0);
+  if (w.critical_key) bytes += engine::parameter_bytes(*w.critical_key);
+  if (w.critical_evaluator) bytes += engine::evaluator_bytes(*w.critical_evaluator);
+  return bytes;
+}
+
+// auto: the memory available now, plus the parameters that are already in memory
+// (loaded before this point, and charged again when made resident).
 std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
   switch (spec.kind) {
-    case BudgetSpec::Kind::automatic:
-      return 0;
+    case BudgetSpec::Kind::automatic: {
+      const std::size_t available = memory::available_memory_bytes();
+      return available == 0 ? 0 : available + loaded_parameter_bytes(w);
+    }
     case BudgetSpec::Kind::working_sets:
-      return engine::parameter_bytes(*w.key) + (w.evaluator ? engine::evaluator_bytes(*w.evaluator) : 0) +
-             static_cast<std::size_t>(spec.value * static_cast<double>(w.footprint.total()));
+      return loaded_parameter_bytes(w) + static_cast<std::size_t>(spec.value * static_cast<double>(w.footprint.total()));
     case BudgetSpec::Kind::bytes:
       return static_cast<std::size_t>(spec.value);
   }
@@ -148,13 +160,20 @@ struct PreparedKey {
 };
 
 // A workload's key: set up on the device, or read from `key_path` (default: cached
-// under --params-dir, set up there first when missing).
-PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, const std::string& key_path) {
+// under --params-dir, set up there first when missing). With --setup-on-device the
+// batch's key stays on the device; a critical proof's key is set up there too but
+// copied to host memory, so that the prover keeps its points on the device only
+// when they fit beside the batch's key and streams them otherwise (two 32 GiB keys
+// do not fit on one 141 GiB device together with a partition's working memory).
+PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, const std::string& key_path,
+                        bool critical) {
   PreparedKey out;
   if (o.setup_on_device) {
     std::cerr << "setting up parameters for " << workload.circuit << "/" << workload.preset
-              << " on the device, kept there for this run (nothing cached on disk)\n";
-    SetUpParameters set_up = set_up_parameters(setup_request(o, workload));
+              << (critical ? " on the device, then copied to host memory (placed on the device at its first proof "
+                             "if it fits beside the batch's key, streamed otherwise)\n"
+                           : " on the device, kept there for this run (nothing cached on disk)\n");
+    SetUpParameters set_up = set_up_parameters(setup_request(o, workload, !critical));
     out.key = std::move(set_up.key);
     if (o.synthesis == "pce") out.evaluator = std::move(set_up.evaluator);
     return out;
@@ -163,7 +182,7 @@ PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, con
   if (!std::filesystem::exists(path)) {
     if (!key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
     std::cerr << "setting up parameters (cached in " << path.string() << ")\n";
-    write_parameters(path, set_up_parameters(setup_request(o, workload)));
+    write_parameters(path, set_up_parameters(setup_request(o, workload, false)));
   }
   out.path = path.string();
   out.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
@@ -179,12 +198,12 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   if (o.setup_on_device && !o.key_path.empty()) {
     throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
   }
-  PreparedKey main = prepare_key(o, o.workload, o.key_path);
+  PreparedKey main = prepare_key(o, o.workload, o.key_path, false);
   w.key = std::move(main.key);
   w.evaluator = std::move(main.evaluator);
   w.key_path = std::move(main.path);
   if (!o.critical.workload.circuit.empty()) {
-    PreparedKey critical = prepare_key(o, o.critical.workload, "");
+    PreparedKey critical = prepare_key(o, o.critical.workload, "", true);
     w.critical_key = std::move(critical.key);
     w.critical_evaluator = std::move(critical.evaluator);
   }

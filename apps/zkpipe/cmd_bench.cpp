@@ -77,7 +77,9 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_flag("--setup-on-device", o.setup_on_device,
                "With the cuda backend (--backend cuda, or auto on a machine with a GPU; an error where auto "
                "finds none): set the parameters up on the device and keep them there for this run (no host copy, "
-               "nothing cached on disk: for keys larger than the disk or the host's memory)");
+               "nothing cached on disk: for keys larger than the disk or the host's memory); a --critical-circuit's "
+               "key is set up there too but copied to host memory, and placed on the device if it fits beside the "
+               "batch's key");
   cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
   cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
   cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <future>
 #include <map>
@@ -105,6 +106,39 @@ void check_deferred_sizes(const PartitionWitness& w, const ProvingKey& key) {
   }
 }
 
+// The device memory that start() grows to the largest partition seen and the next
+// start() reuses: held together so that a start() that ran out of device memory
+// frees all of it at once, and the retry grows only what it needs.
+struct Working {
+  explicit Working(memory::BufferLedger& ledger)
+      : msm(ledger), a(ledger), b(ledger), c(ledger), aux(ledger), scalars(ledger), select(ledger) {}
+
+  std::size_t bytes() const {
+    std::size_t total = (a.capacity() + b.capacity() + c.capacity() + aux.capacity() + scalars.capacity()) * sizeof(Fr) +
+                        select.device_bytes();
+    if (streamed_g1) total += streamed_g1->device_bytes();
+    if (streamed_g2) total += streamed_g2->device_bytes();
+    return total;
+  }
+
+  DeviceMsm msm;
+  // Made on first use, for keys whose points stay on the host; they share msm's
+  // scratch.
+  std::unique_ptr<StreamedG1Msm> streamed_g1;
+  std::unique_ptr<StreamedG2Msm> streamed_g2;
+  DeviceBuffer<Fr> a;
+  DeviceBuffer<Fr> b;
+  DeviceBuffer<Fr> c;
+  DeviceBuffer<Fr> aux;
+  DeviceBuffer<Fr> scalars;
+  DeviceSelect select;
+  std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
+};
+
+// Below this many terms per pass, halving the passes frees too little scratch to
+// be worth the extra passes.
+constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
+
 // start()'s blinded G1 sums, and the B query's G2 sum when the device computed it.
 struct CudaPendingProof final : groth16::PendingG1Proof {
   using groth16::PendingG1Proof::PendingG1Proof;
@@ -131,17 +165,11 @@ struct CudaProver::State {
   CudaEvent region_end{cudaEventDefault};
   double device_busy_seconds = 0;
   PinnedStaging staging{ledger};
-  DeviceMsm msm{ledger};
-  // Made on first use, for keys whose points stay on the host; they share msm's
-  // scratch.
-  std::unique_ptr<StreamedG1Msm> streamed_g1;
-  std::unique_ptr<StreamedG2Msm> streamed_g2;
-  DeviceBuffer<Fr> a{ledger};
-  DeviceBuffer<Fr> b{ledger};
-  DeviceBuffer<Fr> c{ledger};
-  DeviceBuffer<Fr> aux{ledger};
-  DeviceBuffer<Fr> scalars{ledger};
-  DeviceSelect select{ledger};
+  std::unique_ptr<Working> work = std::make_unique<Working>(ledger);
+  // The most terms one MSM pass sums: the option's, halved by each start() that ran
+  // out of device memory (down to kMinMsmPassTerms), as the sort's scratch is the
+  // largest working buffer.
+  std::size_t msm_pass_terms = options.max_msm_pass_terms;
   std::map<KeyId, std::unique_ptr<KeyBases>> bases;
   // The keys of `bases` whose points are on the device, under their own lock so that
   // the engine's assignment asks without waiting for a kernel region.
@@ -154,7 +182,6 @@ struct CudaProver::State {
   WitnessSlots witness_slots{ledger};
   std::unique_ptr<DeviceEvaluator> evaluator;
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
-  std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
   // The kernel region: everything above but witness_slots is used under it.
   std::mutex mutex;
 
@@ -180,56 +207,137 @@ struct CudaProver::State {
   }
 
   // Whether the key's points can stay on the device: with the option unset, when
-  // they, the scratch of the largest MSM and the working vectors (a, b, c, the NTT
-  // tables and scratch, aux, the query scalars) fit in the free memory, less a margin.
+  // they, the scratch of the largest MSM pass and the working vectors (a, b, c, the
+  // NTT tables and scratch, aux, the query scalars) fit in the free memory, less a
+  // margin. The working buffers already held are reused, so they count as free.
   bool fits_on_device(const ProvingKey& key) const {
     const std::size_t bases_bytes = resident_bytes(key);
     if (options.max_resident_base_bytes != 0) return bases_bytes <= options.max_resident_base_bytes;
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const std::size_t free_bytes = device_free_bytes() + work->bytes();
     const std::size_t terms =
-        std::min(options.max_msm_pass_terms, std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()}));
+        std::min(msm_pass_terms, std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()}));
     const std::size_t scratch = options.g2_msm_on_device
                                     ? std::max(DeviceMsm::scratch_bytes<ec::G1Curve>(terms),
                                                DeviceMsm::scratch_bytes<ec::G2Curve>(
-                                                   std::min(options.max_msm_pass_terms, key.b_g2.size())))
+                                                   std::min(msm_pass_terms, key.b_g2.size())))
                                     : DeviceMsm::scratch_bytes<ec::G1Curve>(terms);
     const std::size_t working = (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
     const std::size_t need = bases_bytes + scratch + working + device_memory_margin(free_bytes);
     return need <= free_bytes;
   }
 
+  static std::size_t device_free_bytes() {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    return free_bytes;
+  }
+
+  // Built whole before it is kept: an upload that fails (out of memory) leaves no
+  // half-placed key behind.
   const KeyBases& bases_for(const ProvingKey& key) {
-    auto& slot = bases[key_id(key)];
-    if (slot) return *slot;
-    slot = std::make_unique<KeyBases>();
+    const KeyId id = key_id(key);
+    if (const auto it = bases.find(id); it != bases.end()) return *it->second;
+    auto placed = std::make_unique<KeyBases>();
     if (key_on_device(key)) {
-      slot->a = view_of<ec::G1Curve>(key.a);
-      slot->b_g1 = view_of<ec::G1Curve>(key.b_g1);
-      slot->l = view_of<ec::G1Curve>(key.l);
-      slot->h = view_of<ec::G1Curve>(key.h);
-      slot->b_g2 = view_of<ec::G2Curve>(key.b_g2);
+      placed->a = view_of<ec::G1Curve>(key.a);
+      placed->b_g1 = view_of<ec::G1Curve>(key.b_g1);
+      placed->l = view_of<ec::G1Curve>(key.l);
+      placed->h = view_of<ec::G1Curve>(key.h);
+      placed->b_g2 = view_of<ec::G2Curve>(key.b_g2);
     } else if (!fits_on_device(key)) {
-      slot->streamed = true;
+      placed->streamed = true;
     } else {
-      for (const auto* query : {&key.a, &key.b_g1, &key.l, &key.h}) {
-        slot->uploaded_g1.emplace_back(query->span(), staging, stream, ledger);
-      }
-      slot->a = slot->uploaded_g1[0];
-      slot->b_g1 = slot->uploaded_g1[1];
-      slot->l = slot->uploaded_g1[2];
-      slot->h = slot->uploaded_g1[3];
-      if (options.g2_msm_on_device) {
-        slot->uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream, ledger);
-        slot->b_g2 = slot->uploaded_g2;
-      }
+      upload_bases(key, *placed);
     }
-    if (!slot->streamed) {
+    return keep_bases(id, std::move(placed));
+  }
+
+  void upload_bases(const ProvingKey& key, KeyBases& placed) {
+    for (const auto* query : {&key.a, &key.b_g1, &key.l, &key.h}) {
+      placed.uploaded_g1.emplace_back(query->span(), staging, stream, ledger);
+    }
+    placed.a = placed.uploaded_g1[0];
+    placed.b_g1 = placed.uploaded_g1[1];
+    placed.l = placed.uploaded_g1[2];
+    placed.h = placed.uploaded_g1[3];
+    if (options.g2_msm_on_device) {
+      placed.uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream, ledger);
+      placed.b_g2 = placed.uploaded_g2;
+    }
+  }
+
+  const KeyBases& keep_bases(const KeyId& id, std::unique_ptr<KeyBases> placed) {
+    {
       std::lock_guard lock(on_device_mutex);
-      on_device.insert(key_id(key));
+      if (placed->streamed) {
+        on_device.erase(id);
+      } else {
+        on_device.insert(id);
+      }
     }
+    auto& slot = bases[id];
+    slot = std::move(placed);
     return *slot;
+  }
+
+  // After a start() ran out of device memory: frees what a later start() can make
+  // again — the working buffers, the NTT tables, the evaluator, the points of every
+  // other key that were uploaded from its host copy (placed again at that key's next
+  // start()) — and halves the MSM passes. Keys set up on this device keep their
+  // points: they have no other copy.
+  void free_caches(const ProvingKey& keep) {
+    sync();
+    work = std::make_unique<Working>(ledger);
+    release_evaluator();
+    msm_pass_terms = std::max(kMinMsmPassTerms, msm_pass_terms / 2);
+    const KeyId kept = key_id(keep);
+    for (auto it = bases.begin(); it != bases.end();) {
+      if (it->first != kept && !it->second->uploaded_g1.empty()) {
+        {
+          std::lock_guard lock(on_device_mutex);
+          on_device.erase(it->first);
+        }
+        it = bases.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // After a start() ran out of memory with its caches freed: the key's points, if
+  // they were uploaded from its host copy, are freed and streamed from then on.
+  // False when there is nothing to give up (streamed already, or set up here).
+  bool stream_instead(const ProvingKey& key) {
+    const KeyId id = key_id(key);
+    const auto it = bases.find(id);
+    if (it == bases.end() || it->second->uploaded_g1.empty()) return false;
+    sync();
+    it->second.reset();
+    auto streamed = std::make_unique<KeyBases>();
+    streamed->streamed = true;
+    keep_bases(id, std::move(streamed));
+    return true;
+  }
+
+  void forget_placement(const ProvingKey& key) {
+    const KeyId id = key_id(key);
+    {
+      std::lock_guard lock(on_device_mutex);
+      on_device.erase(id);
+    }
+    bases.erase(id);
+  }
+
+  // Bytes of this device's memory held by keys set up on it (views, not uploads).
+  std::size_t set_up_key_bytes() const {
+    std::size_t total = 0;
+    for (const auto& [id, placed] : bases) {
+      if (placed->streamed || !placed->uploaded_g1.empty()) continue;
+      total += (placed->a.size() + placed->b_g1.size() + placed->l.size() + placed->h.size()) * sizeof(G1AffineWords) +
+               placed->b_g2.size() * sizeof(G2AffineWords);
+    }
+    return total;
   }
 
   // Whether the key's queries live on this device (set up here); throws when they
@@ -274,7 +382,7 @@ struct CudaProver::State {
   }
 
   const DeviceNtt& ntt_for(const ProvingKey& key) {
-    auto& slot = ntts[{key.domain_size(), key.h_query}];
+    auto& slot = work->ntts[{key.domain_size(), key.h_query}];
     if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()), ledger);
     return *slot;
   }
@@ -295,14 +403,15 @@ struct CudaProver::State {
   void evaluate_deferred(DeviceEvaluator& e, WitnessSlots::Lease& slot, std::size_t n, PendingProof& pending,
                          groth16::Stopwatch& clock) {
     const DeviceAssignment& assignment = slot.ready_on(stream);
-    a.reserve(n);
-    b.reserve(n);
-    c.reserve(n);
-    const std::size_t unsatisfied = e.evaluate(assignment, a.data(), b.data(), c.data(), n, stream);
+    Working& w = *work;
+    w.a.reserve(n);
+    w.b.reserve(n);
+    w.c.reserve(n);
+    const std::size_t unsatisfied = e.evaluate(assignment, w.a.data(), w.b.data(), w.c.data(), n, stream);
     pending.timings.push_back({"abc_device", clock.lap()});
     if (unsatisfied < e.num_constraints()) throw groth16::UnsatisfiedConstraint(unsatisfied);
-    aux.reserve(assignment.num_aux());
-    assignment.expand_aux(aux.data(), stream);
+    w.aux.reserve(assignment.num_aux());
+    assignment.expand_aux(w.aux.data(), stream);
     slot.consumed_on(stream);
   }
 
@@ -312,9 +421,10 @@ struct CudaProver::State {
   std::size_t query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density,
                             std::size_t aux_count) {
     const std::size_t total = prefix.size() + count_selected(density, aux_count);
-    scalars.reserve(total);
-    staging.upload(scalars.data(), std::span<const Fr>(prefix), stream);
-    select.select(aux.data(), aux_count, density, scalars.data() + prefix.size(), staging, stream);
+    Working& w = *work;
+    w.scalars.reserve(total);
+    staging.upload(w.scalars.data(), std::span<const Fr>(prefix), stream);
+    w.select.select(w.aux.data(), aux_count, density, w.scalars.data() + prefix.size(), staging, stream);
     return total;
   }
 
@@ -324,12 +434,13 @@ struct CudaProver::State {
   ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, DeviceBasesView<Curve> resident,
                               const groth16::PointArray<ec::Affine<Curve>>& host, const Fr* device_scalars,
                               std::size_t n) {
+    DeviceMsm& msm = work->msm;
     if (key_bases.streamed) return streamed<Curve>().sum(msm, host.span(), device_scalars, n, stream);
-    // Passes of at most max_msm_pass_terms (see the option).
-    if (n <= options.max_msm_pass_terms) return msm.sum(resident, device_scalars, n, stream);
+    // Passes of at most msm_pass_terms (see the option).
+    if (n <= msm_pass_terms) return msm.sum(resident, device_scalars, n, stream);
     ec::Jacobian<Curve> total = ec::Jacobian<Curve>::identity();
-    for (std::size_t first = 0; first < n; first += options.max_msm_pass_terms) {
-      const std::size_t len = std::min(options.max_msm_pass_terms, n - first);
+    for (std::size_t first = 0; first < n; first += msm_pass_terms) {
+      const std::size_t len = std::min(msm_pass_terms, n - first);
       total += msm.sum(DeviceBasesView<Curve>(resident.data() + first, len), device_scalars + first, len, stream);
     }
     return total;
@@ -339,9 +450,9 @@ struct CudaProver::State {
   StreamedMsm<Curve>& streamed() {
     auto& slot = [&]() -> std::unique_ptr<StreamedMsm<Curve>>& {
       if constexpr (std::is_same_v<Curve, ec::G1Curve>) {
-        return streamed_g1;
+        return work->streamed_g1;
       } else {
-        return streamed_g2;
+        return work->streamed_g2;
       }
     }();
     if (!slot) slot = std::make_unique<StreamedMsm<Curve>>(ledger, options.stream_chunk_points);
@@ -364,14 +475,55 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
 }
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
-  try {
-    return start_on_device(std::move(w), key, blinding);
-  } catch (const CudaError& e) {
-    throw groth16::DeviceFailure("CUDA device " + std::to_string(state_->device) + ": " + e.what());
+  State& s = *state_;
+  // Out of device memory is this partition's problem, not the device's: the prover
+  // frees what it can make again and tries again, then streams the key's points if
+  // they were uploaded, and only then refuses the partition (the device stays in
+  // service for partitions that fit).
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return start_on_device(w, key, blinding);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) {
+        throw groth16::DeviceFailure("CUDA device " + std::to_string(s.device) + ": " + e.what());
+      }
+      cudaGetLastError();  // the failed allocation's error, so that no later launch check reports it
+      try {
+        std::lock_guard kernel_region(s.mutex);
+        if (attempt == 0) {
+          s.free_caches(key);
+          continue;
+        }
+        if (attempt == 1 && s.stream_instead(key)) continue;
+        // Placed under this shortage, the key would stay streamed: its next start()
+        // places it again.
+        s.forget_placement(key);
+        throw groth16::DeviceOutOfMemory(out_of_memory_message(key, e.what()));
+      } catch (const CudaError& again) {
+        throw groth16::DeviceFailure("CUDA device " + std::to_string(s.device) + ": " + again.what());
+      }
+    }
   }
 }
 
-std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness w, const ProvingKey& key,
+std::string CudaProver::out_of_memory_message(const ProvingKey& key, const std::string& what) const {
+  const State& s = *state_;
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  auto gib = [](std::size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+    return std::string(text);
+  };
+  return "CUDA device " + std::to_string(s.device) + " has too little memory for this partition (domain " +
+         std::to_string(key.domain_size()) + ", " + std::to_string(key.num_aux()) + " aux; " + what + "): " +
+         gib(free_bytes) + " free of " + gib(total_bytes) + " with the prover's caches freed, " +
+         gib(s.set_up_key_bytes()) + " held by keys set up on this device, which stay there; prove it with its key on "
+         "the host (streamed), or on a device with more memory";
+}
+
+std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, const ProvingKey& key,
                                                           const Blinding& blinding) {
   groth16::Stopwatch clock;
   // A deferred witness (the pce path) is evaluated on the device: its a, b, c and
@@ -414,21 +566,22 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness w, co
     s.evaluate_deferred(*evaluator, *slot, n, *pending, clock);
     slot.reset();  // consumed once the stream passes its event: the next start() may refill it
   } else {
-    s.upload_padded(s.a, w.a, n);
-    s.upload_padded(s.b, w.b, n);
-    s.upload_padded(s.c, w.c, n);
+    s.upload_padded(s.work->a, w.a, n);
+    s.upload_padded(s.work->b, w.b, n);
+    s.upload_padded(s.work->c, w.c, n);
     s.sync();
     pending->timings.push_back({"upload_abc", clock.lap()});
   }
 
-  ntt.h_scalars(s.a.data(), s.b.data(), s.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
+  Working& work = *s.work;
+  ntt.h_scalars(work.a.data(), work.b.data(), work.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
   if (deferred) {
     s.sync();
     pending->timings.push_back({"ntt_h_expand_aux", clock.lap()});
   } else {
     // The copy engine takes aux while the multiprocessors run the h step.
-    s.aux.reserve(z.aux.size());
-    s.staging.upload(s.aux.data(), std::span<const Fr>(z.aux), s.copy_stream);
+    work.aux.reserve(z.aux.size());
+    s.staging.upload(work.aux.data(), std::span<const Fr>(z.aux), s.copy_stream);
     check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
     check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
     s.sync();
@@ -454,14 +607,14 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness w, co
   });
 
   groth16::G1MsmSums sums;
-  sums.h = s.msm_sum(bases, bases.h, key.h, s.a.data(), key.h.size());
+  sums.h = s.msm_sum(bases, bases.h, key.h, work.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l, s.aux.data(), aux_count);
+  sums.l = s.msm_sum(bases, bases.l, key.l, work.aux.data(), aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
   const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, aux_count);
-  sums.a = s.msm_sum(bases, bases.a, key.a, s.scalars.data(), a_count);
+  sums.a = s.msm_sum(bases, bases.a, key.a, work.scalars.data(), a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
@@ -469,12 +622,12 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness w, co
     if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
   const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, aux_count);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, s.scalars.data(), b_count);
+  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, work.scalars.data(), b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, s.scalars.data(), b_count);
+    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, work.scalars.data(), b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
@@ -517,15 +670,11 @@ std::optional<std::size_t> CudaProver::device_memory_used() const {
 
 std::size_t CudaProver::device_bytes() const {
   const State& s = *state_;
-  std::size_t bytes =
-      (s.a.capacity() + s.b.capacity() + s.c.capacity() + s.aux.capacity() + s.scalars.capacity()) * sizeof(Fr) +
-      s.select.device_bytes() + s.witness_slots.device_bytes();
+  std::size_t bytes = s.work->bytes() + s.witness_slots.device_bytes();
   if (s.evaluator) bytes += s.evaluator->device_bytes();
   for (const auto& [id, bases] : s.bases) {
     if (bases) bytes += bases->bytes();
   }
-  if (s.streamed_g1) bytes += s.streamed_g1->device_bytes();
-  if (s.streamed_g2) bytes += s.streamed_g2->device_bytes();
   return bytes;
 }
 

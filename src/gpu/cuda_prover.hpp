@@ -21,7 +21,11 @@
 // several threads: their kernel regions are serialized, their witness uploads
 // (two slots) and host-side ends are not. A CUDA runtime error in start() is the
 // device's failure (groth16::DeviceFailure, naming the device): the engine moves
-// the partition to another device; finish() runs on the host only.
+// the partition to another device; finish() runs on the host only. Running out of
+// device memory is not: start() frees the working buffers, the NTT tables, the
+// evaluator and the other keys' uploaded points, halves the MSM passes and tries
+// again, then streams this key's points, and otherwise refuses the partition
+// (groth16::DeviceOutOfMemory, the request's failure; the device stays in service).
 #pragma once
 
 #include <cstddef>
@@ -66,8 +70,10 @@ class CudaProver final : public groth16::ProverBackend {
   // a, b, c and the full aux of a deferred witness exist only on the device, but for
   // the full aux that finish() reads when the G2 MSM runs on the host.
   MaterializedBytes host_bytes_to_materialize(std::size_t domain_size, std::size_t aux) const override;
-  // Throws groth16::DeviceFailure for a CUDA runtime error, as start_on_device()'s
-  // other exceptions otherwise.
+  // Throws groth16::DeviceFailure for a CUDA runtime error, and
+  // groth16::DeviceOutOfMemory when the partition does not fit in the device's
+  // memory with the prover's caches freed and the key's points streamed (if they
+  // were uploaded); start_on_device()'s other exceptions as they are.
   std::unique_ptr<groth16::PendingProof> start(groth16::PartitionWitness witness, const groth16::ProvingKey& key,
                                                const groth16::Blinding& blinding) override;
   groth16::Proof finish(std::unique_ptr<groth16::PendingProof> pending) override;
@@ -104,8 +110,11 @@ class CudaProver final : public groth16::ProverBackend {
 
  private:
   struct State;
-  std::unique_ptr<groth16::PendingProof> start_on_device(groth16::PartitionWitness witness, const groth16::ProvingKey& key,
-                                                 const groth16::Blinding& blinding);
+  // Leaves the witness as it was when it throws, so that start() can try again.
+  std::unique_ptr<groth16::PendingProof> start_on_device(groth16::PartitionWitness& witness,
+                                                         const groth16::ProvingKey& key,
+                                                         const groth16::Blinding& blinding);
+  std::string out_of_memory_message(const groth16::ProvingKey& key, const std::string& what) const;
   std::unique_ptr<State> state_;
 };
 

@@ -13,4 +13,13 @@ class DeviceFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The error a backend throws when a partition does not fit in its device's memory
+// (what the device holds for keys, plus what the partition needs): the device is
+// sound and keeps proving what fits, so it is the request's failure, not a
+// DeviceFailure.
+class DeviceOutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace zkpipe::groth16

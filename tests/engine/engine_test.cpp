@@ -672,6 +672,26 @@ INSTANTIATE_TEST_SUITE_P(Steps, EngineDeviceFailure,
                          ::testing::Values(DeviceFailureCase{"start", true}, DeviceFailureCase{"finish", false}),
                          [](const auto& info) { return std::string(info.param.step); });
 
+// A partition that does not fit in its device's memory fails its request, naming
+// the memory, and nothing else: the device stays healthy and proves the next
+// request, and every buffer is freed.
+TEST(EngineDevices, APartitionOutOfDeviceMemoryFailsItsRequestNotTheDevice) {
+  auto second_request = [](std::uint64_t tag) { return tag == testing::tag_of(2, 1); };
+  FakeBackend::Options options{.start = milliseconds(2), .finish = milliseconds(1),
+                               .out_of_memory_at_start = second_request};
+  Harness h({.synthesis_workers = 2, .channel_capacity = 2}, {options});
+  EXPECT_TRUE(h.engine->submit(h.checked_request(3, 1)).get().verified);
+  try {
+    h.engine->submit(h.checked_request(3, 2)).get();
+    ADD_FAILURE() << "the request should have failed";
+  } catch (const RequestFailed& e) {
+    EXPECT_NE(std::string(e.what()).find("too little device memory"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(h.engine->device_status()[0].healthy);
+  EXPECT_TRUE(h.engine->submit(h.checked_request(3, 3)).get().verified);
+  h.finish();
+}
+
 // With every device failed, the requests in flight fail naming each device's
 // failure, later ones fail too, and every buffer is freed.
 TEST(EngineDevices, EveryDeviceFailingFailsTheRequestsCleanly) {

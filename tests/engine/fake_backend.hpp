@@ -95,6 +95,8 @@ class FakeBackend final : public groth16::ProverBackend {
     // The device fails (DeviceFailure) in start() / finish() of these partitions.
     std::function<bool(std::uint64_t tag)> device_fails_at_start = {};
     std::function<bool(std::uint64_t tag)> device_fails_at_finish = {};
+    // start() of these partitions runs out of device memory (DeviceOutOfMemory).
+    std::function<bool(std::uint64_t tag)> out_of_memory_at_start = {};
     // Keys it claims to hold on its device.
     std::set<const groth16::ProvingKey*> holds = {};
     // When valid, every start() waits for it (after logging the partition).
@@ -134,6 +136,9 @@ class FakeBackend final : public groth16::ProverBackend {
     std::this_thread::sleep_for(options_.start);
     --running_starts_;
     if (options_.fail_start && options_.fail_start(tag)) throw std::runtime_error("injected start failure");
+    if (options_.out_of_memory_at_start && options_.out_of_memory_at_start(tag)) {
+      throw groth16::DeviceOutOfMemory("injected: too little device memory for this partition");
+    }
     if (options_.device_fails_at_start && options_.device_fails_at_start(tag)) {
       throw groth16::DeviceFailure("injected device failure in start");
     }

@@ -5,12 +5,17 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "groth16/device_failure.hpp"
+#include "gpu/cuda_error.hpp"
 #include "gpu/cuda_prover.hpp"
+#include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
@@ -96,6 +101,72 @@ TEST_F(CudaProverPlacement, ReleaseFreesTheKeysDevicePoints) {
   const Blinding blinding = Blinding::random();
   EXPECT_EQ(groth16::prove(gpu, std::move(w_gpu), *key_, blinding), groth16::prove(cpu, std::move(w_cpu), *key_, blinding));
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
+}
+
+// Every block of the device's free memory down to 4 KiB, held until destroyed: what
+// a start() then allocates fails.
+std::vector<DeviceBuffer<std::byte>> hold_free_device_memory() {
+  std::vector<DeviceBuffer<std::byte>> held;
+  for (std::size_t size = std::size_t{1} << 32; size >= 4096; size /= 2) {
+    for (;;) {
+      DeviceBuffer<std::byte> block;
+      try {
+        block.reserve(size);
+      } catch (const CudaError&) {
+        cudaGetLastError();
+        break;
+      }
+      held.push_back(std::move(block));
+    }
+  }
+  return held;
+}
+
+// A partition that finds no device memory is refused with DeviceOutOfMemory (the
+// request's failure), not a DeviceFailure; once memory is free, the same prover
+// proves it as the CPU backend does.
+TEST_F(CudaProverPlacement, OutOfDeviceMemoryRefusesThePartitionNotTheDevice) {
+  CudaProver gpu(0);
+  const Blinding blinding = Blinding::random();
+  {
+    const auto held = hold_free_device_memory();
+    try {
+      gpu.abort(gpu.start(groth16::synthesize_witness(*circuit_, 0), *key_, blinding));
+      ADD_FAILURE() << "start() should have run out of device memory";
+    } catch (const groth16::DeviceOutOfMemory& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("too little memory"), std::string::npos) << what;
+      EXPECT_NE(what.find("free of"), std::string::npos) << what;
+    }
+  }
+  groth16::CpuProver cpu;
+  EXPECT_EQ(groth16::prove(gpu, groth16::synthesize_witness(*circuit_, 0), *key_, blinding),
+            groth16::prove(cpu, groth16::synthesize_witness(*circuit_, 0), *key_, blinding));
+  // Placed afresh, not left streamed by the shortage.
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kResident);
+}
+
+// With a larger key's points uploaded and the rest of the device held, a start()
+// with the small key runs out of memory, frees the larger key's points and the
+// working buffers, and proves on what they held; the larger key is placed again at
+// its next proof. Both proofs equal the CPU backend's.
+TEST_F(CudaProverPlacement, OutOfDeviceMemoryFreesTheOtherKeysUploadedPoints) {
+  const PorepLikeCircuit large_circuit(r1cs::porep::find_preset("2e16"), 2026, 1);
+  const ProvingKey large =
+      groth16::setup(groth16::record_matrices(large_circuit), groth16::ToxicWaste::from_seed(3));
+  CudaProver gpu(0);
+  groth16::CpuProver cpu;
+  gpu.abort(gpu.start(groth16::synthesize_witness(large_circuit, 0), large, Blinding::random()));
+  ASSERT_EQ(gpu.base_placement(large), BasePlacement::kResident);
+  const Blinding blinding = Blinding::random();
+  {
+    const auto held = hold_free_device_memory();
+    EXPECT_EQ(groth16::prove(gpu, groth16::synthesize_witness(*circuit_, 1), *key_, blinding),
+              groth16::prove(cpu, groth16::synthesize_witness(*circuit_, 1), *key_, blinding));
+    EXPECT_EQ(gpu.base_placement(large), BasePlacement::kNotLoaded);
+  }
+  EXPECT_EQ(groth16::prove(gpu, groth16::synthesize_witness(large_circuit, 0), large, blinding),
+            groth16::prove(cpu, groth16::synthesize_witness(large_circuit, 0), large, blinding));
 }
 
 }  // namespace
