@@ -3,7 +3,8 @@
 //   witness     the values-only assignment alone (the pce path's first half)
 //   product     the sparse product a, b, c = (A, B, C)·z (its second half)
 //   pce         witness + product + densities: what the engine's pce path runs
-// plus compile (once per circuit shape). Arguments: preset, threads (1 = one core,
+// plus compile (once per circuit shape), and a 32 GiB Window PoSt partition's values
+// for ZKPIPE_BENCH_POST_SECTORS sectors (default 32). Arguments: preset, threads (1 = one core,
 // the CPU-seconds figure; 0 = all cores, the latency figure). The presets are
 // ZKPIPE_BENCH_PRESETS (comma-separated; default 2e16,2e20): 2e24 and 2e27 need a
 // machine with the memory for them (the assignment path holds a, b, c in full).
@@ -17,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "circuits/filecoin/post_proof.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
 #include "groth16/synthesis.hpp"
+#include "memory/allocator.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/sparse_product.hpp"
@@ -107,6 +111,22 @@ void BM_Pce(benchmark::State& state) {
   label(state);
 }
 
+// A 32 GiB Window PoSt partition's values with `sectors` synthetic sectors (a full
+// partition has 2349; its time is about 2349/sectors times this).
+void BM_WindowPostWitness(benchmark::State& state) {
+  filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, std::uint64_t{32} << 30);
+  proof.sector_count = static_cast<std::size_t>(state.range(0));
+  const filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(proof, 1, 1);
+  // The engine's pce path passes the evaluator's sizes as hints.
+  const r1cs::WitnessValues sizes = circuit.synthesize_values(0);
+  const auto control = threads(state.range(1));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(circuit.synthesize_values(0, sizes.inputs.size(), sizes.aux.size()));
+  }
+  state.SetLabel(std::to_string(proof.sector_count) + " sectors of 32 GiB, " +
+                 std::to_string(proof.challenge_count) + " challenges each");
+}
+
 void BM_Compile(benchmark::State& state) {
   const Workload& w = workload(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(groth16::compile_circuit(*w.circuit));
@@ -137,6 +157,18 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
   }
+  const char* sectors = std::getenv("ZKPIPE_BENCH_POST_SECTORS");
+  const std::int64_t post_sectors = sectors != nullptr ? std::atoll(sectors) : 32;
+  for (std::int64_t t : {1, 0}) {
+    benchmark::RegisterBenchmark(
+        ("synthesis/window-post-witness/32GiB/" + std::string(t == 1 ? "1thread" : "allthreads")).c_str(),
+        BM_WindowPostWitness)
+        ->Args({post_sectors, t})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+  // As the zkpipe CLI and daemon run: every block of 1 MiB or more its own mapping.
+  memory::tune_allocator();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -93,7 +93,13 @@ std::size_t CompactValues::bytes() const {
          wide_before_.capacity() * sizeof(std::uint32_t) + wide_values_.capacity() * sizeof(ff::Fr);
 }
 
-CompactValues::Builder::Builder(std::size_t size_hint) { reserve_words(words_for(size_hint)); }
+// The wide values are reserved for the whole hint too: untouched reserved pages take
+// no memory, and growing by doubling would copy them and, for a moment, hold two
+// copies (one partition's are gigabytes).
+CompactValues::Builder::Builder(std::size_t size_hint) {
+  reserve_words(words_for(size_hint));
+  wide_values_.reserve(size_hint);
+}
 
 void CompactValues::Builder::reserve_words(std::size_t words) {
   wide_mask_.reserve(words);
@@ -130,7 +136,11 @@ void CompactValues::Builder::append(Builder&& other) {
   }
   size_ += other.size_;
   wide_values_.insert(wide_values_.end(), other.wide_values_.begin(), other.wide_values_.end());
-  other = Builder();
+  // Emptied but not freed: a builder reused for the next part allocates nothing.
+  other.size_ = 0;
+  other.wide_mask_.clear();
+  other.bits_.clear();
+  other.wide_values_.clear();
 }
 
 CompactValues CompactValues::Builder::finish() && {
@@ -141,7 +151,9 @@ CompactValues CompactValues::Builder::finish() && {
   out.wide_values_ = std::move(wide_values_);
   out.wide_mask_.shrink_to_fit();
   out.bits_.shrink_to_fit();
-  out.wide_values_.shrink_to_fit();
+  // The wide values keep their capacity: what lies past their end was never written,
+  // so it takes no memory, while shrinking would copy them all (gigabytes for a
+  // Window PoSt partition) and hold both copies for a moment.
   out.wide_before_.resize(out.wide_mask_.size());
   std::size_t wide_count = 0;
   for (std::size_t w = 0; w < out.wide_mask_.size(); ++w) {

@@ -61,7 +61,7 @@ class CompactValues {
     void append_bits(std::uint64_t values, unsigned count);
     // One value of any kind (0 and 1 are stored as bits).
     void append(const ff::Fr& value);
-    // Another builder's values after these (moved from; left empty).
+    // Another builder's values after these (moved from; left empty, its memory kept for reuse).
     void append(Builder&& other);
 
     CompactValues finish() &&;

@@ -37,7 +37,8 @@ class WitnessSystem final : public ConstraintSystem {
   const std::vector<Fr>& inputs() const { return inputs_; }
   // The aux values in full (a copy: for tests and small circuits).
   std::vector<Fr> aux_values() const;
-  // Appends a segment's inputs and aux after this system's (the segment is left empty).
+  // Appends a segment's inputs and aux after this system's; the segment is left empty, its aux
+  // memory kept, so that it can take the next part.
   void append(WitnessSystem&& segment);
   WitnessValues values() &&;
 

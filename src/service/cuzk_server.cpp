@@ -8,6 +8,7 @@
 #include "hash/sha256.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_status.hpp"
+#include "service/prove_call.hpp"
 
 namespace zkpipe::service {
 
@@ -122,88 +123,6 @@ class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   bool done_ = false;
 };
 
-// One Prove: submitted on a call thread, then parked until the job ends. A client
-// that leaves cancels its job.
-class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<ProveCall> {
- public:
-  ProveCall(CuzkService& cuzk, ProvingService& service, CallThreads& calls, PeerLimit::Slot slot,
-            cuzk::v1::ProveResponse* out)
-      : cuzk_(cuzk), service_(service), calls_(calls), slot_(std::move(slot)), out_(out) {}
-
-  void start(cuzk::v1::SubmitProofRequest request) {
-    self_ = shared_from_this();
-    if (!calls_.try_run([self = shared_from_this(), request = std::move(request)] { self->submit(request); })) {
-      Finish({grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now; try again shortly"});
-    }
-  }
-
-  void OnCancel() override {
-    {
-      std::lock_guard lock(mutex_);
-      left_ = true;
-      if (!ticket_) return;  // still submitting: submit() sees left_
-    }
-    if (!calls_.run([self = shared_from_this()] { self->abandon(); })) abandon();
-  }
-
-  void OnDone() override {
-    slot_.reset();
-    const auto last = std::move(self_);
-  }
-
- private:
-  void submit(const cuzk::v1::SubmitProofRequest& request) {
-    std::string job_id;
-    std::uint64_t job = 0;
-    const grpc::Status refused = guarded([&] {
-      job_id = cuzk_.submit(request).job_id();
-      job = cuzk_.job_of(job_id);
-    });
-    if (!refused.ok()) {
-      Finish(refused);
-      return;
-    }
-    const auto ticket = service_.await_async(job, std::nullopt, [self = shared_from_this(), job_id](AwaitAnswer a) {
-      if (const auto* error = std::get_if<ServiceError>(&a)) {
-        self->Finish(status_of(*error));
-        return;
-      }
-      *self->out_->mutable_result() = cuzk_response(std::get<v1::AwaitProofResponse>(a), job_id);
-      self->Finish(grpc::Status::OK);
-    });
-    bool left = false;
-    {
-      std::lock_guard lock(mutex_);
-      job_id_ = job_id;
-      ticket_ = ticket;
-      left = left_;
-    }
-    if (left) abandon();
-  }
-
-  void abandon() {
-    std::optional<AwaitRegistry::Ticket> ticket;
-    {
-      std::lock_guard lock(mutex_);
-      ticket = ticket_;
-    }
-    if (!ticket || !service_.cancel_await(*ticket)) return;  // answered already
-    guarded([&] { cuzk_.cancel(job_id_); });
-    Finish(kClientLeft);
-  }
-
-  CuzkService& cuzk_;
-  ProvingService& service_;
-  CallThreads& calls_;
-  PeerLimit::Slot slot_;
-  cuzk::v1::ProveResponse* const out_;
-  std::shared_ptr<ProveCall> self_;
-  std::mutex mutex_;
-  std::string job_id_;
-  std::optional<AwaitRegistry::Ticket> ticket_;
-  bool left_ = false;
-};
-
 }  // namespace
 
 CuzkService::CuzkService(ProvingService& service, const ServiceConfig& config, std::string token)
@@ -252,8 +171,20 @@ grpc::ServerUnaryReactor* CuzkService::Prove(grpc::CallbackServerContext* ctx, c
   if (!request->has_submit()) return finished(ctx, {grpc::StatusCode::INVALID_ARGUMENT, "submit: missing"});
   auto slot = peers_.acquire(ctx->peer());
   if (!slot) return finished(ctx, too_many_waits(peers_));
-  auto call = std::make_shared<ProveCall>(*this, service_, calls_, std::move(*slot), response);
-  call->start(request->submit());
+  auto submit = [this, response, job_request = request->submit()] {
+    const std::string job_id = this->submit(job_request).job_id();
+    auto answer = [response, job_id](const AwaitAnswer& a) {
+      if (const auto* error = std::get_if<ServiceError>(&a)) return status_of(*error);
+      *response->mutable_result() = cuzk_response(std::get<v1::AwaitProofResponse>(a), job_id);
+      return grpc::Status::OK;
+    };
+    return ProveCall::Submitted{job_of(job_id), std::move(answer), [this, job_id] { cancel(job_id); }};
+  };
+  auto call = std::make_shared<ProveCall>(
+      service_, calls_, std::move(*slot),
+      grpc::Status{grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now; try again shortly"},
+      std::move(submit));
+  call->start();
   return call.get();
 }
 

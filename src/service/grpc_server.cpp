@@ -20,6 +20,7 @@
 #include "service/errors.hpp"
 #include "service/grpc_status.hpp"
 #include "service/peer_limit.hpp"
+#include "service/prove_call.hpp"
 #include "service/request_decoder.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
 
@@ -115,80 +116,6 @@ class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   std::shared_ptr<AwaitCall> self_;
   std::mutex mutex_;
   std::optional<AwaitRegistry::Ticket> ticket_;
-};
-
-// One Prove: submitted on a call thread, then parked until the job finishes. A
-// client that leaves cancels its job: nobody else knows the job's id.
-class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<ProveCall> {
- public:
-  ProveCall(ProvingService& service, CallThreads& calls, PeerLimit::Slot slot, grpc::ByteBuffer* response)
-      : service_(service), calls_(calls), slot_(std::move(slot)), response_(response) {}
-
-  void start(v1::SubmitProofRequest request) {
-    self_ = shared_from_this();
-    if (!calls_.try_run([self = shared_from_this(), request = std::move(request)] { self->submit(request); })) {
-      Finish(busy(calls_));
-    }
-  }
-
-  void OnCancel() override {
-    {
-      std::lock_guard lock(mutex_);
-      left_ = true;
-      // Still submitting: submit() sees left_.
-      if (!ticket_) return;
-    }
-    // The cancel blocks: on a thread of its own, or here when none can be had.
-    if (!calls_.run([self = shared_from_this()] { self->abandon(); })) abandon();
-  }
-
-  void OnDone() override {
-    slot_.reset();
-    const auto last = std::move(self_);
-  }
-
- private:
-  // On a call thread.
-  void submit(const v1::SubmitProofRequest& request) {
-    std::uint64_t job = 0;
-    if (const grpc::Status refused = guarded([&] { job = service_.submit(request); }); !refused.ok()) {
-      Finish(refused);
-      return;
-    }
-    const auto ticket = service_.await_async(job, std::nullopt, [self = shared_from_this()](AwaitAnswer answer) {
-      self->Finish(respond(answer, *self->response_));
-    });
-    bool left = false;
-    {
-      std::lock_guard lock(mutex_);
-      job_ = job;
-      ticket_ = ticket;
-      left = left_;
-    }
-    if (left) abandon();
-  }
-
-  // On a call thread (the cancel blocks until the engine has retired the job).
-  void abandon() {
-    std::optional<AwaitRegistry::Ticket> ticket;
-    {
-      std::lock_guard lock(mutex_);
-      ticket = ticket_;
-    }
-    if (!ticket || !service_.cancel_await(*ticket)) return;  // answered already
-    guarded([&] { service_.cancel(job_); });
-    Finish(kClientLeft);
-  }
-
-  ProvingService& service_;
-  CallThreads& calls_;
-  PeerLimit::Slot slot_;
-  grpc::ByteBuffer* const response_;
-  std::shared_ptr<ProveCall> self_;
-  std::mutex mutex_;
-  std::uint64_t job_ = 0;
-  std::optional<AwaitRegistry::Ticket> ticket_;
-  bool left_ = false;
 };
 
 // One WatchBuffers stream: a snapshot written, then an alarm for the next; between
@@ -352,8 +279,13 @@ class GrpcServer::Handler final : public RawProverService {
     if (const auto refused = admit(*ctx, *bytes, request)) return finished(ctx, *refused);
     auto slot = parked_slot(*ctx);
     if (!slot) return finished(ctx, too_many_waits());
-    auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), response);
-    call->start(std::move(request));
+    auto submit = [this, response, request = std::move(request)] {
+      const std::uint64_t job = service_.submit(request);
+      return ProveCall::Submitted{job, [response](const AwaitAnswer& answer) { return respond(answer, *response); },
+                                  [this, job] { service_.cancel(job); }};
+    };
+    auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), busy(calls_), std::move(submit));
+    call->start();
     return call.get();
   }
 

@@ -130,6 +130,11 @@ TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
     const r1cs::WitnessValues values = circuit.synthesize_values(0);
     EXPECT_EQ(values.inputs, serial.inputs()) << proof.name();
     EXPECT_EQ(values.aux.expand(), serial.aux_values()) << proof.name();
+    // With the sizes as hints, as the engine's pce path passes them (the Winning
+    // PoSt's 66 sectors take several blocks of segments, reused).
+    const r1cs::WitnessValues hinted = circuit.synthesize_values(0, serial.num_inputs(), serial.num_aux());
+    EXPECT_EQ(hinted.inputs, serial.inputs()) << proof.name();
+    EXPECT_EQ(hinted.aux.expand(), serial.aux_values()) << proof.name();
   }
 }
 

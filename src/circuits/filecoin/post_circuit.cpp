@@ -1,8 +1,10 @@
 #include "circuits/filecoin/post_circuit.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -130,24 +132,44 @@ r1cs::WitnessValues FallbackPostCircuit::synthesize_values(std::size_t partition
                                                            std::size_t aux_hint) const {
   const PostPartition& p = at(partition);
   // The sectors share nothing: each is synthesized on a segment of its own, on all
-  // cores (a 32 GiB Window partition has 2349), and laid out in sector order, the
-  // variable order of synthesize().
-  r1cs::WitnessSystem head(inputs_hint, 0);
+  // cores (a 32 GiB Window partition has 2349), and appended in sector order, the
+  // variable order of synthesize(). A block of sectors at a time, on two sets of
+  // segments kept from block to block: while the cores synthesize one block into
+  // one set, another thread appends the block before from the other set. The
+  // segments hold two blocks' values, not the partition's (a second copy,
+  // untracked), and allocate nothing after the first blocks (a mapping made and
+  // unmapped per sector stalls every core of the process).
+  r1cs::WitnessSystem head(inputs_hint, aux_hint);
   const std::size_t n = p.sectors.size();
   const std::size_t segment_hint = aux_hint / std::max<std::size_t>(n, 1);
-  std::vector<std::unique_ptr<r1cs::WitnessSystem>> segments(n);
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-    segments[i] = std::make_unique<r1cs::WitnessSystem>(r1cs::WitnessSystem::Segment{}, segment_hint);
-    try {
-      synthesize_sector(*segments[i], p.sectors[i], tree_shape_);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("sector " + std::to_string(i) + ": " + e.what());
-    }
-  });
+  const std::size_t block =
+      std::min(n, 4 * static_cast<std::size_t>(std::max(1, tbb::this_task_arena::max_concurrency())));
+  std::vector<std::unique_ptr<r1cs::WitnessSystem>> segments(2 * block);
   for (auto& segment : segments) {
-    head.append(std::move(*segment));
-    segment.reset();
+    segment = std::make_unique<r1cs::WitnessSystem>(r1cs::WitnessSystem::Segment{}, segment_hint);
   }
+  std::future<void> appending;
+  for (std::size_t first = 0, round = 0; first < n; first += block, ++round) {
+    const std::size_t count = std::min(block, n - first);
+    std::unique_ptr<r1cs::WitnessSystem>* set = segments.data() + (round % 2) * block;
+    try {
+      tbb::parallel_for(std::size_t{0}, count, [&](std::size_t i) {
+        try {
+          synthesize_sector(*set[i], p.sectors[first + i], tree_shape_);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument("sector " + std::to_string(first + i) + ": " + e.what());
+        }
+      });
+    } catch (...) {
+      if (appending.valid()) appending.wait();
+      throw;
+    }
+    if (appending.valid()) appending.get();
+    appending = std::async(std::launch::async, [&head, set, count] {
+      for (std::size_t i = 0; i < count; ++i) head.append(std::move(*set[i]));
+    });
+  }
+  if (appending.valid()) appending.get();
   return std::move(head).values();
 }
 
