@@ -5,7 +5,8 @@
 // partition that outlives three leases failing its job, reconnection after the
 // server drops the connection; and two proving services on one queue: a drained
 // daemon gives its partitions back and the other completes the job, a circom job
-// through the queue, and a Filecoin job whose documents travel in the queue. Runs
+// through the queue, a Filecoin job whose documents travel in the queue, and a Window
+// PoSt proved from its vanilla proofs through the queue. Runs
 // when ZKPIPE_TEST_POSTGRES_URL names a server (tests/CMakeLists.txt's
 // service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
@@ -30,7 +31,9 @@
 #include "io/bounded_read.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
 #include "filecoin_job_util.hpp"
+#include "job_calls.hpp"
 
 namespace zkpipe::service {
 namespace {
@@ -375,6 +378,42 @@ TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
                             .as<std::size_t>();
     EXPECT_GT(stored, testing::sealed_2kib().c1_json.size());
   }
+  s.reset();
+  fs::remove_all(dir);
+}
+
+// A Window PoSt through the queue: its vanilla proofs stored with the job, the
+// partition claimed, proved and assembled by the daemon, the proof verifying.
+TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
+  const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
+  const fs::path key = dir / "wpost-2k.zkp";
+  const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::window_2kib(), 1, 1);
+  groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
+  ServiceConfig c;
+  c.data_dir = dir / "data";
+  fs::create_directories(c.data_dir);
+  c.parameter_roots = {dir};
+  c.synthesis_workers = 1;
+  c.queue = url_;
+  c.daemon_name = "post";
+  BackendSetup backend;
+  backend.backends = {std::make_shared<groth16::CpuProver>()};
+  auto s = std::make_unique<ProvingService>(c, std::move(backend));
+
+  const testing::PostPartitionInput input = testing::window_partition(21, key);
+  v1::SubmitProofRequest request;
+  *request.mutable_filecoin_post() = input.job;
+  const std::uint64_t id = s->submit(request);
+  v1::AwaitProofResponse r;
+  for (int i = 0; i < 120; ++i) {
+    r = s->await(id, 1s);
+    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+  }
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_EQ(r.partitions(), 1u);
+  EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));
   s.reset();
   fs::remove_all(dir);
 }

@@ -7,8 +7,11 @@
 #include <vector>
 
 #include "circuits/filecoin/c1_output.hpp"
+#include "circuits/filecoin/post_vanilla.hpp"
 #include "circuits/filecoin/seal_commit1.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/vanilla_proofs.hpp"
 #include "ec/generators.hpp"
 #include "ec/scalar_mul.hpp"
 #include "formats/bellperson_params.hpp"
@@ -79,6 +82,25 @@ v1::SubmitProofRequest filecoin_request(const FilecoinDocuments& documents, cons
   r.mutable_filecoin_porep()->set_sector_json(documents.sector_json);
   r.mutable_filecoin_porep()->set_parameter_file(params.string());
   return r;
+}
+
+const filecoin::PostProof& window_2kib() {
+  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
+  return proof;
+}
+
+PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key) {
+  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(window_2kib(), seed, 1);
+  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window_2kib(), seed, 1);
+  v1::FilecoinPostJob job;
+  job.set_registered_proof("StackedDrgWindow2KiBV1_2");
+  job.set_randomness(std::string(draws.randomness.begin(), draws.randomness.end()));
+  for (const auto& proof : filecoin::post_vanilla_proofs(window_2kib(), circuit.assignments()[0], draws.sector_ids)) {
+    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(proof);
+    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
+  }
+  job.set_parameter_file(key.string());
+  return {std::move(circuit), std::move(job)};
 }
 
 }  // namespace zkpipe::service::testing

@@ -1,7 +1,8 @@
-// Filecoin PoRep jobs for the service tests: a 2 KiB sector sealed natively (its C1
-// output and sector.json as a client sends them), and .params files without queries —
-// enough for every check a submit makes (counts that match the size, the verifying
-// key's IC count and points), never for a proof: their load fails, naming the file.
+// Filecoin jobs for the service tests: a 2 KiB sector sealed natively (its C1 output
+// and sector.json as a client sends them); .params files without queries — enough for
+// every check a submit makes (counts that match the size, the verifying key's IC count
+// and points), never for a proof: their load fails, naming the file; and a Window PoSt
+// partition of synthetic 2 KiB sectors as its vanilla proofs.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "circuits/filecoin/post_circuit.hpp"
+#include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/sector_values.hpp"
 #include "groth16/keys.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
@@ -44,5 +47,17 @@ void write_params_head(const std::filesystem::path& path, std::size_t ic_points)
 inline constexpr std::size_t k2KiBIcPoints = 1 + 3 + 2 * 18;
 
 v1::SubmitProofRequest filecoin_request(const FilecoinDocuments& documents, const std::filesystem::path& params);
+
+// Window PoSt over 2 KiB sectors (StackedDrgWindow2KiBV1_2).
+const filecoin::PostProof& window_2kib();
+
+// A Window PoSt partition of 2 KiB sectors as filecoin-proofs hands it to the SNARK:
+// the circuit (to verify against) and the job of its vanilla proofs, proved with `key`.
+struct PostPartitionInput {
+  filecoin::FallbackPostCircuit circuit;
+  v1::FilecoinPostJob job;
+};
+
+PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key);
 
 }  // namespace zkpipe::service::testing

@@ -28,6 +28,7 @@
 #include "service/proving_service.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
+#include "filecoin_job_util.hpp"
 #include "recording_backend.hpp"
 
 namespace zkpipe::service {
@@ -39,32 +40,10 @@ using testing::eventually;
 using testing::finish;
 using testing::mentions;
 using testing::refusal;
+using testing::window_2kib;
+using testing::window_partition;
+using testing::PostPartitionInput;
 using namespace std::chrono_literals;
-
-const filecoin::PostProof& window_2kib() {
-  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
-  return proof;
-}
-
-// A Window PoSt partition of 2 KiB sectors as filecoin-proofs hands it to the SNARK.
-struct PostPartitionInput {
-  filecoin::FallbackPostCircuit circuit;
-  v1::FilecoinPostJob job;
-};
-
-PostPartitionInput window_partition(std::uint64_t seed, const fs::path& key) {
-  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(window_2kib(), seed, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window_2kib(), seed, 1);
-  v1::FilecoinPostJob job;
-  job.set_registered_proof("StackedDrgWindow2KiBV1_2");
-  job.set_randomness(std::string(draws.randomness.begin(), draws.randomness.end()));
-  for (const auto& proof : filecoin::post_vanilla_proofs(window_2kib(), circuit.assignments()[0], draws.sector_ids)) {
-    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(proof);
-    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
-  }
-  job.set_parameter_file(key.string());
-  return {std::move(circuit), std::move(job)};
-}
 
 class PostService : public ::testing::Test {
  protected:
