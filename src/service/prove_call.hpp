@@ -84,8 +84,11 @@ inline void ProveCall::OnDone() {
 }
 
 inline void ProveCall::submit() {
+  // Released once run: the request it holds (vanilla proofs, megabytes) is not kept
+  // while the job runs.
+  const Submit submit = std::move(submit_);
   Submitted submitted;
-  if (const grpc::Status refused = guarded([&] { submitted = submit_(); }); !refused.ok()) {
+  if (const grpc::Status refused = guarded([&] { submitted = submit(); }); !refused.ok()) {
     Finish(refused);
     return;
   }
