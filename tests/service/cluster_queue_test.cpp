@@ -68,6 +68,30 @@ class ClusterQueueTest : public ::testing::Test {
     return o;
   }
 
+  // A daemon on the queue that proves on the CPU, its data dir and parameter root in `dir`.
+  std::unique_ptr<ProvingService> cpu_daemon(const std::filesystem::path& dir, const std::string& name) const {
+    ServiceConfig c;
+    c.data_dir = dir / "data";
+    std::filesystem::create_directories(c.data_dir);
+    c.parameter_roots = {dir};
+    c.synthesis_workers = 1;
+    c.queue = url_;
+    c.daemon_name = name;
+    BackendSetup backend;
+    backend.backends = {std::make_shared<groth16::CpuProver>()};
+    return std::make_unique<ProvingService>(c, std::move(backend));
+  }
+
+  // The job's answer once it is done or failed, or after `seconds` of waiting.
+  static v1::AwaitProofResponse await_end(ProvingService& s, std::uint64_t id, int seconds) {
+    v1::AwaitProofResponse r;
+    for (int i = 0; i < seconds; ++i) {
+      r = s.await(id, std::chrono::seconds(1));
+      if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
+    }
+    return r;
+  }
+
   std::string admin_url_;
   std::string database_;
   std::string url_;
@@ -349,23 +373,10 @@ TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
   const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
   const fs::path params = dir / "no-queries.params";
   testing::write_params_without_queries(params, testing::k2KiBIcPoints);
-  ServiceConfig c;
-  c.data_dir = dir / "data";
-  fs::create_directories(c.data_dir);
-  c.parameter_roots = {dir};
-  c.synthesis_workers = 1;
-  c.queue = url_;
-  c.daemon_name = "filecoin";
-  BackendSetup backend;
-  backend.backends = {std::make_shared<groth16::CpuProver>()};
-  auto s = std::make_unique<ProvingService>(c, std::move(backend));
+  auto s = cpu_daemon(dir, "filecoin");
 
   const std::uint64_t id = s->submit(testing::filecoin_request(testing::sealed_2kib(), params));
-  v1::AwaitProofResponse r;
-  for (int i = 0; i < 60; ++i) {
-    r = s->await(id, 1s);
-    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
-  }
+  const v1::AwaitProofResponse r = await_end(*s, id, 60);
   ASSERT_EQ(r.state(), v1::JOB_STATE_FAILED);
   EXPECT_EQ(r.error().find("c1_json"), std::string::npos) << r.error();
   EXPECT_NE(r.error().find(params.string()), std::string::npos) << r.error();
@@ -391,26 +402,12 @@ TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
   const fs::path key = dir / "wpost-2k.zkp";
   const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::window_2kib(), 1, 1);
   groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
-  ServiceConfig c;
-  c.data_dir = dir / "data";
-  fs::create_directories(c.data_dir);
-  c.parameter_roots = {dir};
-  c.synthesis_workers = 1;
-  c.queue = url_;
-  c.daemon_name = "post";
-  BackendSetup backend;
-  backend.backends = {std::make_shared<groth16::CpuProver>()};
-  auto s = std::make_unique<ProvingService>(c, std::move(backend));
+  auto s = cpu_daemon(dir, "post");
 
   const testing::PostPartitionInput input = testing::window_partition(21, key);
   v1::SubmitProofRequest request;
   *request.mutable_filecoin_post() = input.job;
-  const std::uint64_t id = s->submit(request);
-  v1::AwaitProofResponse r;
-  for (int i = 0; i < 120; ++i) {
-    r = s->await(id, 1s);
-    if (r.state() == v1::JOB_STATE_DONE || r.state() == v1::JOB_STATE_FAILED) break;
-  }
+  const v1::AwaitProofResponse r = await_end(*s, s->submit(request), 120);
   ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
   EXPECT_EQ(r.partitions(), 1u);
   EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));
