@@ -6,7 +6,7 @@
 // server drops the connection; and two proving services on one queue: a drained
 // daemon gives its partitions back and the other completes the job, a circom job
 // through the queue, a Filecoin job whose documents travel in the queue, and a Window
-// PoSt proved from its vanilla proofs through the queue. Runs
+// PoSt and a SnapDeals update proved from their vanilla proofs through the queue. Runs
 // when ZKPIPE_TEST_POSTGRES_URL names a server (tests/CMakeLists.txt's
 // service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
@@ -408,6 +408,28 @@ TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
   v1::SubmitProofRequest request;
   *request.mutable_filecoin_post() = input.job;
   const v1::AwaitProofResponse r = await_end(*s, s->submit(request), 120);
+  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+  EXPECT_EQ(r.partitions(), 1u);
+  EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));
+  s.reset();
+  fs::remove_all(dir);
+}
+
+// A SnapDeals update through the queue: its vanilla partition proofs stored with the
+// job, proved and assembled by the daemon, the proof verifying. The key takes about a
+// minute on two cores.
+TEST_F(ClusterQueueTest, ASnapDealsUpdateIsProvedThroughTheQueue) {
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
+  const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
+  const fs::path key = dir / "snap-2k.zkp";
+  testing::write_update_key_2kib(key, 9);
+  auto s = cpu_daemon(dir, "snap");
+
+  const testing::UpdateInput input = testing::update_2kib(31, key);
+  v1::SubmitProofRequest request;
+  *request.mutable_filecoin_update() = input.job;
+  const v1::AwaitProofResponse r = await_end(*s, s->submit(request), 240);
   ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
   EXPECT_EQ(r.partitions(), 1u);
   EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));

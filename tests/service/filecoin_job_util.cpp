@@ -11,11 +11,16 @@
 #include "circuits/filecoin/seal_commit1.hpp"
 #include "circuits/filecoin/sha256_domain.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic_update.hpp"
+#include "circuits/filecoin/update_vanilla.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
 #include "ec/generators.hpp"
 #include "ec/scalar_mul.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_vk.hpp"
+#include "groth16/parameter_file.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
 
 namespace zkpipe::service::testing {
 
@@ -101,6 +106,45 @@ PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::p
   }
   job.set_parameter_file(key.string());
   return {std::move(circuit), std::move(job)};
+}
+
+const filecoin::UpdateShape& update_shape_2kib() {
+  static const filecoin::UpdateShape shape =
+      filecoin::update_shape(2048 / 32, filecoin::sector_tree_shape(2048), filecoin::UpdateHash::kSha256);
+  return shape;
+}
+
+UpdateInput update_2kib(std::uint64_t seed, const std::filesystem::path& key) {
+  // 32 bytes, little-endian, as the requests carry a commitment.
+  auto le_bytes = [](const ff::Fr& value) {
+    const filecoin::Sha256Domain bytes = filecoin::fr_to_domain(value);
+    return std::string(bytes.begin(), bytes.end());
+  };
+  filecoin::SyntheticUpdate update =
+      filecoin::synthetic_update(update_shape_2kib(), seed, filecoin::kDefaultUpdateHIndex);
+  v1::FilecoinUpdateJob job;
+  job.set_registered_proof("StackedDrg2KiBV1");
+  const filecoin::UpdatePartition& first = update.partitions.front();
+  job.set_comm_r_old(le_bytes(first.comm_r_old));
+  job.set_comm_r_new(le_bytes(first.comm_r_new));
+  job.set_comm_d_new(le_bytes(first.comm_d_new));
+  for (const filecoin::UpdatePartition& p : update.partitions) {
+    const std::vector<std::uint8_t> blob =
+        filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(update_shape_2kib(), p));
+    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
+  }
+  job.set_parameter_file(key.string());
+  return {filecoin::EmptySectorUpdateCircuit("filecoin-snapdeals/2KiB", update_shape_2kib(),
+                                             std::move(update.partitions)),
+          std::move(job)};
+}
+
+void write_update_key_2kib(const std::filesystem::path& path, std::uint64_t toxic_seed) {
+  const filecoin::EmptySectorUpdateCircuit blank(
+      "filecoin-snapdeals/2KiB", update_shape_2kib(),
+      std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(update_shape_2kib())});
+  groth16::write_parameter_file(
+      path, groth16::setup(groth16::record_matrices(blank), groth16::ToxicWaste::from_seed(toxic_seed)));
 }
 
 }  // namespace zkpipe::service::testing

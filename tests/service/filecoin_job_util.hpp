@@ -1,8 +1,9 @@
 // Filecoin jobs for the service tests: a 2 KiB sector sealed natively (its C1 output
 // and sector.json as a client sends them); .params files without queries — enough for
 // every check a submit makes (counts that match the size, the verifying key's IC count
-// and points), never for a proof: their load fails, naming the file; and a Window PoSt
-// partition of synthetic 2 KiB sectors as its vanilla proofs.
+// and points), never for a proof: their load fails, naming the file; a Window PoSt
+// partition of synthetic 2 KiB sectors and a SnapDeals update of a synthetic 2 KiB
+// sector, as their vanilla proofs.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include "circuits/filecoin/post_circuit.hpp"
 #include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/update_circuit.hpp"
 #include "groth16/keys.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
@@ -59,5 +61,22 @@ struct PostPartitionInput {
 };
 
 PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key);
+
+// SnapDeals over a 2 KiB sector: one partition of the SHA-256 circuit, about 1.25 M
+// constraints.
+const filecoin::UpdateShape& update_shape_2kib();
+
+// An update of a 2 KiB sector as filecoin-proofs hands it to the SNARK: the circuit
+// (to verify against) and the job of its vanilla partition proofs, proved with `key`.
+struct UpdateInput {
+  filecoin::EmptySectorUpdateCircuit circuit;
+  v1::FilecoinUpdateJob job;
+};
+
+UpdateInput update_2kib(std::uint64_t seed, const std::filesystem::path& key);
+
+// The key as `zkpipe setup --circuit filecoin-snapdeals --sector-size 2KiB` sets it up,
+// from a blank partition of the shape (about a minute on two cores).
+void write_update_key_2kib(const std::filesystem::path& path, std::uint64_t toxic_seed);
 
 }  // namespace zkpipe::service::testing

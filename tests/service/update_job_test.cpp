@@ -33,6 +33,7 @@
 #include "service/grpc_server.hpp"
 #include "service/proving_service.hpp"
 #include "io/temp_dir.hpp"
+#include "filecoin_job_util.hpp"
 #include "job_calls.hpp"
 
 namespace zkpipe::service {
@@ -43,45 +44,11 @@ using io::testing::TempDir;
 using testing::finish;
 using testing::mentions;
 using testing::refusal;
+using testing::update_2kib;
+using testing::UpdateInput;
 using namespace std::chrono_literals;
 
 constexpr std::uint64_t kSectorBytes = 2048;
-
-const filecoin::UpdateShape& shape_2kib() {
-  static const filecoin::UpdateShape shape = filecoin::update_shape(
-      kSectorBytes / 32, filecoin::sector_tree_shape(kSectorBytes), filecoin::UpdateHash::kSha256);
-  return shape;
-}
-
-// 32 bytes, little-endian, as the requests carry a commitment.
-std::string le_bytes(const ff::Fr& value) {
-  const filecoin::Sha256Domain bytes = filecoin::fr_to_domain(value);
-  return std::string(bytes.begin(), bytes.end());
-}
-
-// An update of a 2 KiB sector as filecoin-proofs hands it to the SNARK.
-struct UpdateInput {
-  filecoin::EmptySectorUpdateCircuit circuit;
-  v1::FilecoinUpdateJob job;
-};
-
-UpdateInput update_2kib(std::uint64_t seed, const fs::path& key) {
-  filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape_2kib(), seed, filecoin::kDefaultUpdateHIndex);
-  v1::FilecoinUpdateJob job;
-  job.set_registered_proof("StackedDrg2KiBV1");
-  const filecoin::UpdatePartition& first = update.partitions.front();
-  job.set_comm_r_old(le_bytes(first.comm_r_old));
-  job.set_comm_r_new(le_bytes(first.comm_r_new));
-  job.set_comm_d_new(le_bytes(first.comm_d_new));
-  for (const filecoin::UpdatePartition& p : update.partitions) {
-    const std::vector<std::uint8_t> blob =
-        filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape_2kib(), p));
-    job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
-  }
-  job.set_parameter_file(key.string());
-  return {filecoin::EmptySectorUpdateCircuit("filecoin-snapdeals/2KiB", shape_2kib(), std::move(update.partitions)),
-          std::move(job)};
-}
 
 // The request Curio sends for the update (its ABI number 0: StackedDrg2KiBV1).
 cuzk::v1::SubmitProofRequest cuzk_request(const UpdateInput& input) {
@@ -109,11 +76,7 @@ class UpdateService : public ::testing::Test {
   static void set_up_key() {
     static std::once_flag once;
     std::call_once(once, [] {
-      const filecoin::EmptySectorUpdateCircuit blank(
-          "filecoin-snapdeals/2KiB", shape_2kib(),
-          std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(shape_2kib())});
-      groth16::write_parameter_file(keys_->path() / "snap-2k.zkp",
-                                    groth16::setup(groth16::record_matrices(blank), groth16::ToxicWaste::from_seed(9)));
+      testing::write_update_key_2kib(keys_->path() / "snap-2k.zkp", 9);
     });
   }
 
