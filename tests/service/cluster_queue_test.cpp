@@ -33,6 +33,7 @@
 #include "service/proving_service.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
 #include "filecoin_job_util.hpp"
+#include "io/temp_dir.hpp"
 #include "job_calls.hpp"
 
 namespace zkpipe::service {
@@ -80,6 +81,17 @@ class ClusterQueueTest : public ::testing::Test {
     BackendSetup backend;
     backend.backends = {std::make_shared<groth16::CpuProver>()};
     return std::make_unique<ProvingService>(c, std::move(backend));
+  }
+
+  // `request` (of one partition, its key file `key` beside it) proved by a CPU daemon
+  // on the queue within `seconds`, the proof verifying against `circuit`.
+  void expect_proved_through_queue(const v1::SubmitProofRequest& request, const std::filesystem::path& key,
+                                   const r1cs::PartitionedCircuit& circuit, int seconds) const {
+    auto s = cpu_daemon(key.parent_path(), "filecoin");
+    const v1::AwaitProofResponse r = await_end(*s, s->submit(request), seconds);
+    ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
+    EXPECT_EQ(r.partitions(), 1u);
+    EXPECT_TRUE(testing::proofs_verify(r.proof(), key, circuit));
   }
 
   // The job's answer once it is done or failed, or after `seconds` of waiting.
@@ -396,45 +408,27 @@ TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
 // A Window PoSt through the queue: its vanilla proofs stored with the job, the
 // partition claimed, proved and assembled by the daemon, the proof verifying.
 TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
-  const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
-  const fs::path key = dir / "wpost-2k.zkp";
+  const io::testing::TempDir dir;
+  const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "wpost-2k.zkp";
   const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::window_2kib(), 1, 1);
   groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
-  auto s = cpu_daemon(dir, "post");
-
   const testing::PostPartitionInput input = testing::window_partition(21, key);
   v1::SubmitProofRequest request;
   *request.mutable_filecoin_post() = input.job;
-  const v1::AwaitProofResponse r = await_end(*s, s->submit(request), 120);
-  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
-  EXPECT_EQ(r.partitions(), 1u);
-  EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));
-  s.reset();
-  fs::remove_all(dir);
+  expect_proved_through_queue(request, key, input.circuit, 120);
 }
 
 // A SnapDeals update through the queue: its vanilla partition proofs stored with the
 // job, proved and assembled by the daemon, the proof verifying. The key takes about a
 // minute on two cores.
 TEST_F(ClusterQueueTest, ASnapDealsUpdateIsProvedThroughTheQueue) {
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
-  const fs::path dir = fs::canonical(::mkdtemp(pattern.data()));
-  const fs::path key = dir / "snap-2k.zkp";
+  const io::testing::TempDir dir;
+  const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "snap-2k.zkp";
   testing::write_update_key_2kib(key, 9);
-  auto s = cpu_daemon(dir, "snap");
-
   const testing::UpdateInput input = testing::update_2kib(31, key);
   v1::SubmitProofRequest request;
   *request.mutable_filecoin_update() = input.job;
-  const v1::AwaitProofResponse r = await_end(*s, s->submit(request), 240);
-  ASSERT_EQ(r.state(), v1::JOB_STATE_DONE) << r.error();
-  EXPECT_EQ(r.partitions(), 1u);
-  EXPECT_TRUE(testing::proofs_verify(r.proof(), key, input.circuit));
-  s.reset();
-  fs::remove_all(dir);
+  expect_proved_through_queue(request, key, input.circuit, 240);
 }
 
 }  // namespace
