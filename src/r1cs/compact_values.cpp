@@ -90,7 +90,7 @@ std::vector<ff::Fr> CompactValues::expand() const {
 
 std::size_t CompactValues::bytes() const {
   return (wide_mask_.capacity() + bits_.capacity()) * sizeof(std::uint64_t) +
-         wide_before_.capacity() * sizeof(std::uint32_t) + wide_values_.capacity() * sizeof(ff::Fr);
+         wide_before_.capacity() * sizeof(std::uint32_t) + wide_values_.size() * sizeof(ff::Fr);
 }
 
 // The wide values are reserved for the whole hint too: untouched reserved pages take

@@ -47,7 +47,8 @@ class CompactValues {
   std::span<const std::uint32_t> wide_before() const { return wide_before_; }
   std::span<const ff::Fr> wide_values() const { return wide_values_; }
 
-  // Heap bytes held (capacity), for the ledger.
+  // Heap bytes in use, for the ledger: the word arrays' capacity, and the wide values
+  // written (their reserved tail, never written, takes no memory: finish()).
   std::size_t bytes() const;
 
   // Appends values in order; finish() then computes the rank index.

@@ -161,6 +161,21 @@ TEST(CompactValues, PacksExpandsAndAppendsExactly) {
   EXPECT_EQ(packed.wide_values().size(), static_cast<std::size_t>(wide));
 }
 
+// A builder sized for a partition's aux (the hint the engine passes) whose values
+// are mostly bits: the ledger is charged for what the values take, not for the wide
+// values reserved for the hint (a 2^27 PoRep partition would count 4 GiB for its 54 MB).
+TEST(CompactValues, BytesCountTheWideValuesWrittenNotTheHint) {
+  constexpr std::size_t kHint = std::size_t{1} << 20;
+  CompactValues::Builder builder(kHint);
+  for (std::size_t i = 0; i < kHint; i += 64) builder.append_bits(0b101, 64);
+  builder.append(Fr::from_u64(7));
+  const CompactValues values = std::move(builder).finish();
+  const std::size_t words = (values.size() + 63) / 64;
+  EXPECT_EQ(values.wide_values().size(), 1u);
+  EXPECT_LT(values.bytes(), 3 * words * sizeof(std::uint64_t) + sizeof(Fr));
+  EXPECT_EQ(values[values.size() - 1], Fr::from_u64(7));
+}
+
 // Equal matrices entry by entry (the coefficients by value: a table's order may
 // differ), and equal counts and densities.
 void expect_same(const CompiledR1cs& x, const CompiledR1cs& y) {
