@@ -292,17 +292,11 @@ struct CudaProver::State {
     release_evaluator();
     msm_pass_terms = std::max(kMinMsmPassTerms, msm_pass_terms / 2);
     const KeyId kept = key_id(keep);
-    for (auto it = bases.begin(); it != bases.end();) {
-      if (it->first != kept && !it->second->uploaded_g1.empty()) {
-        {
-          std::lock_guard lock(on_device_mutex);
-          on_device.erase(it->first);
-        }
-        it = bases.erase(it);
-      } else {
-        ++it;
-      }
+    std::vector<KeyId> uploaded;
+    for (const auto& [id, placed] : bases) {
+      if (id != kept && !placed->uploaded_g1.empty()) uploaded.push_back(id);
     }
+    for (const KeyId& id : uploaded) forget_placement(id);
   }
 
   // After a start() ran out of memory with its caches freed: the key's points, if
@@ -313,15 +307,15 @@ struct CudaProver::State {
     const auto it = bases.find(id);
     if (it == bases.end() || it->second->uploaded_g1.empty()) return false;
     sync();
-    it->second.reset();
+    forget_placement(id);
     auto streamed = std::make_unique<KeyBases>();
     streamed->streamed = true;
     keep_bases(id, std::move(streamed));
     return true;
   }
 
-  void forget_placement(const ProvingKey& key) {
-    const KeyId id = key_id(key);
+  // The key is placed again at its next start(); points uploaded for it are freed.
+  void forget_placement(const KeyId& id) {
     {
       std::lock_guard lock(on_device_mutex);
       on_device.erase(id);
@@ -497,7 +491,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
         if (attempt == 1 && s.stream_instead(key)) continue;
         // Placed under this shortage, the key would stay streamed: its next start()
         // places it again.
-        s.forget_placement(key);
+        s.forget_placement(key_id(key));
         throw groth16::DeviceOutOfMemory(out_of_memory_message(key, e.what()));
       } catch (const CudaError& again) {
         throw groth16::DeviceFailure("CUDA device " + std::to_string(s.device) + ": " + again.what());
@@ -697,11 +691,7 @@ std::optional<int> CudaProver::device_ordinal() const { return state_->device; }
 void CudaProver::release(const ProvingKey& key) {
   State& s = *state_;
   std::lock_guard lock(s.mutex);
-  {
-    std::lock_guard on_device_lock(s.on_device_mutex);
-    s.on_device.erase(key_id(key));
-  }
-  s.bases.erase(key_id(key));
+  s.forget_placement(key_id(key));
   s.release_evaluator();
 }
 

@@ -137,9 +137,7 @@ grpc::ServerUnaryReactor* CuzkService::blocking(grpc::CallbackServerContext* ctx
   if (!authorized(*ctx, token_)) return finished(ctx, kUnauthenticated);
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
   if (!calls_.try_run([reactor, call = std::move(call)] { reactor->Finish(guarded(call)); })) {
-    reactor->Finish({grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now (at most " +
-                                                               std::to_string(calls_.limit()) +
-                                                               " run at once); try again shortly"});
+    reactor->Finish(busy(calls_));
   }
   return reactor;
 }
@@ -180,10 +178,7 @@ grpc::ServerUnaryReactor* CuzkService::Prove(grpc::CallbackServerContext* ctx, c
     };
     return ProveCall::Submitted{job_of(job_id), std::move(answer), [this, job_id] { cancel(job_id); }};
   };
-  auto call = std::make_shared<ProveCall>(
-      service_, calls_, std::move(*slot),
-      grpc::Status{grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now; try again shortly"},
-      std::move(submit));
+  auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), std::move(submit));
   call->start();
   return call.get();
 }

@@ -68,12 +68,6 @@ grpc::Status respond(const AwaitAnswer& answer, grpc::ByteBuffer& response) {
   return grpc::Status::OK;
 }
 
-grpc::Status busy(const CallThreads& calls) {
-  return {grpc::StatusCode::RESOURCE_EXHAUSTED,
-          "the daemon takes no more calls now (at most " + std::to_string(calls.limit()) +
-              " run at once); try again shortly"};
-}
-
 // The reactors below keep themselves alive (self_) until gRPC is done with them
 // (OnDone), and a little longer while a thread, the await registry or an alarm still
 // holds them; a parked call holds no thread.
@@ -284,7 +278,7 @@ class GrpcServer::Handler final : public RawProverService {
       return ProveCall::Submitted{job, [response](const AwaitAnswer& answer) { return respond(answer, *response); },
                                   [this, job] { service_.cancel(job); }};
     };
-    auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), busy(calls_), std::move(submit));
+    auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), std::move(submit));
     call->start();
     return call.get();
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "formats/excerpt.hpp"
+#include "service/call_threads.hpp"
 #include "service/errors.hpp"
 
 namespace zkpipe::service {
@@ -40,5 +41,11 @@ bool authorized(const grpc::CallbackServerContext& ctx, std::string_view token);
 
 inline const grpc::Status kUnauthenticated{grpc::StatusCode::UNAUTHENTICATED, "a valid bearer token is required"};
 inline const grpc::Status kClientLeft{grpc::StatusCode::CANCELLED, "the client cancelled the call"};
+
+// A call that found every one of the service's call threads taken.
+inline grpc::Status busy(const CallThreads& calls) {
+  return {grpc::StatusCode::RESOURCE_EXHAUSTED, "the daemon takes no more calls now (at most " +
+                                                    std::to_string(calls.limit()) + " run at once); try again shortly"};
+}
 
 }  // namespace zkpipe::service

@@ -34,7 +34,7 @@ class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   // Runs on a call thread; a ServiceError it throws is the call's status.
   using Submit = std::function<Submitted()>;
 
-  ProveCall(ProvingService& service, CallThreads& calls, PeerLimit::Slot slot, grpc::Status busy, Submit submit);
+  ProveCall(ProvingService& service, CallThreads& calls, PeerLimit::Slot slot, Submit submit);
 
   // Called by the method handler: gRPC calls OnCancel only after it returns.
   void start();
@@ -50,7 +50,6 @@ class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   ProvingService& service_;
   CallThreads& calls_;
   PeerLimit::Slot slot_;
-  const grpc::Status busy_;
   Submit submit_;
   std::shared_ptr<ProveCall> self_;
   std::mutex mutex_;
@@ -59,13 +58,12 @@ class ProveCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   bool left_ = false;
 };
 
-inline ProveCall::ProveCall(ProvingService& service, CallThreads& calls, PeerLimit::Slot slot, grpc::Status busy,
-                            Submit submit)
-    : service_(service), calls_(calls), slot_(std::move(slot)), busy_(std::move(busy)), submit_(std::move(submit)) {}
+inline ProveCall::ProveCall(ProvingService& service, CallThreads& calls, PeerLimit::Slot slot, Submit submit)
+    : service_(service), calls_(calls), slot_(std::move(slot)), submit_(std::move(submit)) {}
 
 inline void ProveCall::start() {
   self_ = shared_from_this();
-  if (!calls_.try_run([self = shared_from_this()] { self->submit(); })) Finish(busy_);
+  if (!calls_.try_run([self = shared_from_this()] { self->submit(); })) Finish(busy(calls_));
 }
 
 inline void ProveCall::OnCancel() {
