@@ -210,6 +210,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.shape = groth16::CircuitShape::of(*w.key);
   // Engine devices are alike (one backend kind): the first one's accounting holds for all.
   w.footprint = proving::partition_footprint(*w.key, w.evaluator != nullptr, *w.backends.front());
+  w.footprint.expect_wide_values(proving::make_shape_circuit(o.workload)->wide_aux_bound(w.shape.aux));
   return w;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <system_error>
 
+#include <tbb/task_arena.h>
+
 #include "engine/device_assignment.hpp"
 #include "memory/process_memory.hpp"
 
@@ -337,7 +339,37 @@ BufferLedger::Charge Engine::charge_scratch(const Partition& p) {
   return ledger_.charge(Stage::scratch, p.footprint().scratch);
 }
 
+namespace {
+
+// A synthesis runs in a task arena of its request's priority: TBB serves the arenas
+// of the highest priority that has work first, so while a CRITICAL partition is
+// synthesized its parallel loops get the workers and a NORMAL one's keep little more
+// than their own thread. Admission orders the partitions; this orders the cores.
+class SynthesisArenas {
+ public:
+  tbb::task_arena& operator[](Priority p) {
+    switch (p) {
+      case Priority::critical:
+      case Priority::high:
+        return high_;
+      case Priority::normal:
+        return normal_;
+      case Priority::low:
+        break;
+    }
+    return low_;
+  }
+
+ private:
+  tbb::task_arena high_{tbb::task_arena::automatic, 1, tbb::task_arena::priority::high};
+  tbb::task_arena normal_{tbb::task_arena::automatic, 1, tbb::task_arena::priority::normal};
+  tbb::task_arena low_{tbb::task_arena::automatic, 1, tbb::task_arena::priority::low};
+};
+
+}  // namespace
+
 void Engine::synthesis_loop() {
+  SynthesisArenas arenas;
   while (auto admitted = admission_->take()) {
     std::shared_ptr<Request> request = find(admitted->task.request);
     auto p = std::make_unique<Partition>(request, admitted->task.partition, std::move(admitted->reservation));
@@ -346,7 +378,7 @@ void Engine::synthesis_loop() {
       retire(std::move(p));
       continue;
     }
-    synthesize(*p);
+    arenas[request->spec.priority].execute([&] { synthesize(*p); });
     if (request->aborted) {
       dealloc_queue_.push(std::move(p));
     } else if (config_.policy == PermitPolicy::early) {

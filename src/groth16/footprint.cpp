@@ -71,6 +71,10 @@ PartitionFootprint PartitionFootprint::of(const CircuitShape& s, const ProverBac
   return f;
 }
 
+void PartitionFootprint::expect_wide_values(std::size_t count) {
+  if (deferred != 0) wide = sizeof(ff::Fr) * count;
+}
+
 PartitionFootprint PartitionFootprint::of_deferred(const CircuitShape& s, const ProverBackend& backend) {
   PartitionFootprint f = of(s, backend);
   const ProverBackend::MaterializedBytes m = backend.host_bytes_to_materialize(s.domain_size, s.aux);

@@ -37,10 +37,16 @@ struct PartitionFootprint {
   // (pce) witness — compact aux and densities — until the backend materializes it.
   // 0: the whole witness (a, b, c and the full assignment).
   std::size_t deferred = 0;
+  // A deferred witness's wide values (neither 0 nor 1), stored in full and kept
+  // until finish(), as many as the circuit expects at most (expect_wide_values).
+  std::size_t wide = 0;
 
-  std::size_t total() const { return abc + assignment + density + scratch; }
+  std::size_t total() const { return abc + assignment + density + scratch + wide; }
   // The ledger's estimate for a partition in synthesis (the real size replaces it after).
-  std::size_t synthesized() const { return deferred != 0 ? deferred : total(); }
+  std::size_t synthesized() const { return deferred != 0 ? deferred + wide : total(); }
+  // Counts `count` wide values in a deferred witness (the full assignment of one that
+  // is not deferred already counts every value).
+  void expect_wide_values(std::size_t count);
   // On the CPU backend: its scratch is host vectors per partition.
   static PartitionFootprint of(const CircuitShape& shape);
   // On `backend`: no scratch for one that allocates its own (charged by itself).

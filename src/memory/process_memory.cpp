@@ -5,13 +5,15 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cerrno>
 #include <cstdint>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
 
 #include "memory/allocator.hpp"
 
@@ -109,48 +111,42 @@ std::optional<AddressRange> thread_stack(pthread_t thread) {
 }
 
 std::size_t code_resident_bytes() {
-  std::ifstream in("/proc/self/smaps");
+  // From /proc/self/maps and the pagemap of the code's ranges alone: /proc/self/smaps
+  // would walk the page tables of every mapping, tens of GiB of keys and witnesses
+  // among them, and every hook asks.
+  std::ifstream in("/proc/self/maps");
   if (!in) return 0;
-  std::stringstream whole;
-  whole << in.rdbuf();  // one read of the file: the kernel builds it on every read
-  const std::string text = whole.str();
-
-  // Per mapped file: whether any of its mappings is executable, and its resident bytes.
+  // Per mapped file: whether any of its mappings is executable, and its ranges.
   struct File {
     bool executable = false;
-    std::size_t rss = 0;
+    std::vector<AddressRange> ranges;
   };
   std::map<std::string, File, std::less<>> files;
-  File* current = nullptr;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    if (line.starts_with("Rss:")) {
-      if (current != nullptr) current->rss += std::stoull(std::string(line.substr(4))) * 1024;
-      continue;
-    }
-    // A mapping's header: "start-end perms offset dev inode [path]"; field lines
-    // ("Size:", "Rss:", …) start with a letter and have no '-' before the first space.
-    const std::size_t space = line.find(' ');
-    if (space == std::string_view::npos || line.substr(0, space).find('-') == std::string_view::npos) continue;
+  for (std::string line; std::getline(in, line);) {
+    // "start-end perms offset dev inode [path]"; anonymous mappings, [heap],
+    // [stack], [vdso]… have no path.
     const std::size_t slash = line.find('/');
-    if (slash == std::string_view::npos) {  // anonymous, [heap], [stack], [vdso]…
-      current = nullptr;
+    const std::size_t dash = line.find('-');
+    const std::size_t space = line.find(' ');
+    if (slash == std::string::npos || dash == std::string::npos || space == std::string::npos || dash > space) {
       continue;
     }
-    const std::string_view perms = line.substr(space + 1, 4);
-    auto [it, inserted] = files.try_emplace(std::string(line.substr(slash)));
-    current = &it->second;
-    if (perms.size() == 4 && perms[2] == 'x') current->executable = true;
+    std::uintptr_t start = 0;
+    std::uintptr_t end = 0;
+    const char* text = line.data();
+    if (std::from_chars(text, text + dash, start, 16).ec != std::errc{} ||
+        std::from_chars(text + dash + 1, text + space, end, 16).ec != std::errc{} || end <= start) {
+      continue;
+    }
+    File& file = files[line.substr(slash)];
+    if (space + 3 < line.size() && line[space + 3] == 'x') file.executable = true;
+    file.ranges.push_back({reinterpret_cast<const void*>(start), end - start});
   }
-  std::size_t bytes = 0;
+  std::vector<AddressRange> code;
   for (const auto& [path, file] : files) {
-    if (file.executable) bytes += file.rss;
+    if (file.executable) code.insert(code.end(), file.ranges.begin(), file.ranges.end());
   }
-  return bytes;
+  return present_bytes(code).value_or(0);
 }
 
 RuntimeMemory RuntimeMemory::now() { return {code_resident_bytes(), malloc_heap_bytes()}; }

@@ -39,7 +39,7 @@ std::size_t available_memory_bytes();
 // with execute permission (the program, its shared libraries), all their segments
 // (code, read-only data, and their data pages). Data files mapped without execute
 // permission (parameter files, evaluators) are not in it: the ledger counts those.
-// Reads /proc/self/smaps; 0 if it cannot.
+// Reads /proc/self/maps and the pagemap of those files' ranges; 0 if it cannot.
 std::size_t code_resident_bytes();
 
 // How many bytes of the ranges' pages are mapped into this process now — the part

@@ -56,6 +56,7 @@ PreparedRequest preset_request(const RequestBasis& basis, std::shared_ptr<const 
   request.parameters = basis.parameters;
   request.partitions = circuit->partitions();
   request.footprint = basis.footprint;
+  request.footprint.expect_wide_values(circuit->wide_aux_bound(basis.parameters->key().num_aux()));
   request.synthesize = [circuit, evaluator = basis.parameters->evaluator()](std::size_t p) {
     return evaluator ? groth16::synthesize_witness(*circuit, p, evaluator) : groth16::synthesize_witness(*circuit, p);
   };

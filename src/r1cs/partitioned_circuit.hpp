@@ -46,6 +46,13 @@ class PartitionedCircuit {
   // the parts on all cores and lay them out in the same variable order.
   virtual WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
                                           std::size_t aux_hint = 0) const;
+
+  // Of a partition's `aux` private values, how many may be wide (neither 0 nor 1): a
+  // compact witness stores those in full, so the memory ledger charges them to a
+  // partition in synthesis and the admission budget reserves them before the real
+  // size is known. 0, the default: few enough not to count (a hash circuit's values
+  // are nearly all bits).
+  virtual std::size_t wide_aux_bound(std::size_t /*aux*/) const { return 0; }
 };
 
 }  // namespace zkpipe::r1cs

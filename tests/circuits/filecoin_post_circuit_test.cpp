@@ -138,6 +138,19 @@ TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
   }
 }
 
+// The bound the engine reserves for a partition's wide values holds them all, and is
+// no looser than a tenth: nearly every value of the witness is a field element.
+TEST(FilecoinPostCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
+  for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
+    const FallbackPostCircuit circuit = synthetic_post(proof, 5, 1);
+    const r1cs::WitnessValues values = circuit.synthesize_values(0);
+    const std::size_t aux = values.aux.size();
+    const std::size_t wide = values.aux.wide_values().size();
+    EXPECT_LE(wide, circuit.wide_aux_bound(aux)) << proof.name();
+    EXPECT_GE(wide, circuit.wide_aux_bound(aux) * 9 / 10) << proof.name();
+  }
+}
+
 // The compiled form and the counts from one sector and its copies equal the sectors
 // synthesized one after the other (tests/circuits/shape_checks.hpp).
 TEST(FilecoinPostCircuit, ShapeFromOneSectorEqualsTheSynthesis) {

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +56,41 @@ TEST(Allocator, HeapCountsSmallBlocks) {
   std::vector<std::unique_ptr<char[]>> small;
   for (int i = 0; i < 8192; ++i) small.push_back(std::make_unique<char[]>(1024));
   EXPECT_GE(malloc_heap_bytes(), before + 7 * kMiB);
+}
+
+// The reference for code_resident_bytes: the Rss lines of /proc/self/smaps summed
+// over every mapping of each file that has an executable mapping.
+std::size_t smaps_code_rss() {
+  std::ifstream in("/proc/self/smaps");
+  std::map<std::string, std::pair<bool, std::size_t>> files;  // path → executable, Rss
+  std::pair<bool, std::size_t>* current = nullptr;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("Rss:")) {
+      if (current != nullptr) current->second += std::stoull(line.substr(4)) * 1024;
+      continue;
+    }
+    const std::size_t space = line.find(' ');
+    if (space == std::string::npos || line.substr(0, space).find('-') == std::string::npos) continue;
+    const std::size_t slash = line.find('/');
+    current = slash == std::string::npos ? nullptr : &files[line.substr(slash)];
+    if (current != nullptr && line[space + 3] == 'x') current->first = true;
+  }
+  std::size_t bytes = 0;
+  for (const auto& [path, file] : files) {
+    if (file.first) bytes += file.second;
+  }
+  return bytes;
+}
+
+// Read from the pagemap of the code's ranges instead of smaps, it is the same sum
+// (pages can be faulted in between the reads: a page's worth of slack per 64 KiB).
+TEST(ProcessMemory, CodeIsWhatSmapsCountsForTheExecutableFiles) {
+  const std::size_t reference = smaps_code_rss();
+  const std::size_t code = code_resident_bytes();
+  const std::size_t after = smaps_code_rss();
+  EXPECT_GT(reference, 256 * 1024u);
+  EXPECT_GE(code + reference / 16, reference);
+  EXPECT_LE(code, after + after / 16);
 }
 
 // A data file mapped read-only is resident once read but is not code; the test

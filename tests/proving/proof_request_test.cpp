@@ -90,6 +90,49 @@ TEST(PresetRequest, TheEvaluatorPathGivesTheSameProofs) {
   eng.shutdown(engine::ShutdownMode::drain);
 }
 
+// The tiny circuit, declaring every private value wide (as the PoSt circuit does).
+class WideTinyCircuit final : public r1cs::PartitionedCircuit {
+ public:
+  std::string name() const override { return inner_->name(); }
+  std::size_t partitions() const override { return inner_->partitions(); }
+  void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override {
+    inner_->synthesize(cs, partition);
+  }
+  std::vector<ff::Fr> public_inputs(std::size_t partition) const override { return inner_->public_inputs(partition); }
+  std::size_t wide_aux_bound(std::size_t aux) const override { return aux; }
+
+ private:
+  std::shared_ptr<const r1cs::PartitionedCircuit> inner_ = tiny_circuit();
+};
+
+// A deferred witness stores its wide values in full: a request reserves as many as
+// its circuit expects, and charges them to a partition in synthesis. A full witness
+// counts every value already.
+TEST(PresetRequest, ADeferredWitnessReservesTheWideValuesItsCircuitExpects) {
+  ScratchDir dir;
+  engine::Engine eng = cpu_engine();
+  const auto key = tiny_key(5);
+  const auto circuit = std::make_shared<const WideTinyCircuit>();
+  groth16::CpuProver cpu;
+  const auto evaluator = load_or_compile_evaluator(dir.path() / "key.zkp", *key, *circuit).evaluator;
+  const groth16::CircuitShape shape = groth16::CircuitShape::of(*key);
+  const groth16::PartitionFootprint deferred = groth16::PartitionFootprint::of_deferred(shape, cpu);
+  const std::size_t wide = sizeof(ff::Fr) * key->num_aux();
+
+  const PreparedRequest compiled = preset_request(request_basis(eng.make_resident(key, evaluator), cpu), circuit);
+  EXPECT_EQ(compiled.request.footprint.wide, wide);
+  EXPECT_EQ(compiled.request.footprint.total(), deferred.total() + wide);
+  EXPECT_EQ(compiled.request.footprint.synthesized(), deferred.deferred + wide);
+  // The tiny circuit itself declares none.
+  EXPECT_EQ(preset_request(request_basis(eng.make_resident(key, evaluator), cpu), tiny_circuit()).request.footprint.wide,
+            0u);
+
+  const PreparedRequest direct = preset_request(request_basis(eng.make_resident(key), cpu), circuit);
+  EXPECT_EQ(direct.request.footprint.wide, 0u);
+  EXPECT_EQ(direct.request.footprint.total(), groth16::PartitionFootprint::of(shape, cpu).total());
+  eng.shutdown(engine::ShutdownMode::drain);
+}
+
 TEST(PresetRequest, AProofOfAnotherInstanceFailsTheRequest) {
   engine::Engine eng = cpu_engine();
   groth16::CpuProver cpu;
