@@ -75,12 +75,14 @@ CriticalReport measure_critical(engine::WorkQueue<std::shared_future<engine::Pro
                                 const std::function<void()>& submit_alone, const std::vector<double>& batch_on_device,
                                 bool quiet) {
   CriticalReport out;
-  const engine::ProofResult& loaded = completed.pop()->get();
+  // Copies: a reference into a popped future's state dangles once the engine lets go
+  // of its own copy of the future.
+  const engine::ProofResult loaded = completed.pop()->get();
   out.latency = loaded.seconds;
   for (const auto& t : loaded.timelines) out.queued = std::max(out.queued, t.seconds_in(memory::Stage::queued));
   if (!quiet) std::cout << "critical " << line_for(loaded, 1, 2) << " (under load)" << std::endl;
   submit_alone();
-  const engine::ProofResult& alone = completed.pop()->get();
+  const engine::ProofResult alone = completed.pop()->get();
   out.alone = alone.seconds;
   if (!quiet) std::cout << "critical " << line_for(alone, 2, 2) << " (alone)" << std::endl;
   out.verified = loaded.verified && alone.verified;
