@@ -124,5 +124,26 @@ TEST(FilecoinUpdateCircuit, ShapesFollowTheSectorSize) {
   EXPECT_THROW(synthesize_empty_sector_update(cs, small, wrong), std::invalid_argument);
 }
 
+// The Poseidon variant's witness is nearly all field elements and declares every
+// value wide, as the engine then reserves; the SHA-256 variant's is nearly all bits
+// and declares none.
+TEST(FilecoinUpdateCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
+  const UpdateShape poseidon = update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon);
+  const UpdateShape sha = update_shape(512, {8, 8, 0}, UpdateHash::kSha256);
+  for (const UpdateShape& shape : {poseidon, sha}) {
+    const EmptySectorUpdateCircuit circuit("update", shape, synthetic_update(shape, 5).partitions);
+    const r1cs::WitnessValues values = circuit.synthesize_values(0);
+    const std::size_t aux = values.aux.size();
+    const std::size_t wide = values.aux.wide_values().size();
+    if (shape.variant == UpdateHash::kPoseidon) {
+      EXPECT_EQ(circuit.wide_aux_bound(aux), aux);
+      EXPECT_GE(wide, aux * 9 / 10);
+    } else {
+      EXPECT_EQ(circuit.wide_aux_bound(aux), 0u);
+      EXPECT_LT(wide, aux / 50);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace zkpipe::filecoin

@@ -89,6 +89,11 @@ class EmptySectorUpdateCircuit final : public r1cs::PartitionedCircuit {
   const UpdateShape& shape() const { return shape_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
+  // The Poseidon variant's witness is its Merkle paths and hashes, nearly all field
+  // elements: every value. The SHA-256 variant's is nearly all bits: none counted.
+  std::size_t wide_aux_bound(std::size_t aux) const override {
+    return shape_.variant == UpdateHash::kPoseidon ? aux : 0;
+  }
 
  private:
   const UpdatePartition& at(std::size_t partition) const;
