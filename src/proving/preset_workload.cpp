@@ -164,6 +164,9 @@ std::shared_ptr<const r1cs::PartitionedCircuit> make_shape_circuit(const PresetW
     return std::make_shared<const filecoin::FallbackPostCircuit>(filecoin::fallback_post_shape(
         proof.name(), proof.leaves(), proof.tree_shape(), proof.sector_count, proof.challenge_count));
   }
+  if (workload.circuit == kFilecoinPorep) {
+    return std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(checked_seal_proof(workload)));
+  }
   return make_circuit(workload);
 }
 

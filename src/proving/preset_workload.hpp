@@ -56,8 +56,8 @@ WorkloadInput make_input(const PresetWorkload& workload);
 std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const WorkloadInput& input);
 // Both steps at once.
 std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const PresetWorkload& workload);
-// A circuit of the workload's shape for counting: every value zero for the PoSt and
-// SnapDeals circuits (no sectors or update to make); the others as make_circuit.
+// A circuit of the workload's shape for counting: every value zero for the Filecoin
+// circuits (no C1 output, sectors or update to make); porep-like as make_circuit.
 std::shared_ptr<const r1cs::PartitionedCircuit> make_shape_circuit(const PresetWorkload& workload);
 
 }  // namespace zkpipe::proving

@@ -68,10 +68,10 @@ class FallbackPostCircuit final : public r1cs::PartitionedCircuit {
   std::vector<Fr> public_inputs(std::size_t partition) const override;
   // One sector recorded and repeated.
   void synthesize_shape(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
-  // The sectors on all cores, laid out as synthesize() allocates them.
   // Every one of them: the Poseidon states and Merkle paths that make up nearly all
   // of the witness are field elements.
   std::size_t wide_aux_bound(std::size_t aux) const override { return aux; }
+  // The sectors on all cores, laid out as synthesize() allocates them.
   r1cs::WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
                                         std::size_t aux_hint = 0) const override;
 
