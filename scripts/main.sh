@@ -16,7 +16,13 @@ scripts/install-deps.sh
 # --strict-memory: the run fails if the ledger and the measured runtime leave more than
 # 5 % of RSS unexplained, or peak RSS exceeds baseline + budget + runtime growth (held
 # at 2e16 and 2e20: docs/BENCHMARKS.md, "Memory truth"; not at the tiny preset).
-ZKPIPE_BUILD_TARGETS=zkpipe scripts/build.sh
+# GPU code for this machine's GPUs only when it has any (much less to compile than
+# every architecture's); elsewhere the default list.
+arch_args=()
+if command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=compute_cap --format=csv,noheader >/dev/null 2>&1; then
+  arch_args=(-DCMAKE_CUDA_ARCHITECTURES=native)
+fi
+ZKPIPE_BUILD_TARGETS=zkpipe scripts/build.sh "${arch_args[@]}"
 mkdir -p out
 build/apps/zkpipe bench batch \
   --circuit porep-like --preset "${ZKPIPE_PRESET:-2e16}" --partitions "${ZKPIPE_PARTITIONS:-10}" \

@@ -6,28 +6,38 @@
 #include <stdexcept>
 
 #include "engine/engine.hpp"
+#include "formats/byte_size.hpp"
+#include "formats/excerpt.hpp"
 #include "groth16/cpu_prover.hpp"
+#include "progress.hpp"
 
 #ifdef ZKPIPE_WITH_CUDA
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/device_query.hpp"
 #endif
 
 namespace zkpipe::cli {
 
 namespace {
 
+constexpr std::size_t kMinDeviceMemory = std::size_t{256} << 20;
+
 bool is_cuda(const BackendOptions& o) { return o.backend == "cuda"; }
 
 int ordinal(const BackendOptions& o) { return o.device.value_or(0); }
 
 // Why the CUDA backend cannot run here; nothing when it can. require_device asks the
-// driver for its device count only, which fails cleanly without a driver.
+// driver for its device count first, which fails cleanly without a driver. A GPU this
+// build has no code for is an error (NoCodeForDevice passes through): its owner wants
+// it used, not a prover a hundred times slower.
 std::optional<std::string> cuda_unavailable() {
 #ifdef ZKPIPE_WITH_CUDA
   try {
     gpu::require_device(0);
     return std::nullopt;
+  } catch (const gpu::NoCodeForDevice&) {
+    throw;
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -35,6 +45,20 @@ std::optional<std::string> cuda_unavailable() {
   return "this zkpipe was built without the CUDA backend";
 #endif
 }
+
+#ifdef ZKPIPE_WITH_CUDA
+// The device-memory budget, on the ledger every buffer of the device's prover charges;
+// refused when the GPU has less memory than that.
+void limit_device_memory(int device, std::size_t bytes, memory::BufferLedger& ledger) {
+  const gpu::DeviceProfile profile = gpu::query_profile(device);
+  if (bytes > profile.memory_bytes) {
+    throw std::invalid_argument("--device-memory " + format_bytes(static_cast<double>(bytes)) +
+                                " is more than CUDA device " + std::to_string(device) + " (" + profile.name +
+                                ") has: " + format_bytes(static_cast<double>(profile.memory_bytes)));
+  }
+  ledger.set_device_limit(device, bytes);
+}
+#endif
 
 std::string join(const std::vector<int>& devices) {
   std::string text;
@@ -102,6 +126,27 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda or auto (default 0)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  cmd.add_option_function<std::string>(
+      "--device-memory",
+      [&o](const std::string& text) {
+        try {
+          o.device_memory = parse_device_memory(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--device-memory", e.what());
+        }
+      },
+      "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
+      "what does not fit beside the working buffers is streamed from host memory");
+}
+
+std::size_t parse_device_memory(std::string_view text) {
+  const std::optional<std::size_t> bytes = formats::parse_byte_size(text);
+  const std::string shown = "'" + formats::excerpt(text, 40) + "'";
+  if (!bytes) {
+    throw std::invalid_argument(shown + " is not a size: write a number with a unit such as 16GiB, 24 GiB or 20000MB");
+  }
+  if (*bytes < kMinDeviceMemory) throw std::invalid_argument(shown + " is less than the least zkpipe works in, 256 MiB");
+  return *bytes;
 }
 
 CLI::Option* add_device_list_option(CLI::App& cmd, std::vector<int>& devices) {
@@ -125,10 +170,12 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
   const BackendOptions o = resolve_backend(options);
   if (!is_cuda(o)) {
     if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
+    if (o.device_memory) throw std::invalid_argument("--device-memory applies only to --backend cuda");
     return std::make_shared<groth16::CpuProver>();
   }
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
+  if (o.device_memory) limit_device_memory(ordinal(o), *o.device_memory, ledger);
   return std::make_shared<gpu::CudaProver>(ordinal(o), gpu::CudaProverOptions{.ledger = &ledger});
 #else
   throw std::runtime_error(
@@ -148,6 +195,22 @@ std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const Backend
     backends.push_back(make_backend(one, ledger));
   }
   return backends;
+}
+
+void check_device_memory([[maybe_unused]] const BackendOptions& options,
+                         [[maybe_unused]] const groth16::ProvingKey& key) {
+#ifdef ZKPIPE_WITH_CUDA
+  const BackendOptions o = resolve_backend(options);
+  if (!is_cuda(o) || !o.device_memory) return;
+  const std::size_t least = gpu::CudaProver::least_device_bytes(key);
+  if (*o.device_memory < least) {
+    throw std::invalid_argument("--device-memory " + format_bytes(static_cast<double>(*o.device_memory)) +
+                                " is below the least a partition of this key (domain " +
+                                std::to_string(key.domain_size()) + ") needs on the device, " +
+                                format_bytes(static_cast<double>(least)) +
+                                ", with its points streamed from host memory");
+  }
+#endif
 }
 
 namespace {

@@ -32,13 +32,20 @@ struct BackendOptions {
   std::string backend = "auto";  // auto until resolve_backend turns it into cpu or cuda
   std::optional<int> device;     // CUDA device ordinal; 0 when not given
   std::vector<int> devices;      // --devices; empty: the one device of --device
+  // --device-memory: the most device memory zkpipe takes on each of its GPUs; none:
+  // what the driver says is free (planned with a margin).
+  std::optional<std::size_t> device_memory;
   // Set by resolve_backend when auto chose: for the summary line.
   bool chosen_by_auto = false;
   std::string why_not_cuda;  // auto chose cpu: "no CUDA device: …" or the build's lack of it
 };
 
-// --backend (default auto) and --device.
+// --backend (default auto), --device and --device-memory.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
+
+// A --device-memory value ("16GiB", "24 GiB", "20000MB"): at least 256 MiB. Throws
+// std::invalid_argument naming what is wrong.
+std::size_t parse_device_memory(std::string_view text);
 // --devices, exclusive with --device (call after add_backend_options).
 void add_devices_option(CLI::App& cmd, BackendOptions& options);
 // --devices into a list of its own (parse_device_list; a bad list is a usage error).
@@ -61,11 +68,18 @@ BackendOptions resolve_backend(const BackendOptions& options);
 // resolve_backend's), so that a command that forgot to is still right.
 
 // Throws std::runtime_error naming the problem when the backend cannot run here.
-// The backend's own buffers charge `ledger`: the one its engine is given.
+// The backend's own buffers charge `ledger`: the one its engine is given; with
+// --device-memory, the ledger's limit for the device is set to it (a GPU with less
+// memory than that is refused, naming both figures).
 std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& options, memory::BufferLedger& ledger);
 // One backend per engine device (engine_devices), each checked as make_backend's.
 std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const BackendOptions& options,
                                                                    memory::BufferLedger& ledger);
+
+// With --device-memory and the cuda backend: throws std::invalid_argument when it is
+// below the least a partition of the key needs on a device (both figures named), so
+// that the command stops before any work.
+void check_device_memory(const BackendOptions& options, const groth16::ProvingKey& key);
 
 // "cpu backend", "cuda backend (device 0: NVIDIA H200)", "cuda backend on 2 devices
 // (0: NVIDIA H200; 1: NVIDIA H200)", "cpu backend on 2 engine devices"; when auto

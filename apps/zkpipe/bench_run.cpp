@@ -209,6 +209,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
     w.critical_key = std::move(critical.key);
     w.critical_evaluator = std::move(critical.evaluator);
   }
+  check_device_memory(o.backend, *w.key);
   w.shape = groth16::CircuitShape::of(*w.key);
   // Engine devices are alike (one backend kind): the first one's accounting holds for all.
   w.footprint = proving::partition_footprint(*w.key, w.evaluator != nullptr, *w.backends.front());
@@ -348,6 +349,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   report.devices = eng.device_status();
   report.ledger = ledger.snapshot();
   report.device_used = groth16::device_memory_used(w.backends);
+  report.device_memory = o.backend.device_memory;
   if (with_critical) report.critical = measure_critical(critical_completed, submit_critical, batch_on_device, o.quiet);
   eng.shutdown(engine::ShutdownMode::drain);
   basis.parameters.reset();
@@ -475,7 +477,9 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     // the context, kernels' local memory and allocations under 1 MiB.
     out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
-        << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown")) << "\n";
+        << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown"));
+    if (r.device_memory) out << "; budget --device-memory " << format_bytes(static_cast<double>(*r.device_memory));
+    out << "\n";
   }
   out << "untracked (RSS - baseline - tracked - runtime growth): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "
       << engine::format_compact_bytes(r.untracked_final) << "\n";

@@ -284,6 +284,7 @@ void run_c2(const C2Options& o) {
     }
     key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
   }
+  check_device_memory(o.backend, *key);
   const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
 
   engine::EngineConfig config;

@@ -129,6 +129,7 @@ void run_prove(const Groth16ProveOptions& o) {
   // Opened (a FIFO refused) now, read in synthesis.
   const std::shared_ptr<const io::ReadOnlyFile> witness_file = io::ReadOnlyFile::open(o.witness);
   CircomKey loaded = load_key(o);
+  check_device_memory(o.backend, *loaded.key);
   loaded.instance.witness = witness_file;
   timer.lap("read_key");
 

@@ -56,6 +56,7 @@ void run_prove(const ProveOptions& o) {
   // Kept, to ask before writing whether the file was truncated under the provers.
   const auto key_file = io::FileMapping::open(o.key);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(key_file));
+  check_device_memory(o.backend, *key);
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);

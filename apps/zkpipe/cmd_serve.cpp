@@ -15,6 +15,7 @@
 
 #include "backend.hpp"
 #include "commands.hpp"
+#include "formats/byte_size.hpp"
 #include "progress.hpp"
 #include "service/config.hpp"
 #include "service/grpc_server.hpp"
@@ -40,6 +41,7 @@ struct ServeOptions {
   std::optional<std::string> backend;
   std::optional<int> device;
   std::vector<int> devices;
+  std::optional<std::string> device_memory;
   std::optional<std::size_t> pw;
   std::optional<std::size_t> gw;
   std::optional<std::string> budget;
@@ -68,10 +70,17 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
     c.devices = o.devices;
     c.device.reset();
   }
+  if (o.device_memory) {
+    try {
+      c.device_memory_bytes = parse_device_memory(*o.device_memory);
+    } catch (const std::invalid_argument& e) {
+      throw service::ConfigError(std::string("--device-memory: ") + e.what());
+    }
+  }
   if (o.pw) c.synthesis_workers = *o.pw;
   if (o.gw) c.workers_per_device = *o.gw;
   if (o.budget) {
-    const auto bytes = service::parse_bytes(*o.budget);
+    const auto bytes = formats::parse_byte_size(*o.budget);
     if (!bytes) throw service::ConfigError("--budget: expected a byte size such as 8GiB, not '" + *o.budget + "'");
     c.budget_bytes = *bytes;
   }
@@ -114,6 +123,7 @@ BackendOptions backend_options(const service::ServiceConfig& c) {
   asked.backend = c.backend;
   asked.device = c.device;
   asked.devices = c.devices;
+  if (c.device_memory_bytes != 0) asked.device_memory = c.device_memory_bytes;
   BackendOptions options = resolve_backend(asked);
   // Whichever was chosen, the engine devices are the config's: the cpu backend makes
   // one CPU backend per entry (device 0 alone when none is set).
@@ -222,6 +232,9 @@ void register_serve(CLI::App& app) {
   CLI::Option* device = cmd->add_option("--device", o->device, "CUDA device ordinal (default 0)");
   add_device_list_option(*cmd, o->devices)
       ->excludes(device);
+  cmd->add_option("--device-memory", o->device_memory,
+                  "The most GPU memory the daemon takes on each of its devices, e.g. 16GiB (default: what is free, "
+                  "less a margin)");
   cmd->add_option("--pw", o->pw, "Partitions in synthesis at once (default: the core count)");
   cmd->add_option("--gw", o->gw, "Device workers per device (default 1)");
   cmd->add_option("--budget", o->budget, "Memory budget for parameters and working sets, e.g. 8GiB (default: MemAvailable)");

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   zkpipe::cli::register_prove(app);
   zkpipe::cli::register_verify(app);
   zkpipe::cli::register_circuit(app);
+  zkpipe::cli::register_devices(app);
   zkpipe::cli::register_bench(app);
   zkpipe::cli::register_groth16(app);
   zkpipe::cli::register_zkey(app);

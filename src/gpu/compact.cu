@@ -7,12 +7,13 @@
 #include <stdexcept>
 
 #include "gpu/cuda_error.hpp"
+#include "gpu/device_profile.hpp"
 
 namespace zkpipe::gpu {
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = launch::kElementwiseThreads;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 

@@ -22,6 +22,8 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/device_profile.hpp"
+#include "gpu/device_query.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
@@ -139,6 +141,12 @@ struct Working {
 // be worth the extra passes.
 constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
 
+std::string gib(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  return text;
+}
+
 // start()'s blinded G1 sums, and the B query's G2 sum when the device computed it.
 struct CudaPendingProof final : groth16::PendingG1Proof {
   using groth16::PendingG1Proof::PendingG1Proof;
@@ -154,6 +162,8 @@ struct CudaProver::State {
   }
 
   int device;
+  // Launch shapes from the device's properties (shared memory per block for the NTT's tile).
+  KernelConfig kernels;
   CudaProverOptions options;
   // Every device and page-locked buffer below charges it.
   memory::BufferLedger& ledger;
@@ -189,6 +199,7 @@ struct CudaProver::State {
   // of the members after it on that device.
   State(int ordinal, CudaProverOptions opts)
       : device(select_device(ordinal)),
+        kernels(choose_kernel_config(query_profile(ordinal))),
         options(opts),
         ledger(opts.ledger != nullptr ? *opts.ledger : memory::BufferLedger::process()) {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -221,17 +232,18 @@ struct CudaProver::State {
                                                DeviceMsm::scratch_bytes<ec::G2Curve>(
                                                    std::min(msm_pass_terms, key.b_g2.size())))
                                     : DeviceMsm::scratch_bytes<ec::G1Curve>(terms);
-    const std::size_t working = (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
-    const std::size_t need = bases_bytes + scratch + working + device_memory_margin(free_bytes);
+    const std::size_t need = bases_bytes + scratch + working_bytes(key) + device_memory_margin(free_bytes);
     return need <= free_bytes;
   }
 
-  static std::size_t device_free_bytes() {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    return free_bytes;
+  // The working vectors of a partition, as placement estimates them: a, b, c, the NTT
+  // tables and scratch, aux, the query scalars.
+  static std::size_t working_bytes(const ProvingKey& key) {
+    return (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
   }
+
+  // Free device memory, or what is left of the ledger's device budget when less.
+  std::size_t device_free_bytes() const { return available_device_bytes(ledger, device); }
 
   // Built whole before it is kept: an upload that fails (out of memory) leaves no
   // half-placed key behind.
@@ -377,7 +389,8 @@ struct CudaProver::State {
 
   const DeviceNtt& ntt_for(const ProvingKey& key) {
     auto& slot = work->ntts[{key.domain_size(), key.h_query}];
-    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()), ledger);
+    if (!slot) slot = std::make_unique<DeviceNtt>(groth16::h_query_domain(key.h_query, key.domain_size()), ledger,
+                                                   kernels.ntt_tile_log);
     return *slot;
   }
 
@@ -470,6 +483,12 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
   State& s = *state_;
+  if (const std::size_t limit = s.ledger.device_limit(s.device); limit != 0 && limit < least_device_bytes(key)) {
+    throw groth16::DeviceOutOfMemory("CUDA device " + std::to_string(s.device) + ": the device-memory budget, " +
+                                     gib(limit) + ", is below the least a partition of this key needs there, " +
+                                     gib(least_device_bytes(key)) + " (domain " + std::to_string(key.domain_size()) +
+                                     "; its points streamed from host memory)");
+  }
   // Out of device memory is this partition's problem, not the device's: the prover
   // frees what it can make again and tries again, then streams the key's points if
   // they were uploaded, and only then refuses the partition (the device stays in
@@ -500,16 +519,19 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
   }
 }
 
+std::size_t CudaProver::least_device_bytes(const ProvingKey& key) {
+  // Two chunk buffers each for the G1 and the G2 streamed sums, and one sum's scratch.
+  const std::size_t chunk = StreamedG2Msm::kMinChunkPoints;
+  const std::size_t streamed_msm = 2 * chunk * (sizeof(G1AffineWords) + sizeof(G2AffineWords)) +
+                                   DeviceMsm::scratch_bytes<ec::G2Curve>(chunk);
+  return State::working_bytes(key) + streamed_msm;
+}
+
 std::string CudaProver::out_of_memory_message(const ProvingKey& key, const std::string& what) const {
   const State& s = *state_;
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  auto gib = [](std::size_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
-    return std::string(text);
-  };
   return "CUDA device " + std::to_string(s.device) + " has too little memory for this partition (domain " +
          std::to_string(key.domain_size()) + ", " + std::to_string(key.num_aux()) + " aux; " + what + "): " +
          gib(free_bytes) + " free of " + gib(total_bytes) + " with the prover's caches freed, " +

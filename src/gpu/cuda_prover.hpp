@@ -98,6 +98,11 @@ class CudaProver final : public groth16::ProverBackend {
   std::optional<std::size_t> device_memory_used() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
+  // The least device memory a partition of this key needs: its working vectors (a,
+  // b, c, aux, the query scalars, the NTT's scratch and tables) and the smallest
+  // streamed MSM, its points coming from host memory; a deferred witness's evaluator
+  // comes on top. Below it, start() refuses at once (groth16::DeviceOutOfMemory).
+  static std::size_t least_device_bytes(const groth16::ProvingKey& key);
   // The key's points are on the device (resident, or set up there): without the
   // kernel region's lock, so it answers at once while a start() runs.
   bool holds_key(const groth16::ProvingKey& key) const override;

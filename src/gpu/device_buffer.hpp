@@ -89,7 +89,14 @@ class Buffer {
     data_ = nullptr;
     capacity_ = 0;
     const std::size_t bytes = n * sizeof(T);
-    charge(bytes);
+    try {
+      charge(bytes);
+    } catch (const memory::DeviceLimitExceeded& e) {
+      // Past the device-memory budget is out of memory, as cudaMalloc's own is (the
+      // prover frees its caches and tries again, then streams).
+      charge_.release();  // the old memory is gone too
+      throw CudaError(cudaErrorMemoryAllocation, e.what());
+    }
     try {
       data_ = static_cast<T*>(Allocator::allocate(bytes));
     } catch (...) {

@@ -2,32 +2,14 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "gpu/cuda_error.hpp"
+#include "gpu/device_query.hpp"
+#include "gpu/scoped_device.hpp"
 
 namespace zkpipe::gpu {
-
-namespace {
-
-// Makes `ordinal` the calling thread's device for one query and restores the
-// previous one, so that a probe from a logging thread does not move that thread's
-// later CUDA calls to another device.
-class ScopedDevice {
- public:
-  explicit ScopedDevice(int ordinal) {
-    check(cudaGetDevice(&previous_), "cudaGetDevice");
-    check(cudaSetDevice(ordinal), "cudaSetDevice");
-  }
-  ScopedDevice(const ScopedDevice&) = delete;
-  ScopedDevice& operator=(const ScopedDevice&) = delete;
-  ~ScopedDevice() { cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
-
-}  // namespace
 
 void require_device(int ordinal) {
   int count = 0;
@@ -40,6 +22,11 @@ void require_device(int ordinal) {
   if (ordinal < 0 || ordinal >= count) {
     throw std::runtime_error("no CUDA device " + std::to_string(ordinal) + ": this machine has " +
                              std::to_string(count) + " (ordinals 0.." + std::to_string(count - 1) + ")");
+  }
+  if (!code_for_device(ordinal)) {
+    const DeviceProfile profile = query_profile(ordinal);
+    throw NoCodeForDevice("CUDA device " + std::to_string(ordinal) + " (" + profile.name + "): " +
+                          no_code_message(profile.major, profile.minor, built_architectures()));
   }
 }
 
@@ -55,6 +42,17 @@ std::size_t device_memory_used(int ordinal) {
   std::size_t total = 0;
   check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   return total - free;
+}
+
+std::size_t available_device_bytes(const memory::BufferLedger& ledger, int ordinal) {
+  ScopedDevice scope(ordinal);
+  std::size_t free = 0;
+  std::size_t total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  const std::size_t limit = ledger.device_limit(ordinal);
+  if (limit == 0) return free;
+  const std::size_t held = ledger.device_bytes(ordinal);
+  return std::min(free, limit > held ? limit - held : 0);
 }
 
 }  // namespace zkpipe::gpu

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <deque>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "ec/affine.hpp"
@@ -37,6 +38,8 @@
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
+
+struct MsmSchedule;  // msm_schedule.cuh
 
 // The device layout of an affine point: x, y in Montgomery form; (0, 0) is the
 // point at infinity.
@@ -107,6 +110,10 @@ struct MsmPhaseTimes {
   float ones = 0;
 };
 
+// The kernels are split by what they depend on, so each is compiled once: the
+// schedule (steps 0–2 and the bucket order, the same for every curve) in
+// msm_schedule.cu, the point kernels (steps 3–6) per curve in msm_g1.cu and
+// msm_g2.cu, the host parts in msm.cpp.
 class DeviceMsm {
  public:
   DeviceMsm() = default;
@@ -135,7 +142,22 @@ class DeviceMsm {
   void set_phase_timing(bool on);
   const MsmPhaseTimes& last_phases() const { return phases_; }
 
+  // The widest window sum() takes (the reduction's scratch grows as 2^c), and the
+  // widest it picks by itself: G2's reduction kernels hold fewer threads (its points
+  // need every register), so its windows stop one bit narrower.
+  static constexpr unsigned kMaxWindowBits = 24;
+  template <class Curve>
+  static constexpr unsigned kWidestDefaultWindow = std::is_same_v<Curve, ec::G2Curve> ? 19 : 20;
+
  private:
+  // Steps 0–2 and the chunks of the buckets, queued on stream; window_bits 0 picks a
+  // width from the general terms' count, at most widest_window. Synchronizes.
+  MsmSchedule schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned widest_window,
+                       cudaStream_t stream);
+  static unsigned window_bits_for(std::size_t n, unsigned widest_window);
+  // Records phase event i on stream when phase timing is on.
+  void mark_phase(int i, cudaStream_t stream);
+
   template <class Curve>
   ec::Jacobian<Curve> sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
                                cudaStream_t stream, unsigned window_bits);

@@ -5,17 +5,9 @@
 #include <stdexcept>
 
 #include "gpu/cuda_error.hpp"
+#include "gpu/device_memory.hpp"
 
 namespace zkpipe::gpu {
-
-namespace {
-
-// The smallest chunk picked from free memory: below this the per-chunk overhead
-// (window sums read back, Horner on the host) dominates; if even this does not fit,
-// the allocation says so.
-constexpr std::size_t kMinChunkPoints = std::size_t{1} << 16;
-
-}  // namespace
 
 std::size_t device_memory_margin(std::size_t free_bytes) { return (std::size_t{1} << 30) + free_bytes / 10; }
 
@@ -25,6 +17,7 @@ StreamedMsm<Curve>::StreamedMsm(std::size_t chunk_points) : StreamedMsm(memory::
 template <class Curve>
 StreamedMsm<Curve>::StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_points)
     : chunk_points_(chunk_points),
+      ledger_(&ledger),
       staging_(ledger),
       chunks_{DeviceBuffer<AffineWords<Curve>>(ledger), DeviceBuffer<AffineWords<Curve>>(ledger)} {
   check(cudaGetDevice(&device_), "cudaGetDevice");
@@ -41,9 +34,7 @@ template <class Curve>
 std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
   if (n == 0) return 0;
   if (chunk_points_ != 0) return std::min(chunk_points_, n);
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
   // The chunk buffers already held are reused, so they count as available.
   const std::size_t available = free_bytes + device_bytes();
   const std::size_t margin = device_memory_margin(free_bytes);

@@ -28,6 +28,11 @@ std::size_t device_memory_margin(std::size_t free_bytes);
 template <class Curve>
 class StreamedMsm {
  public:
+  // The smallest chunk picked from free memory: below this the per-chunk overhead
+  // (window sums read back, Horner on the host) dominates; if even this does not fit,
+  // the allocation says so.
+  static constexpr std::size_t kMinChunkPoints = std::size_t{1} << 16;
+
   // chunk_points: points per chunk; 0 picks, at each sum, the largest chunk whose
   // two buffers and MSM scratch fit in the free device memory (less a margin).
   // Streams and events belong to the device current at construction.
@@ -63,6 +68,7 @@ class StreamedMsm {
   void upload(std::span<const ec::Affine<Curve>> bases, std::size_t first, std::size_t count, int slot);
 
   std::size_t chunk_points_;
+  memory::BufferLedger* ledger_;
   int device_ = 0;
   cudaStream_t copy_stream_ = nullptr;
   PinnedStaging staging_;

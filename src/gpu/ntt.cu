@@ -11,9 +11,10 @@ namespace zkpipe::gpu {
 
 namespace {
 
-constexpr unsigned kElementwiseThreads = 256;
+constexpr unsigned kElementwiseThreads = launch::kElementwiseThreads;
 // A pass's thread handles 4 tile elements (one radix-4 butterfly per two stages).
-constexpr unsigned kElementsPerThread = 4;
+constexpr unsigned kElementsPerThread = launch::kNttElementsPerThread;
+static_assert(kElementsPerThread == 4 && 2 * sizeof(Fr) == launch::kNttBytesPerElement);
 constexpr unsigned kMaxPassThreads = (1u << DeviceNtt::kMaxTileLog) / kElementsPerThread;
 // Global loads of a pass with columns are runs of at least 2^kMinColumnsLog elements.
 constexpr unsigned kMinColumnsLog = 2;
@@ -356,7 +357,9 @@ DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger&
       shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_, ledger),
       shift_inv_over_size_(domain.coset_shift_inv(), domain.size_inv(), log_size_, ledger),
       scratch_(ledger) {
-  const int smem = static_cast<int>(2 * sizeof(Fr) << kMaxTileLog);
+  // The tile's own shared memory, not the largest tile's: a device whose blocks take
+  // less (choose_kernel_config) still runs the tiles that fit.
+  const int smem = static_cast<int>(2 * sizeof(Fr) << tile_log_);
   for (auto kernel : {ntt_pass_kernel<true, false>, ntt_pass_kernel<false, false>, ntt_pass_kernel<true, true>}) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "ntt smem attribute");
   }

@@ -20,6 +20,7 @@
 
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/device_profile.hpp"
 #include "poly/evaluation_domain.hpp"
 #include "poly/ntt.hpp"
 
@@ -40,10 +41,11 @@ class DeviceNtt {
  public:
   // Largest pass tile (2^10 elements and their twiddles: 64 KiB of shared memory,
   // three blocks per multiprocessor).
-  static constexpr unsigned kMaxTileLog = 10;
+  static constexpr unsigned kMaxTileLog = launch::kNttMaxTileLog;
   // The fastest tile measured on an H200 (bench_gpu tiles): more resident blocks
-  // beat fewer passes.
-  static constexpr unsigned kDefaultTileLog = 9;
+  // beat fewer passes. choose_kernel_config takes a smaller one where a device's
+  // blocks hold less shared memory.
+  static constexpr unsigned kDefaultTileLog = launch::kNttPreferredTileLog;
 
   // Builds the twiddle tables on the device (N points each way, so 2·32·N bytes);
   // a natural-order transform adds a 32·N-byte scratch vector on first use.

@@ -5,13 +5,14 @@
 #include <string>
 
 #include "gpu/cuda_error.hpp"
+#include "gpu/device_profile.hpp"
 #include "gpu/field.cuh"
 
 namespace zkpipe::gpu {
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = launch::kElementwiseThreads;
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 

@@ -6,11 +6,28 @@
 //
 // Device affine points have no infinity flag: (0, 0) is on neither curve
 // (b ≠ 0), so it stands for the point at infinity.
+//
+// Inlined, each addition is a few thousand instructions (an Fp2 product is three Fp
+// ones), and nvcc compiled them anew into every kernel that adds: a G2 MSM took
+// cicc and ptxas almost six minutes per architecture. So doubling, which only the
+// rare equal-points case of an addition and small multiples take, is always a call,
+// and so are the additions over a field that says so (kOutlinedAdditions: Fp2, at
+// a cost measured in src/gpu/README.md); G1's stay inline, as its bucket
+// accumulation is the prover's hottest loop.
 #pragma once
 
 #include "gpu/field.cuh"
 
 namespace zkpipe::gpu {
+
+// Whether XyzzPoint<F>'s additions are compiled once per file, out of line.
+template <class F>
+inline constexpr bool kOutlinedAdditions = false;
+
+template <class P>
+__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q);
+template <class P>
+__device__ __noinline__ P outlined_add(const P& p, const P& q);
 
 template <class F>
 struct AffinePoint {
@@ -46,7 +63,7 @@ struct XyzzPoint {
 
   __device__ __forceinline__ XyzzPoint operator-() const { return {X, -Y, ZZ, ZZZ}; }
 
-  __device__ XyzzPoint dbl() const {
+  __device__ __noinline__ XyzzPoint dbl() const {
     if (is_identity()) return *this;
     const F u = Y.dbl();
     const F v = u.square();
@@ -62,7 +79,23 @@ struct XyzzPoint {
     return r;
   }
 
-  __device__ XyzzPoint add_affine(const Affine& q) const {
+  __device__ __forceinline__ XyzzPoint add_affine(const Affine& q) const {
+    if constexpr (kOutlinedAdditions<F>) {
+      return outlined_add_affine(*this, q);
+    } else {
+      return add_affine_formula(q);
+    }
+  }
+
+  __device__ __forceinline__ XyzzPoint operator+(const XyzzPoint& o) const {
+    if constexpr (kOutlinedAdditions<F>) {
+      return outlined_add(*this, o);
+    } else {
+      return add_formula(o);
+    }
+  }
+
+  __device__ XyzzPoint add_affine_formula(const Affine& q) const {
     if (q.is_identity()) return *this;
     if (is_identity()) return from_affine(q);
     const F p = q.x * ZZ - X;
@@ -79,7 +112,7 @@ struct XyzzPoint {
     return out;
   }
 
-  __device__ XyzzPoint operator+(const XyzzPoint& o) const {
+  __device__ XyzzPoint add_formula(const XyzzPoint& o) const {
     if (is_identity()) return o;
     if (o.is_identity()) return *this;
     const F u1 = X * o.ZZ;
@@ -110,5 +143,15 @@ struct XyzzPoint {
     return k == 0 ? identity() : acc;
   }
 };
+
+template <class P>
+__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q) {
+  return p.add_affine_formula(q);
+}
+
+template <class P>
+__device__ __noinline__ P outlined_add(const P& p, const P& q) {
+  return p.add_formula(q);
+}
 
 }  // namespace zkpipe::gpu

@@ -23,6 +23,35 @@ BufferLedger::Charge BufferLedger::charge_device(int ordinal, std::size_t bytes)
   return Charge(this, Stage::device, device, bytes);
 }
 
+void BufferLedger::set_device_limit(int ordinal, std::size_t bytes) {
+  if (ordinal < 0) throw std::invalid_argument("device ordinal " + std::to_string(ordinal) + " is negative");
+  std::lock_guard lock(mutex_);
+  const auto device = static_cast<std::size_t>(ordinal);
+  if (device >= device_limits_.size()) device_limits_.resize(device + 1, 0);
+  device_limits_[device] = bytes;
+}
+
+std::size_t BufferLedger::device_limit(int ordinal) const {
+  std::lock_guard lock(mutex_);
+  const auto device = static_cast<std::size_t>(ordinal);
+  return ordinal >= 0 && device < device_limits_.size() ? device_limits_[device] : 0;
+}
+
+std::size_t BufferLedger::device_bytes(int ordinal) const {
+  std::lock_guard lock(mutex_);
+  return ordinal < 0 ? 0 : state_.device(static_cast<std::size_t>(ordinal)).bytes;
+}
+
+void BufferLedger::admit_device(std::size_t device, std::size_t more) {
+  const std::size_t limit = device < device_limits_.size() ? device_limits_[device] : 0;
+  if (limit == 0) return;
+  const std::size_t held = state_.device(device).bytes;
+  if (held + more <= limit) return;
+  auto mib = [](std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; };
+  throw DeviceLimitExceeded("device " + std::to_string(device) + "'s memory budget of " + mib(limit) + " is " +
+                            mib(held) + " used, and " + mib(more) + " more were asked for");
+}
+
 LedgerSnapshot BufferLedger::snapshot() const {
   std::lock_guard lock(mutex_);
   return state_;
@@ -104,6 +133,7 @@ void BufferLedger::leave_totals(Stage stage, std::size_t device, std::size_t byt
 
 void BufferLedger::add(Stage stage, std::size_t device, std::size_t bytes) {
   std::lock_guard lock(mutex_);
+  if (stage == Stage::device) admit_device(device, bytes);
   enter_totals(stage, device, bytes);
   raise_peaks(stage, device);
   notify(LedgerChange::add, stage, bytes);
@@ -119,6 +149,7 @@ void BufferLedger::move(Stage from, Stage to, std::size_t device, std::size_t by
 
 void BufferLedger::resize(Stage stage, std::size_t device, std::size_t old_bytes, std::size_t new_bytes) {
   std::lock_guard lock(mutex_);
+  if (stage == Stage::device && new_bytes > old_bytes) admit_device(device, new_bytes - old_bytes);
   StageTotals& s = state_[stage];
   s.bytes = s.bytes - old_bytes + new_bytes;
   if (stage == Stage::device) {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,13 @@ struct LedgerEvent {
   const LedgerSnapshot& after;
 };
 
+// A device charge, or a device charge's growth, that would take its device's share
+// past the limit set for it (BufferLedger::set_device_limit): nothing was charged.
+class DeviceLimitExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class BufferLedger {
  public:
   using Clock = std::chrono::steady_clock;
@@ -89,6 +97,15 @@ class BufferLedger {
   // share). Throws std::invalid_argument for a negative ordinal.
   Charge charge_device(int ordinal, std::size_t bytes);
 
+  // Caps device `ordinal`'s share of Stage::device at `bytes` (0: no cap, the
+  // default): a charge_device, or a device charge's growth, past it throws
+  // DeviceLimitExceeded and changes nothing. How a device-memory budget
+  // (--device-memory) holds for every buffer charged here.
+  void set_device_limit(int ordinal, std::size_t bytes);
+  // The cap (0 when none) and the device's share now.
+  std::size_t device_limit(int ordinal) const;
+  std::size_t device_bytes(int ordinal) const;
+
   LedgerSnapshot snapshot() const;
   // Peaks restart from the current values (a benchmark does this per run).
   void reset_peaks();
@@ -105,11 +122,14 @@ class BufferLedger {
   void enter_totals(Stage stage, std::size_t device, std::size_t bytes);
   void leave_totals(Stage stage, std::size_t device, std::size_t bytes, double seconds_in_stage);
   StageTotals& device_share(std::size_t device);
+  // Under the lock: throws DeviceLimitExceeded unless the device's share may grow by `more`.
+  void admit_device(std::size_t device, std::size_t more);
   void raise_peaks(Stage stage, std::size_t device);
   void notify(LedgerChange change, Stage stage, std::size_t bytes);
 
   mutable std::mutex mutex_;
   LedgerSnapshot state_;
+  std::vector<std::size_t> device_limits_;  // by ordinal; 0: none
   std::vector<std::pair<std::size_t, Observer>> observers_;
   std::size_t next_observer_ = 0;
 };

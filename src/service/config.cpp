@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "engine/engine.hpp"
+#include "formats/byte_size.hpp"
 
 namespace zkpipe::service {
 
@@ -57,7 +58,7 @@ void read_bytes(const toml::table& t, const std::filesystem::path& file, std::st
     return;
   }
   if (node->is_string()) {
-    if (const auto v = parse_bytes(node->as_string()->get())) {
+    if (const auto v = formats::parse_byte_size(node->as_string()->get())) {
       out = *v;
       return;
     }
@@ -106,6 +107,9 @@ void ServiceConfig::validate() const {
   if (max_request_bytes < 1024 || max_request_bytes > (std::size_t{256} << 20)) {
     throw ConfigError("max_request_bytes must be between 1 KiB and 256 MiB");
   }
+  if (device_memory_bytes != 0 && device_memory_bytes < (std::size_t{256} << 20)) {
+    throw ConfigError("device_memory must be at least 256 MiB (0 or unset: what the GPU has free)");
+  }
   if (max_jobs == 0) throw ConfigError("max_jobs must be at least 1");
   if (max_waits_per_peer == 0 || max_waits_per_peer > 1000000) {
     throw ConfigError("max_waits_per_peer must be between 1 and 1000000, not " + std::to_string(max_waits_per_peer));
@@ -141,7 +145,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   }
   static const std::set<std::string, std::less<>> known = {
       "listen",           "metrics_listen",  "allow_remote",       "data_dir",       "parameter_roots",
-      "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",
+      "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",       "device_memory",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
       "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params"};
@@ -182,6 +186,7 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   read(t, path, "max_jobs", c.max_jobs);
   read(t, path, "max_waits_per_peer", c.max_waits_per_peer);
   read(t, path, "backend", c.backend);
+  read_bytes(t, path, "device_memory", c.device_memory_bytes);
   if (t.contains("device")) {
     int device = 0;
     read(t, path, "device", device);
@@ -214,24 +219,6 @@ ServiceConfig load_config(const std::filesystem::path& path) {
   read(t, path, "poll_seconds", c.poll_seconds);
   read(t, path, "reconnect_seconds", c.reconnect_seconds);
   return c;
-}
-
-std::optional<std::size_t> parse_bytes(std::string_view text) {
-  std::uint64_t number = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (ec != std::errc() || end == text.data()) return std::nullopt;
-  std::string unit(end, text.data() + text.size());
-  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
-  static const std::pair<std::string_view, std::uint64_t> units[] = {
-      {"", 1},          {"B", 1},          {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
-      {"TiB", 1ull << 40}, {"KB", 1000},  {"MB", 1000000},    {"GB", 1000000000}};
-  for (const auto& [name, scale] : units) {
-    if (unit == name) {
-      if (number > std::numeric_limits<std::size_t>::max() / scale) return std::nullopt;
-      return static_cast<std::size_t>(number * scale);
-    }
-  }
-  return std::nullopt;
 }
 
 bool ListenAddress::loopback() const {

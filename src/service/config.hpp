@@ -59,6 +59,9 @@ struct ServiceConfig {
   // devices on that GPU), or with the cpu backend one CPU backend per entry. Empty:
   // the one `device` names. A config file sets device or devices, not both.
   std::vector<int> devices;
+  // The most device memory the daemon takes on each of its GPUs (device_memory,
+  // --device-memory); 0: what the driver says is free, less a margin.
+  std::size_t device_memory_bytes = 0;
   std::size_t synthesis_workers = 0;  // pw; 0: the core count
   std::size_t workers_per_device = 1; // gw
   std::size_t finalizers = 1;
@@ -101,9 +104,6 @@ struct ServiceConfig {
 // Reads a TOML file over the defaults; throws ConfigError naming the file, the key
 // and the problem (unknown keys included: a typo must not be silently ignored).
 ServiceConfig load_config(const std::filesystem::path& path);
-
-// Parses a byte size: a plain number, or with a unit (KiB, MiB, GiB, TiB, KB, MB, GB).
-std::optional<std::size_t> parse_bytes(std::string_view text);
 
 // A gRPC listen address, split: unix sockets, or host and port.
 struct ListenAddress {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -146,6 +147,34 @@ TEST(BufferLedger, DeviceMemoryIsBrokenDownByDevice) {
 // Bounds that hold however loaded the machine: each stage holds the charge for at
 // least its sleep, and the two stages' times, being disjoint spans of the test's own,
 // add up to no more than the test's wall time (time counted in both would not).
+TEST(BufferLedger, DeviceLimitRefusesAChargeOrGrowthPastItAndChangesNothing) {
+  BufferLedger ledger;
+  ledger.set_device_limit(1, 1000);
+  EXPECT_EQ(ledger.device_limit(1), 1000u);
+  EXPECT_EQ(ledger.device_limit(0), 0u);  // none on another device
+  auto held = ledger.charge_device(1, 600);
+  try {
+    auto more = ledger.charge_device(1, 500);
+    FAIL() << "a charge past the limit was taken";
+  } catch (const DeviceLimitExceeded& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("device 1"), std::string::npos) << message;
+  }
+  EXPECT_THROW(held.resize(1001), DeviceLimitExceeded);
+  EXPECT_EQ(held.bytes(), 600u);
+  EXPECT_EQ(ledger.device_bytes(1), 600u);
+  EXPECT_EQ(ledger.snapshot()[Stage::device].count, 1u);
+  held.resize(1000);  // up to the limit is allowed
+  auto elsewhere = ledger.charge_device(0, 5000);  // device 0 has no limit
+  EXPECT_EQ(ledger.device_bytes(0), 5000u);
+  held.resize(100);
+  auto fits = ledger.charge_device(1, 900);
+  EXPECT_EQ(ledger.device_bytes(1), 1000u);
+  ledger.set_device_limit(1, 0);  // no limit again
+  auto beyond = ledger.charge_device(1, 1u << 20);
+  EXPECT_EQ(ledger.device_bytes(1), 1000u + (1u << 20));
+}
+
 TEST(BufferLedger, TimeInStageAccumulates) {
   using std::chrono::milliseconds;
   BufferLedger ledger;

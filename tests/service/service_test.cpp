@@ -1340,6 +1340,8 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("backend = 1\n", "backend: expected a string");
   refused("device = 4294967296\n", "device: at most 2147483647");
   refused("cuzk_params = [\"a\"]\n", "cuzk_params: expected a table");
+  refused("device_memory = \"1MiB\"\n", "device_memory must be at least 256 MiB");
+  refused("device_memory = \"a lot\"\n", "device_memory: expected a byte size");
   refused("[cuzk_params]\n\"porep-32g\" = 5\n", "cuzk_params.porep-32g: expected a .params file name");
   std::ofstream(file) << "[cuzk_params]\n\"porep-32g\" = \"/srv/p32.params\"\n";
   EXPECT_EQ(load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
@@ -1350,8 +1352,9 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   const ServiceConfig several = load_config(file);
   EXPECT_NO_THROW(several.validate());
   EXPECT_EQ(several.engine_devices(), (std::vector<int>{0, 1, 1}));
-  std::ofstream(file) << "device = 3\n";
+  std::ofstream(file) << "device = 3\ndevice_memory = \"16GiB\"\n";
   EXPECT_EQ(load_config(file).device, std::optional<int>{3});
+  EXPECT_EQ(load_config(file).device_memory_bytes, std::size_t{16} << 30);
   EXPECT_EQ(load_config(file).engine_devices(), std::vector<int>{3});
   // auto (the default) and the explicit backends parse; without device or devices
   // nothing names a GPU, and the one engine device is 0.

@@ -1,3 +1,7 @@
+// DeviceFixedBase's kernel and members, templated on the curve; included by
+// fixed_base_g1.cu and fixed_base_g2.cu only, one curve each.
+#pragma once
+
 #include "gpu/fixed_base.hpp"
 
 #include <algorithm>
@@ -5,12 +9,13 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_point.cuh"
+#include "gpu/device_profile.hpp"
 
 namespace zkpipe::gpu {
 
-namespace {
+namespace fixed_base {
 
-constexpr unsigned kThreads = 128;
+constexpr unsigned kThreads = launch::kFixedBaseThreads;
 constexpr unsigned kWindowBits = 8;
 constexpr unsigned kDigits = 1u << kWindowBits;
 constexpr unsigned kWindows = 32;  // 256 bits: a canonical Fr has 255
@@ -19,7 +24,7 @@ constexpr unsigned kWindows = 32;  // 256 bits: a canonical Fr has 255
 constexpr std::size_t kChunkScalars = std::size_t{1} << 22;
 
 template <class Xyzz>
-__global__ void fixed_base_products(const typename Xyzz::Affine* table, const Fr* scalars,
+__global__ void products(const typename Xyzz::Affine* table, const Fr* scalars,
                                     typename Xyzz::Affine* out, std::size_t n) {
   using Affine = typename Xyzz::Affine;
   using F = decltype(Affine{}.x);
@@ -46,13 +51,13 @@ __global__ void fixed_base_products(const typename Xyzz::Affine* table, const Fr
   out[i] = r;
 }
 
-}  // namespace
+}  // namespace fixed_base
 
 template <class Curve>
 DeviceFixedBase<Curve>::DeviceFixedBase(const ec::FixedBaseTable<Curve>& table, cudaStream_t stream)
     : table_(table.table().size()) {
-  static_assert(ec::FixedBaseTable<Curve>::kWindowBits == kWindowBits &&
-                ec::FixedBaseTable<Curve>::kWindows <= kWindows);
+  static_assert(ec::FixedBaseTable<Curve>::kWindowBits == fixed_base::kWindowBits &&
+                ec::FixedBaseTable<Curve>::kWindows <= fixed_base::kWindows);
   std::vector<AffineWords<Curve>> words(table.table().size());
   to_device_words(table.table(), words.data());
   check(cudaMemcpyAsync(table_.data(), words.data(), words.size() * sizeof(AffineWords<Curve>),
@@ -72,12 +77,12 @@ DeviceBases<Curve> DeviceFixedBase<Curve>::mul(std::span<const ff::Fr> scalars, 
   DeviceBases<Curve> out(scalars.size(), ledger);
   // One chunk buffer: stream order puts each chunk's upload after the previous
   // chunk's kernel (the copies take ~5 % of the kernels' time, not worth hiding).
-  DeviceBuffer<ff::Fr> chunk(std::min(kChunkScalars, std::max<std::size_t>(scalars.size(), 1)));
-  for (std::size_t first = 0; first < scalars.size(); first += kChunkScalars) {
-    const std::size_t n = std::min(kChunkScalars, scalars.size() - first);
+  DeviceBuffer<ff::Fr> chunk(std::min(fixed_base::kChunkScalars, std::max<std::size_t>(scalars.size(), 1)));
+  for (std::size_t first = 0; first < scalars.size(); first += fixed_base::kChunkScalars) {
+    const std::size_t n = std::min(fixed_base::kChunkScalars, scalars.size() - first);
     staging.upload(chunk.data(), scalars.subspan(first, n), stream);
-    const auto blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-    fixed_base_products<Xyzz><<<blocks, kThreads, 0, stream>>>(reinterpret_cast<const Affine*>(table_.data()),
+    const auto blocks = static_cast<unsigned>((n + fixed_base::kThreads - 1) / fixed_base::kThreads);
+    fixed_base::products<Xyzz><<<blocks, fixed_base::kThreads, 0, stream>>>(reinterpret_cast<const Affine*>(table_.data()),
                                                                 reinterpret_cast<const Fr*>(chunk.data()),
                                                                 reinterpret_cast<Affine*>(out.data()) + first, n);
     check(cudaGetLastError(), "fixed-base kernel");
@@ -90,8 +95,5 @@ DeviceBases<Curve> DeviceFixedBase<Curve>::mul(std::span<const ff::Fr> scalars, 
   if (progress && scalars.empty()) progress(0);
   return out;
 }
-
-template class DeviceFixedBase<ec::G1Curve>;
-template class DeviceFixedBase<ec::G2Curve>;
 
 }  // namespace zkpipe::gpu

@@ -1,0 +1,270 @@
+// The point kernels of DeviceMsm (msm.hpp, steps 3–6) and the sum that drives them
+// after the schedule, templated on the curve. Included by msm_g1.cu and msm_g2.cu
+// only, one curve each, so that the two curves' kernels compile in parallel and
+// each file carries one curve's point arithmetic.
+#pragma once
+
+#include <type_traits>
+#include <vector>
+
+#include "ec/xyzz.hpp"
+#include "gpu/cuda_error.hpp"
+#include "gpu/device_point.cuh"
+#include "gpu/device_profile.hpp"
+#include "gpu/msm_schedule.cuh"
+
+namespace zkpipe::gpu::msm_points {
+
+using msm_shape::kNegative;
+using msm_shape::kOnesThreads;
+
+constexpr unsigned kThreads = launch::kElementwiseThreads;
+
+inline unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+template <class P, unsigned Threads, unsigned MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    chunk_accumulate_kernel(const u32* values, const u32* start, const u32* end, ChunkPlan plan, u32 chunks,
+                            const typename P::Affine* bases, P* partials, P* out) {
+  const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= chunks) return;
+  u32 lo = 0;  // the first position whose chunk_end exceeds j
+  u32 hi = plan.buckets - 1;
+  while (lo < hi) {
+    const u32 mid = (lo + hi) / 2;
+    if (plan.chunk_end[mid] > j) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  const u32 first_chunk = lo == 0 ? 0 : plan.chunk_end[lo - 1];
+  const u32 b = plan.order[lo];
+  const u32 first = start[b] + (j - first_chunk) * plan.chunk_len;
+  const u32 last = min(end[b], first + plan.chunk_len);
+  P acc = P::identity();
+  for (u32 e = first; e < last; ++e) {
+    const u32 v = values[e];
+    const typename P::Affine p = bases[v & ~kNegative];
+    acc = acc.add_affine((v & kNegative) ? -p : p);
+  }
+  if (j < plan.split_chunks) {
+    partials[j] = acc;
+  } else {
+    out[b] = acc;
+  }
+}
+
+// The buckets of no entries (identity) and those cut into several chunks (the sum of
+// their partials); a bucket of one chunk was written by its chunk.
+template <class P>
+__global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= plan.buckets) return;
+  const u32 first = t == 0 ? 0 : plan.chunk_end[t - 1];
+  const u32 last = plan.chunk_end[t];
+  if (last - first == 1) return;
+  P acc = P::identity();
+  for (u32 j = first; j < last; ++j) acc = acc + partials[j];
+  out[plan.order[t]] = acc;
+}
+
+template <class P, unsigned Threads, unsigned MinBlocks>
+void launch_accumulate(const u32* values, const u32* start, const u32* end, const ChunkPlan& plan, u32 chunks,
+                       const typename P::Affine* bases, P* partials, P* out, cudaStream_t stream) {
+  if (chunks > 0) {
+    chunk_accumulate_kernel<P, Threads, MinBlocks><<<(chunks + Threads - 1) / Threads, Threads, 0, stream>>>(
+        values, start, end, plan, chunks, bases, partials, out);
+    check_launch("chunk_accumulate_kernel");
+  }
+  chunk_combine_kernel<P><<<blocks_for(plan.buckets), kThreads, 0, stream>>>(plan, partials, out);
+  check_launch("chunk_combine_kernel");
+}
+
+// Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
+// running sums from the top (2L additions).
+template <class P>
+__device__ __forceinline__ void running_sums(const P* points, u32 len, P& weighted, P& plain) {
+  plain = P::identity();
+  weighted = P::identity();
+  for (u32 j = len; j-- > 0;) {
+    plain = plain + points[j];
+    weighted = weighted + plain;
+  }
+}
+
+// Segment s of window w holds buckets [s·L, (s+1)·L) (digits s·L + 1 …):
+// weighted[t] = Σ_j (j + 1)·bucket_(s·L+j) and plain[t] = Σ_j bucket_(s·L+j), by
+// running_sums. The window's Σ_d d·bucket_d is Σ_s weighted_s + L·Σ_s s·plain_s,
+// and the second sum is the same kind of weighted sum over the segments, L times
+// shorter (segment_reduce_kernel).
+template <class P>
+__global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32 segment_len, P* weighted,
+                                    P* plain) {
+  const u32 segments = half / segment_len;
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= windows * segments) return;
+  P w;  // locals: sums into global memory would be stored at every step
+  P p;
+  running_sums(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w, p);
+  weighted[t] = w;
+  plain[t] = p;
+}
+
+// Σ_j (s·L + j + 1)·points_(s·L+j) for segment s of each group of `half` points.
+template <class P>
+__global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32 segment_len, P* out) {
+  const u32 segments = half / segment_len;
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * segments) return;
+  const u32 s = t % segments;
+  P weighted;
+  P plain;
+  running_sums(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted, plain);
+  out[t] = weighted + plain.mul_small(s * segment_len);
+}
+
+// points[g·stride + j] += points[g·stride + j + half] for j < half.
+template <class P>
+__global__ void pair_reduce_kernel(P* points, u32 groups, u32 stride, u32 half) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= groups * half) return;
+  const u32 g = t / half;
+  const u32 j = t % half;
+  P* p = points + static_cast<std::size_t>(g) * stride;
+  p[j] = p[j] + p[j + half];
+}
+
+template <class P>
+__global__ void ones_partial_kernel(const u32* ones, const typename P::Affine* bases, P* out) {
+  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+  const u32 count = ones[0];
+  const u32 chunk = (count + kOnesThreads - 1) / kOnesThreads;
+  const u32 first = min(count, t * chunk);
+  const u32 last = min(count, first + chunk);
+  P acc = P::identity();
+  for (u32 e = first; e < last; ++e) acc = acc.add_affine(bases[ones[1 + e]]);
+  out[t] = acc;
+}
+
+template <class P>
+void tree_reduce(P* points, u32 groups, u32 width, cudaStream_t stream) {
+  for (u32 half = width / 2; half >= 1; half /= 2) {
+    pair_reduce_kernel<<<blocks_for(std::size_t{groups} * half), kThreads, 0, stream>>>(points, groups, width, half);
+    check_launch("pair_reduce_kernel");
+  }
+}
+
+// A device XYZZ point read back as its four coordinates.
+template <class Curve>
+ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
+  ec::Xyzz<Curve> p;
+  p.X = words[0];
+  p.Y = words[1];
+  p.ZZ = words[2];
+  p.ZZZ = words[3];
+  return p.to_jacobian();
+}
+
+}  // namespace zkpipe::gpu::msm_points
+
+namespace zkpipe::gpu {
+
+template <class Curve>
+ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
+                                        cudaStream_t stream, unsigned window_bits) {
+  using namespace msm_points;
+  using Xyzz = typename DevicePoint<Curve>::Xyzz;
+  using Affine = typename Xyzz::Affine;
+  using HostField = typename Curve::Field;
+  using HostJacobian = ec::Jacobian<Curve>;
+  static_assert(sizeof(Xyzz) == 4 * sizeof(HostField) && sizeof(Affine) == sizeof(AffineWords<Curve>));
+  if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
+  if (n == 0) return HostJacobian::identity();
+  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms");
+  const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
+  const MsmSchedule plan = schedule(scalars, n, window_bits, kWidestDefaultWindow<Curve>, stream);
+  const u32 m = plan.general_terms;
+  const msm_shape::ScratchCounts& counts = plan.counts;
+  const u32 windows = counts.shape.windows;
+
+  segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
+  ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
+  auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
+  Xyzz* dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
+  Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
+  auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
+
+  if (m > 0) {
+    buckets_.reserve(sizeof(Xyzz) * counts.buckets);
+    partials_.reserve(sizeof(Xyzz) * plan.plan.split_chunks);
+    auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
+    auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
+    // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
+    // kernel fits only 8). G2 points need every register: blocks of 64.
+    if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
+      launch_accumulate<Xyzz, launch::kG2AccumulateThreads, launch::kG2AccumulateMinBlocks>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan,
+                                     plan.chunks, dev_bases, dev_partials, dev_buckets, stream);
+    } else {
+      launch_accumulate<Xyzz, launch::kG1AccumulateThreads, launch::kG1AccumulateMinBlocks>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan,
+                                      plan.chunks, dev_bases, dev_partials, dev_buckets, stream);
+    }
+    mark_phase(4, stream);
+    segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
+        dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
+    check_launch("segment_sums_kernel");
+    segment_reduce_kernel<<<blocks_for(std::size_t{windows} * counts.outer_segments), kThreads, 0, stream>>>(
+        dev_plain, windows, counts.segments, counts.outer_segment_len, dev_outer);
+    check_launch("segment_reduce_kernel");
+    tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
+    tree_reduce(dev_outer, windows, counts.outer_segments, stream);
+    mark_phase(5, stream);
+  } else {
+    for (int i = 4; i <= 5; ++i) mark_phase(i, stream);
+  }
+
+  ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
+  check_launch("ones_partial_kernel");
+  tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
+  mark_phase(6, stream);
+
+  // After the trees each window's sums are the first of its group: Σ_s weighted_s,
+  // Σ_s plain_s and Σ_s (s + 1)·plain_s.
+  auto copy_firsts = [&](const Xyzz* group_sums, u32 group_len, std::vector<HostField>& out) {
+    out.resize(std::size_t{4} * windows);
+    check(cudaMemcpy2DAsync(out.data(), sizeof(Xyzz), group_sums, sizeof(Xyzz) * group_len, sizeof(Xyzz), windows,
+                            cudaMemcpyDeviceToHost, stream),
+          "copy window sums");
+  };
+  std::vector<HostField> weighted_sums, plain_sums, outer_sums;
+  if (m > 0) {
+    copy_firsts(dev_weighted, counts.segments, weighted_sums);
+    copy_firsts(dev_plain, counts.segments, plain_sums);
+    copy_firsts(dev_outer, counts.outer_segments, outer_sums);
+  }
+  std::vector<HostField> ones_sum(4);
+  check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
+                        stream),
+        "copy ones sum");
+  check(cudaStreamSynchronize(stream), "msm");
+  if (!phase_events_.empty()) {
+    float ms[kPhaseEvents - 1];
+    for (int i = 0; i + 1 < kPhaseEvents; ++i) {
+      check(cudaEventElapsedTime(&ms[i], phase_events_[i].get(), phase_events_[i + 1].get()), "elapsed");
+    }
+    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[4], ms[5]};
+  }
+
+  HostJacobian acc = HostJacobian::identity();
+  for (u32 w = m > 0 ? windows : 0; w-- > 0;) {
+    for (u32 i = 0; i < counts.shape.bits(w); ++i) acc = acc.dbl();
+    // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
+    HostJacobian outer =
+        to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
+    for (u32 len = counts.segment_len; len > 1; len /= 2) outer = outer.dbl();
+    acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
+  }
+  return acc + to_host<Curve>(ones_sum.data());
+}
+
+}  // namespace zkpipe::gpu

@@ -1,0 +1,83 @@
+// CudaProver under a device-memory budget (the ledger's device limit, --device-memory):
+// below what the key needs resident it streams, its proofs equal the CPU backend's,
+// and the device memory it holds never passes the budget; below the least a
+// partition needs it refuses at once, naming both figures.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "circuits/porep_like/porep_circuit.hpp"
+#include "groth16/cpu_prover.hpp"
+#include "groth16/device_failure.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/synthesis.hpp"
+#include "groth16/verifier.hpp"
+#include "gpu/cuda_prover.hpp"
+#include "gpu/msm.hpp"
+#include "gpu_test_env.hpp"
+#include "memory/buffer_ledger.hpp"
+
+namespace zkpipe::gpu {
+namespace {
+
+using groth16::Blinding;
+using groth16::ProvingKey;
+using r1cs::porep::PorepLikeCircuit;
+
+class CudaProverBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ZKPIPE_REQUIRE_GPU();
+    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("2e16"), 2026, 2);
+    key_ = std::make_unique<ProvingKey>(
+        groth16::setup(groth16::record_matrices(*circuit_), groth16::ToxicWaste::from_seed(5)));
+  }
+
+  std::size_t point_bytes() const {
+    return (key_->a.size() + key_->b_g1.size() + key_->l.size() + key_->h.size()) * sizeof(G1AffineWords) +
+           key_->b_g2.size() * sizeof(G2AffineWords);
+  }
+
+  std::unique_ptr<PorepLikeCircuit> circuit_;
+  std::unique_ptr<ProvingKey> key_;
+};
+
+TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
+  // The least a partition needs, and room for a quarter of the key's points.
+  const std::size_t budget = CudaProver::least_device_bytes(*key_) + point_bytes() / 4;
+  memory::BufferLedger ledger;
+  ledger.set_device_limit(0, budget);
+  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  groth16::CpuProver cpu;
+  const groth16::PreparedVerifyingKey pvk(key_->vk);
+  for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
+    const Blinding blinding = Blinding::random();
+    const groth16::Proof expected = groth16::prove(cpu, groth16::synthesize_witness(*circuit_, p), *key_, blinding);
+    const groth16::Proof proof = groth16::prove(gpu, groth16::synthesize_witness(*circuit_, p), *key_, blinding);
+    EXPECT_EQ(proof, expected) << "partition " << p;
+    EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
+  }
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
+  EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
+  EXPECT_GT(ledger.snapshot().device(0).peak_bytes, 0u);
+}
+
+TEST_F(CudaProverBudget, RefusesAtOnceBelowTheLeastAPartitionNeeds) {
+  const std::size_t least = CudaProver::least_device_bytes(*key_);
+  memory::BufferLedger ledger;
+  ledger.set_device_limit(0, least / 2);
+  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  try {
+    gpu.start(groth16::synthesize_witness(*circuit_, 0), *key_, Blinding::random());
+    FAIL() << "a partition was started under half its least need";
+  } catch (const groth16::DeviceOutOfMemory& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("budget"), std::string::npos) << message;
+    EXPECT_NE(message.find("least"), std::string::npos) << message;
+  }
+  EXPECT_EQ(ledger.snapshot().device(0).peak_bytes, 0u);
+}
+
+}  // namespace
+}  // namespace zkpipe::gpu
