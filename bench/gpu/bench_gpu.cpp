@@ -136,9 +136,24 @@ void bench_msm(unsigned max_log) {
   }
 }
 
+// The pinned host-to-device copy rate, what a streamed MSM's transfers are bound by.
+void bench_link() {
+  constexpr std::size_t kBytes = std::size_t{1} << 30;
+  gpu::PinnedBuffer<std::byte> host(kBytes);
+  gpu::DeviceBuffer<std::byte> device(kBytes);
+  std::memset(host.data(), 1, kBytes);
+  EventTimer timer;
+  const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) {
+    gpu::check(cudaMemcpyAsync(device.data(), host.data(), kBytes, cudaMemcpyHostToDevice, s), "copy");
+  });
+  std::printf("\n== pinned host-to-device copy: 1 GiB in %.2f ms, %.1f GB/s ==\n", ms, kBytes / ms / 1e6);
+}
+
 // G1 MSM with the bases in host memory, streamed in chunks (StreamedMsm), against
-// the resident sum; wall time, since the host converts the chunks.
+// the resident sum; wall time, since the host converts the chunks. Random scalars
+// send every base; a witness's (half zeros) send only the non-zero terms'.
 void bench_msm_streamed(unsigned max_log) {
+  bench_link();
   std::printf("\n== G1 MSM, bases streamed from host memory (wall ms, median of %d) ==\n", kRuns);
   gpu::PinnedStaging staging;
   gpu::DeviceMsm msm;
@@ -147,31 +162,34 @@ void bench_msm_streamed(unsigned max_log) {
     if (lg > max_log) break;
     const std::size_t n = std::size_t{1} << lg;
     const std::vector<Affine> points = bench_points(n);
-    const std::vector<Fr> scalars = random_fr(n, lg);
-    const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
-    ec::Jacobian<ec::G1Curve> resident_sum;
-    {
-      gpu::DeviceG1Bases bases(points, staging, nullptr);
-      const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s); });
-      resident_sum = msm.sum(bases, d_scalars.data(), n, nullptr);
-      std::printf("2^%u resident: %.2f ms\n", lg, ms);
-    }
-    for (const std::size_t chunk : {n / 4, n / 16}) {
-      gpu::StreamedG1Msm streamed(chunk);
-      std::vector<double> ms;
-      bool same = true;
-      for (int run = 0; run <= kRuns; ++run) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto sum = streamed.sum(msm, points, d_scalars.data(), n, nullptr);
-        const auto t1 = std::chrono::steady_clock::now();
-        if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        same = same && sum == resident_sum;
+    for (const bool witness : {false, true}) {
+      const std::vector<Fr> scalars = witness ? ec::msm_testing::witness_like_scalars(n, 50, 45, lg) : random_fr(n, lg);
+      std::printf("%s scalars:\n", witness ? "witness-like (50 %% zeros, 45 %% ones)" : "random");
+      const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
+      ec::Jacobian<ec::G1Curve> resident_sum;
+      {
+        gpu::DeviceG1Bases bases(points, staging, nullptr);
+        const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s); });
+        resident_sum = msm.sum(bases, d_scalars.data(), n, nullptr);
+        std::printf("2^%u resident: %.2f ms\n", lg, ms);
       }
-      std::sort(ms.begin(), ms.end());
-      std::printf("2^%u streamed, chunks of 2^%d points: %.2f ms (%s the resident sum)\n", lg,
-                  static_cast<int>(std::bit_width(chunk)) - 1, ms[ms.size() / 2],
-                  same ? "equal to" : "DIFFERENT from");
-      std::fflush(stdout);
+      for (const std::size_t chunk : {n / 4, n / 16}) {
+        gpu::StreamedG1Msm streamed(chunk);
+        std::vector<double> ms;
+        bool same = true;
+        for (int run = 0; run <= kRuns; ++run) {
+          const auto t0 = std::chrono::steady_clock::now();
+          const auto sum = streamed.sum(msm, points, d_scalars.data(), n, nullptr);
+          const auto t1 = std::chrono::steady_clock::now();
+          if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+          same = same && sum == resident_sum;
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("2^%u streamed, chunks of 2^%d points: %.2f ms, %.0f MiB sent (%s the resident sum)\n", lg,
+                    static_cast<int>(std::bit_width(chunk)) - 1, ms[ms.size() / 2],
+                    static_cast<double>(streamed.last_sent_bytes()) / (1 << 20), same ? "equal to" : "DIFFERENT from");
+        std::fflush(stdout);
+      }
     }
   }
 }

@@ -22,18 +22,36 @@ void DeviceMsm::set_phase_timing(bool on) {
   }
 }
 
+namespace {
+
+template <class Curve>
+AffineWords<Curve> device_words(const ec::Affine<Curve>& p) {
+  return p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
+}
+
+}  // namespace
+
 template <class Curve>
 void to_device_words(std::span<const ec::Affine<Curve>> points, AffineWords<Curve>* out) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 1 << 14), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i < r.end(); ++i) {
-      const auto& p = points[i];
-      out[i] = p.infinity ? AffineWords<Curve>{} : AffineWords<Curve>{p.x, p.y};
-    }
+    for (std::size_t i = r.begin(); i < r.end(); ++i) out[i] = device_words(points[i]);
+  });
+}
+
+template <class Curve>
+void gather_device_words(std::span<const ec::Affine<Curve>> points, std::span<const std::uint32_t> indices,
+                         AffineWords<Curve>* out) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, indices.size(), 1 << 14), [&](const auto& r) {
+    for (std::size_t j = r.begin(); j < r.end(); ++j) out[j] = device_words(points[indices[j]]);
   });
 }
 
 template void to_device_words(std::span<const ec::Affine<ec::G1Curve>>, AffineWords<ec::G1Curve>*);
 template void to_device_words(std::span<const ec::Affine<ec::G2Curve>>, AffineWords<ec::G2Curve>*);
+template void gather_device_words(std::span<const ec::Affine<ec::G1Curve>>, std::span<const std::uint32_t>,
+                                  AffineWords<ec::G1Curve>*);
+template void gather_device_words(std::span<const ec::Affine<ec::G2Curve>>, std::span<const std::uint32_t>,
+                                  AffineWords<ec::G2Curve>*);
 
 template <class Curve>
 DeviceBases<Curve>::DeviceBases(std::span<const ec::Affine<Curve>> points, PinnedStaging& staging,

@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <span>
 #include <type_traits>
@@ -56,6 +57,10 @@ using G2AffineWords = AffineWords<ec::G2Curve>;
 // out[i] for points[i].
 template <class Curve>
 void to_device_words(std::span<const ec::Affine<Curve>> points, AffineWords<Curve>* out);
+// The same for the points at `indices`: out[j] for points[indices[j]].
+template <class Curve>
+void gather_device_words(std::span<const ec::Affine<Curve>> points, std::span<const std::uint32_t> indices,
+                         AffineWords<Curve>* out);
 
 // Points of one group on the device, not owned: what an MSM reads. Lets the
 // caller own the memory (StreamedMsm's refilled chunk buffers).

@@ -65,7 +65,7 @@ __global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) 
   const u32 last = plan.chunk_end[t];
   if (last - first == 1) return;
   P acc = P::identity();
-  for (u32 j = first; j < last; ++j) acc = acc + partials[j];
+  for (u32 j = first; j < last; ++j) acc = outlined_add(acc, partials[j]);
   out[plan.order[t]] = acc;
 }
 
@@ -82,14 +82,20 @@ void launch_accumulate(const u32* values, const u32* start, const u32* end, cons
 }
 
 // Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
-// running sums from the top (2L additions).
-template <class P>
+// running sums from the top (2L additions). Outlined: the additions are calls, for
+// the reductions too short for inlining to pay for its compile time (xyzz.cuh).
+template <bool Outlined, class P>
 __device__ __forceinline__ void running_sums(const P* points, u32 len, P& weighted, P& plain) {
   plain = P::identity();
   weighted = P::identity();
   for (u32 j = len; j-- > 0;) {
-    plain = plain + points[j];
-    weighted = weighted + plain;
+    if constexpr (Outlined) {
+      plain = outlined_add(plain, points[j]);
+      weighted = outlined_add(weighted, plain);
+    } else {
+      plain = plain + points[j];
+      weighted = weighted + plain;
+    }
   }
 }
 
@@ -106,7 +112,7 @@ __global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32
   if (t >= windows * segments) return;
   P w;  // locals: sums into global memory would be stored at every step
   P p;
-  running_sums(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w, p);
+  running_sums<false>(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w, p);
   weighted[t] = w;
   plain[t] = p;
 }
@@ -120,8 +126,8 @@ __global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32
   const u32 s = t % segments;
   P weighted;
   P plain;
-  running_sums(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted, plain);
-  out[t] = weighted + plain.mul_small(s * segment_len);
+  running_sums<true>(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted, plain);
+  out[t] = outlined_add(weighted, plain.mul_small(s * segment_len));
 }
 
 // points[g·stride + j] += points[g·stride + j + half] for j < half.
@@ -132,7 +138,7 @@ __global__ void pair_reduce_kernel(P* points, u32 groups, u32 stride, u32 half) 
   const u32 g = t / half;
   const u32 j = t % half;
   P* p = points + static_cast<std::size_t>(g) * stride;
-  p[j] = p[j] + p[j + half];
+  p[j] = outlined_add(p[j], p[j + half]);
 }
 
 template <class P>

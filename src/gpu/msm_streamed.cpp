@@ -6,6 +6,7 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/nonzero_terms.hpp"
 
 namespace zkpipe::gpu {
 
@@ -19,7 +20,11 @@ StreamedMsm<Curve>::StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_
     : chunk_points_(chunk_points),
       ledger_(&ledger),
       staging_(ledger),
-      chunks_{DeviceBuffer<AffineWords<Curve>>(ledger), DeviceBuffer<AffineWords<Curve>>(ledger)} {
+      chunks_{DeviceBuffer<AffineWords<Curve>>(ledger), DeviceBuffer<AffineWords<Curve>>(ledger)},
+      indices_{DeviceBuffer<std::uint32_t>(ledger), DeviceBuffer<std::uint32_t>(ledger)},
+      gathered_(ledger),
+      bitmap_(ledger),
+      host_bitmap_(ledger) {
   check(cudaGetDevice(&device_), "cudaGetDevice");
   // Non-blocking: the copies must not wait for work on the legacy default stream.
   check(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -39,8 +44,11 @@ std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
   const std::size_t available = free_bytes + device_bytes();
   const std::size_t margin = device_memory_margin(free_bytes);
   const std::size_t budget = available > margin ? available - margin : 0;
+  // Two buffers of points and indices, the gathered scalars and the sum's scratch.
   const auto fits = [&](std::size_t m) {
-    return 2 * m * sizeof(AffineWords<Curve>) + DeviceMsm::scratch_bytes<Curve>(m) <= budget;
+    return 2 * m * (sizeof(AffineWords<Curve>) + sizeof(std::uint32_t)) + m * sizeof(ff::Fr) +
+               DeviceMsm::scratch_bytes<Curve>(m) <=
+           budget;
   };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
@@ -58,18 +66,46 @@ std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
 }
 
 template <class Curve>
-void StreamedMsm<Curve>::reserve(std::size_t points, int buffers) {
-  for (int slot = 0; slot < buffers; ++slot) chunks_[slot].reserve(points);
+void StreamedMsm<Curve>::reserve(std::size_t points, int buffers, bool sparse) {
+  for (int slot = 0; slot < buffers; ++slot) {
+    chunks_[slot].reserve(points);
+    if (sparse) indices_[slot].reserve(points);
+  }
+  if (sparse) gathered_.reserve(points);
 }
 
 template <class Curve>
-void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, std::size_t first, std::size_t count,
-                                int slot) {
+std::vector<std::uint32_t> StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n,
+                                                             cudaStream_t stream) {
+  const std::size_t words = (n + 31) / 32;
+  bitmap_.reserve(words);
+  host_bitmap_.reserve(words);
+  nonzero_bitmap(scalars, n, bitmap_.data(), stream);
+  check(cudaMemcpyAsync(host_bitmap_.data(), bitmap_.data(), words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                        stream),
+        "copy the non-zero bitmap");
+  check(cudaStreamSynchronize(stream), "non-zero bitmap");
+  return set_bit_indices(std::span<const std::uint32_t>(host_bitmap_.data(), words), n);
+}
+
+template <class Curve>
+void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, std::span<const std::uint32_t> terms,
+                                std::size_t first, std::size_t count, int slot) {
   // Refilled only while no MSM reads the buffer: the previous sum from this slot
   // has returned, so its stream is past every read.
-  staging_.upload(chunks_[slot].data(), count, copy_stream_, [&](std::size_t at, std::size_t m, AffineWords<Curve>* out) {
-    to_device_words(bases.subspan(first + at, m), out);
-  });
+  if (terms.empty()) {
+    staging_.upload(chunks_[slot].data(), count, copy_stream_,
+                    [&](std::size_t at, std::size_t m, AffineWords<Curve>* out) {
+                      to_device_words(bases.subspan(first + at, m), out);
+                    });
+  } else {
+    const std::span<const std::uint32_t> chunk_terms = terms.subspan(first, count);
+    staging_.upload(chunks_[slot].data(), count, copy_stream_,
+                    [&](std::size_t at, std::size_t m, AffineWords<Curve>* out) {
+                      gather_device_words(bases, chunk_terms.subspan(at, m), out);
+                    });
+    staging_.upload(indices_[slot].data(), chunk_terms, copy_stream_);
+  }
   check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
 }
 
@@ -79,13 +115,25 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
                                             unsigned window_bits) {
   using Jacobian = ec::Jacobian<Curve>;
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
+  last_sent_bytes_ = 0;
+  last_zero_terms_ = 0;
   if (n == 0) return Jacobian::identity();
-  const std::size_t chunk = chunk_points(n);
-  const std::size_t chunks = (n + chunk - 1) / chunk;
-  const auto count_of = [&](std::size_t k) { return std::min(chunk, n - k * chunk); };
-  reserve(chunk, chunks > 1 ? 2 : 1);
+  if (n >= (std::size_t{1} << 32)) throw std::invalid_argument("StreamedMsm: too many terms");
+  std::vector<std::uint32_t> terms = nonzero_terms(scalars, n, stream);
+  const std::size_t sent = terms.size();
+  last_zero_terms_ = n - sent;
+  if (sent == 0) return Jacobian::identity();
+  // No zeros: consecutive runs, no indices to send or scalars to gather.
+  const bool sparse = sent < n;
+  if (!sparse) terms.clear();
+  const std::size_t chunk = chunk_points(sent);
+  const std::size_t chunks = (sent + chunk - 1) / chunk;
+  const auto count_of = [&](std::size_t k) { return std::min(chunk, sent - k * chunk); };
+  reserve(chunk, chunks > 1 ? 2 : 1, sparse);
+  last_sent_bytes_ = sent * (sizeof(AffineWords<Curve>) + (sparse ? sizeof(std::uint32_t) : 0));
 
-  upload(bases, 0, count_of(0), 0);
+  const std::span<const std::uint32_t> term_span(terms);
+  upload(bases, term_span, 0, count_of(0), 0);
   Jacobian acc = Jacobian::identity();
   for (std::size_t k = 0; k < chunks; ++k) {
     const int slot = static_cast<int>(k % 2);
@@ -94,14 +142,20 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
     // exception from the sum below cannot free buffers it still writes.
     std::future<void> next;
     if (k + 1 < chunks) {
-      next = std::async(std::launch::async, [this, bases, first = (k + 1) * chunk, count = count_of(k + 1), slot] {
+      next = std::async(std::launch::async, [this, bases, term_span, first = (k + 1) * chunk, count = count_of(k + 1),
+                                             slot] {
         check(cudaSetDevice(device_), "cudaSetDevice");
-        upload(bases, first, count, 1 - slot);
+        upload(bases, term_span, first, count, 1 - slot);
       });
     }
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
-    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
-                        stream, window_bits);
+    const ff::Fr* chunk_scalars = scalars + k * chunk;
+    if (sparse) {
+      gather_scalars(scalars, indices_[slot].data(), count_of(k), gathered_.data(), stream);
+      chunk_scalars = gathered_.data();
+    }
+    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), chunk_scalars, count_of(k), stream,
+                        window_bits);
     if (next.valid()) next.get();
   }
   return acc;

@@ -1,15 +1,22 @@
 // MSM over bases kept in host memory, for parameter sets larger than the device:
-// Σ scalars[i]·bases[i] is the sum, over chunks of consecutive points, of DeviceMsm
-// sums. The chunks go through two device buffers: while the device sums chunk k
-// from one, a host thread converts chunk k + 1 into pinned staging and the copy
-// engine moves it into the other, on a stream of its own; an event orders the
-// chunk's MSM after its copy. The result is the same point as one resident sum.
+// Σ scalars[i]·bases[i] is the sum, over chunks of points, of DeviceMsm sums. Only
+// the terms whose scalars are not zero are sent (a bitmap of them comes back from
+// the device first; a Filecoin witness is about half zeros): a chunk is a run of
+// those terms, its bases gathered on the host and its indices sent beside them, and
+// the device gathers the chunk's scalars by those indices. When no scalar is zero
+// the chunks are runs of consecutive points, sent without indices. The chunks go
+// through two device buffers: while the device sums chunk k from one, a host thread
+// converts chunk k + 1 into pinned staging and the copy engine moves it into the
+// other, on a stream of its own; an event orders the chunk's MSM after its copy.
+// The result is the same point as one resident sum.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "ec/affine.hpp"
 #include "ec/curves.hpp"
@@ -54,18 +61,30 @@ class StreamedMsm {
   // Points per chunk for a sum of n terms (at most n).
   std::size_t chunk_points(std::size_t n) const;
 
-  // Device memory held by the two chunk buffers, in bytes.
+  // Device memory held by the chunk buffers, their indices, the gathered scalars and
+  // the bitmap, in bytes.
   std::size_t device_bytes() const {
-    return (chunks_[0].capacity() + chunks_[1].capacity()) * sizeof(AffineWords<Curve>);
+    return (chunks_[0].capacity() + chunks_[1].capacity()) * sizeof(AffineWords<Curve>) +
+           (indices_[0].capacity() + indices_[1].capacity() + bitmap_.capacity()) * sizeof(std::uint32_t) +
+           gathered_.capacity() * sizeof(ff::Fr);
   }
+
+  // What the last sum sent over the link: its points (and their indices), in bytes,
+  // and how many of its terms were zero and so never sent.
+  std::size_t last_sent_bytes() const { return last_sent_bytes_; }
+  std::size_t last_zero_terms() const { return last_zero_terms_; }
 
  private:
   // The first `buffers` chunk buffers hold at least `points` points each (one
-  // suffices when the sum is a single chunk).
-  void reserve(std::size_t points, int buffers);
-  // Host thread side: chunk [first, first + count) of bases into buffer `slot`,
-  // on the copy stream, then records uploaded_[slot].
-  void upload(std::span<const ec::Affine<Curve>> bases, std::size_t first, std::size_t count, int slot);
+  // suffices when the sum is a single chunk), with room for their indices when sparse.
+  void reserve(std::size_t points, int buffers, bool sparse);
+  // The ascending indices of the non-zero scalars among the first n.
+  std::vector<std::uint32_t> nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
+  // Host thread side: terms [first, first + count) into buffer `slot` on the copy
+  // stream — the points of those terms (terms[first + j], or first + j when terms is
+  // empty) and, when sparse, their indices — then records uploaded_[slot].
+  void upload(std::span<const ec::Affine<Curve>> bases, std::span<const std::uint32_t> terms, std::size_t first,
+              std::size_t count, int slot);
 
   std::size_t chunk_points_;
   memory::BufferLedger* ledger_;
@@ -73,7 +92,13 @@ class StreamedMsm {
   cudaStream_t copy_stream_ = nullptr;
   PinnedStaging staging_;
   DeviceBuffer<AffineWords<Curve>> chunks_[2];
+  DeviceBuffer<std::uint32_t> indices_[2];  // the chunk's term indices, when sparse
+  DeviceBuffer<ff::Fr> gathered_;           // the chunk's scalars, gathered by them
+  DeviceBuffer<std::uint32_t> bitmap_;      // non-zero scalars
+  PinnedBuffer<std::uint32_t> host_bitmap_;
   CudaEvent uploaded_[2];
+  std::size_t last_sent_bytes_ = 0;
+  std::size_t last_zero_terms_ = 0;
 };
 
 using StreamedG1Msm = StreamedMsm<ec::G1Curve>;

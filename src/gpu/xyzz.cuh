@@ -12,8 +12,9 @@
 // cicc and ptxas almost six minutes per architecture. So doubling, which only the
 // rare equal-points case of an addition and small multiples take, is always a call,
 // and so are the additions over a field that says so (kOutlinedAdditions: Fp2, at
-// a cost measured in src/gpu/README.md); G1's stay inline, as its bucket
-// accumulation is the prover's hottest loop.
+// a cost measured in docs/BENCHMARKS.md) and those of short sums off the hot paths
+// (outlined_add: the MSM's chunk combination, outer reduction and trees); G1's hot
+// additions stay inline, as its bucket accumulation is the prover's hottest loop.
 #pragma once
 
 #include "gpu/field.cuh"
@@ -133,12 +134,13 @@ struct XyzzPoint {
     return out;
   }
 
-  // k·this for a small public k, by double-and-add from the top bit.
+  // k·this for a small public k, by double-and-add from the top bit (off every hot
+  // path: its additions are calls).
   __device__ XyzzPoint mul_small(u32 k) const {
     XyzzPoint acc = identity();
     for (int bit = 31 - __clz(k | 1); bit >= 0; --bit) {
       acc = acc.dbl();
-      if ((k >> bit) & 1) acc = acc + *this;
+      if ((k >> bit) & 1) acc = outlined_add(acc, *this);
     }
     return k == 0 ? identity() : acc;
   }

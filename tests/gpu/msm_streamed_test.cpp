@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
+#include "gpu/nonzero_terms.hpp"
 #include "gpu_test_env.hpp"
 
 namespace zkpipe::gpu {
@@ -126,6 +129,24 @@ TYPED_TEST(GpuStreamedMsm, FewerScalarsThanBasesAndBounds) {
   EXPECT_THROW(streamed.sum(*this->msm_, points, d.data(), 1001, nullptr), std::invalid_argument);
 }
 
+// The bases of zero scalars are never sent: what went over the link is the non-zero
+// terms' points and their indices, and the sum is still the whole one.
+TYPED_TEST(GpuStreamedMsm, SendsOnlyTheNonZeroTermsBases) {
+  const std::size_t n = 5000;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 70);
+  const auto witness = ec::msm_testing::witness_like_scalars(n, 50, 45, 71);
+  const auto zeros = static_cast<std::size_t>(std::count(witness.begin(), witness.end(), Fr::zero()));
+  ASSERT_GT(zeros, n / 3);
+  StreamedMsm<TypeParam> streamed(700);
+  EXPECT_EQ(this->streamed_sum(streamed, points, witness), ec::msm<TypeParam>(points, witness));
+  EXPECT_EQ(streamed.last_zero_terms(), zeros);
+  EXPECT_EQ(streamed.last_sent_bytes(), (n - zeros) * (sizeof(AffineWords<TypeParam>) + sizeof(std::uint32_t)));
+  const auto dense = ec::msm_testing::random_scalars(n, 72);
+  EXPECT_EQ(this->streamed_sum(streamed, points, dense), ec::msm<TypeParam>(points, dense));
+  EXPECT_EQ(streamed.last_zero_terms(), 0u);
+  EXPECT_EQ(streamed.last_sent_bytes(), n * sizeof(AffineWords<TypeParam>));
+}
+
 // One StreamedMsm serves sums of growing and shrinking sizes: its chunk buffers grow
 // and are reused.
 TYPED_TEST(GpuStreamedMsm, ReusedAcrossSizes) {
@@ -140,13 +161,14 @@ TYPED_TEST(GpuStreamedMsm, ReusedAcrossSizes) {
     // A few thousand points fit on any device in one chunk.
     EXPECT_EQ(from_memory.chunk_points(n), n);
   }
-  EXPECT_EQ(fixed.device_bytes(), 2 * 256 * sizeof(AffineWords<TypeParam>));
+  // Random scalars have no zeros: no indices or gathered scalars, only the bitmap beside the chunks.
+  EXPECT_EQ(fixed.device_bytes(), 2 * 256 * sizeof(AffineWords<TypeParam>) + (5000 + 31) / 32 * sizeof(std::uint32_t));
   EXPECT_GE(from_memory.device_bytes(), 5000 * sizeof(AffineWords<TypeParam>));
 }
 
 // DeviceMsm::scratch_bytes, which placement decisions rely on, covers what DeviceMsm
-// allocates for a sum (and does not overstate it grossly): it mirrors msm.cu's
-// reservations and must follow them when they change.
+// allocates for a sum (and does not overstate it grossly): it mirrors the
+// reservations of msm_schedule.cu and msm_points.cuh and must follow them.
 TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
   const std::size_t n = 1 << 18;
   // The allocator's rounding and CUB's own storage.
@@ -170,6 +192,23 @@ TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
   const std::size_t estimate = DeviceMsm::scratch_bytes<TypeParam>(n);
   EXPECT_LE(used, estimate + slack) << "estimate " << estimate;
   EXPECT_LE(estimate, 2 * used + slack) << "used " << used;
+}
+
+// The host's scan of the non-zero bitmap against a bit-by-bit one (no GPU needed):
+// word boundaries, a partial last word whose stray high bits must not count, and
+// more words than one task takes.
+TEST(NonzeroTerms, SetBitIndicesEqualABitByBitScan) {
+  std::mt19937_64 rng(73);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
+                        std::size_t{1000}, (std::size_t{1} << 20) + 17}) {
+    std::vector<std::uint32_t> words((n + 31) / 32 + 1);
+    for (auto& w : words) w = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
+    std::vector<std::uint32_t> expected;
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((words[i / 32] >> (i % 32)) & 1) expected.push_back(static_cast<std::uint32_t>(i));
+    }
+    EXPECT_EQ(set_bit_indices(words, n), expected) << "n " << n;
+  }
 }
 
 }  // namespace
