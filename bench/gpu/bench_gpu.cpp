@@ -164,7 +164,7 @@ void bench_msm_streamed(unsigned max_log) {
     const std::vector<Affine> points = bench_points(n);
     for (const bool witness : {false, true}) {
       const std::vector<Fr> scalars = witness ? ec::msm_testing::witness_like_scalars(n, 50, 45, lg) : random_fr(n, lg);
-      std::printf("%s scalars:\n", witness ? "witness-like (50 %% zeros, 45 %% ones)" : "random");
+      std::printf("%s scalars:\n", witness ? "witness-like (50 % zeros, 45 % ones)" : "random");
       const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
       ec::Jacobian<ec::G1Curve> resident_sum;
       {

@@ -5,6 +5,7 @@
 #include "gpu/fixed_base.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_error.hpp"
@@ -23,6 +24,18 @@ constexpr unsigned kWindows = 32;  // 256 bits: a canonical Fr has 255
 // step of the progress bar.
 constexpr std::size_t kChunkScalars = std::size_t{1} << 22;
 
+// G2's products call the addition out of line: inlined, this one kernel took nvcc
+// minutes per architecture (src/gpu/README.md, "Compile time"), and setup runs it
+// once per key.
+template <class Xyzz>
+__device__ __forceinline__ Xyzz add_entry(const Xyzz& acc, const typename Xyzz::Affine& entry) {
+  if constexpr (std::is_same_v<Xyzz, G2Xyzz>) {
+    return outlined_add_affine(acc, entry);
+  } else {
+    return acc.add_affine(entry);
+  }
+}
+
 template <class Xyzz>
 __global__ void products(const typename Xyzz::Affine* table, const Fr* scalars,
                                     typename Xyzz::Affine* out, std::size_t n) {
@@ -35,7 +48,7 @@ __global__ void products(const typename Xyzz::Affine* table, const Fr* scalars,
 #pragma unroll 1
   for (unsigned w = 0; w < kWindows; ++w) {
     const u32 digit = (k.v[w / 4] >> (8 * (w % 4))) & (kDigits - 1);
-    if (digit != 0) acc = acc.add_affine(table[w * kDigits + digit]);
+    if (digit != 0) acc = add_entry(acc, table[w * kDigits + digit]);
   }
   Affine r;
   if (acc.is_identity()) {

@@ -6,11 +6,6 @@
 
 namespace zkpipe::gpu {
 
-// Out of line: a G2 addition inlined into each of the MSM's kernels cost nvcc
-// minutes per architecture (xyzz.cuh).
-template <>
-inline constexpr bool kOutlinedAdditions<Fp2> = true;
-
 using G2Affine = AffinePoint<Fp2>;
 using G2Xyzz = XyzzPoint<Fp2>;
 

@@ -15,7 +15,8 @@
 //   4. reduction: Σ_d d·bucket_d per window from running sums over segments of
 //      buckets in parallel (a weighted and a plain sum each), the plain sums
 //      reduced the same way one level up, then pairwise trees over the segments.
-//   5. the points of scalar 1 are summed in parallel chunks and a tree.
+//   5. the points of scalar 1 are one more bucket, summed in chunks by step 3's
+//      kernel (its one instantiation), then a tree.
 //   6. the host combines the window sums by doubling (Horner) and adds the 1s.
 // Scratch memory stays allocated in the DeviceMsm and is reused by later calls.
 #pragma once
@@ -181,6 +182,7 @@ class DeviceMsm {
   DeviceBuffer<std::uint32_t> terms_{*ledger_};  // indices of the terms through the buckets, count first
   DeviceBuffer<std::uint32_t> ones_{*ledger_};   // indices of scalar-1 terms, count first
   DeviceBuffer<std::byte> ones_partial_{*ledger_};
+  DeviceBuffer<std::uint32_t> ones_bucket_{*ledger_};  // the ones as one bucket: start, end, order, chunk end
   DeviceBuffer<std::uint32_t> bucket_order_{*ledger_};
   DeviceBuffer<std::uint32_t> bucket_sizes_{*ledger_};
   DeviceBuffer<std::uint32_t> sorted_order_{*ledger_};

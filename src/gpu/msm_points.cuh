@@ -69,21 +69,29 @@ __global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) 
   out[plan.order[t]] = acc;
 }
 
-template <class P, unsigned Threads, unsigned MinBlocks>
-void launch_accumulate(const u32* values, const u32* start, const u32* end, const ChunkPlan& plan, u32 chunks,
-                       const typename P::Affine* bases, P* partials, P* out, cudaStream_t stream) {
-  if (chunks > 0) {
-    chunk_accumulate_kernel<P, Threads, MinBlocks><<<(chunks + Threads - 1) / Threads, Threads, 0, stream>>>(
-        values, start, end, plan, chunks, bases, partials, out);
-    check_launch("chunk_accumulate_kernel");
-  }
-  chunk_combine_kernel<P><<<blocks_for(plan.buckets), kThreads, 0, stream>>>(plan, partials, out);
-  check_launch("chunk_combine_kernel");
+// Every chunk of the plan through chunk_accumulate_kernel, at the launch bounds of
+// P's curve: one instantiation per file, which the buckets and the ones share.
+template <class P>
+void launch_chunks(const u32* values, const u32* start, const u32* end, const ChunkPlan& plan, u32 chunks,
+                   const typename P::Affine* bases, P* partials, P* out, cudaStream_t stream) {
+  if (chunks == 0) return;
+  constexpr bool g2 = std::is_same_v<P, G2Xyzz>;
+  constexpr unsigned threads = g2 ? launch::kG2AccumulateThreads : launch::kG1AccumulateThreads;
+  constexpr unsigned min_blocks = g2 ? launch::kG2AccumulateMinBlocks : launch::kG1AccumulateMinBlocks;
+  chunk_accumulate_kernel<P, threads, min_blocks><<<(chunks + threads - 1) / threads, threads, 0, stream>>>(
+      values, start, end, plan, chunks, bases, partials, out);
+  check_launch("chunk_accumulate_kernel");
 }
 
+// The running sums over buckets call G2's addition out of line: they are ~3 % of a G2
+// sum, and inlined they cost its file minutes of nvcc per architecture (xyzz.cuh).
+// G1's stay inline: a witness MSM's general terms are few, so its reduction is a
+// larger share.
+template <class P>
+inline constexpr bool kOutlinedRunningSums = std::is_same_v<P, G2Xyzz>;
+
 // Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
-// running sums from the top (2L additions). Outlined: the additions are calls, for
-// the reductions too short for inlining to pay for its compile time (xyzz.cuh).
+// running sums from the top (2L additions).
 template <bool Outlined, class P>
 __device__ __forceinline__ void running_sums(const P* points, u32 len, P& weighted, P& plain) {
   plain = P::identity();
@@ -112,7 +120,8 @@ __global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32
   if (t >= windows * segments) return;
   P w;  // locals: sums into global memory would be stored at every step
   P p;
-  running_sums<false>(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w, p);
+  running_sums<kOutlinedRunningSums<P>>(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w,
+                                        p);
   weighted[t] = w;
   plain[t] = p;
 }
@@ -126,7 +135,8 @@ __global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32
   const u32 s = t % segments;
   P weighted;
   P plain;
-  running_sums<true>(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted, plain);
+  running_sums<kOutlinedRunningSums<P>>(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted,
+                                        plain);
   out[t] = outlined_add(weighted, plain.mul_small(s * segment_len));
 }
 
@@ -139,18 +149,6 @@ __global__ void pair_reduce_kernel(P* points, u32 groups, u32 stride, u32 half) 
   const u32 j = t % half;
   P* p = points + static_cast<std::size_t>(g) * stride;
   p[j] = outlined_add(p[j], p[j + half]);
-}
-
-template <class P>
-__global__ void ones_partial_kernel(const u32* ones, const typename P::Affine* bases, P* out) {
-  const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
-  const u32 count = ones[0];
-  const u32 chunk = (count + kOnesThreads - 1) / kOnesThreads;
-  const u32 first = min(count, t * chunk);
-  const u32 last = min(count, first + chunk);
-  P acc = P::identity();
-  for (u32 e = first; e < last; ++e) acc = acc.add_affine(bases[ones[1 + e]]);
-  out[t] = acc;
 }
 
 template <class P>
@@ -206,15 +204,11 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     partials_.reserve(sizeof(Xyzz) * plan.plan.split_chunks);
     auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
     auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
-    // G1: at most 128 registers, four blocks of 128 per SM (16 warps; the unbounded
-    // kernel fits only 8). G2 points need every register: blocks of 64.
-    if constexpr (std::is_same_v<Curve, ec::G2Curve>) {
-      launch_accumulate<Xyzz, launch::kG2AccumulateThreads, launch::kG2AccumulateMinBlocks>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan,
-                                     plan.chunks, dev_bases, dev_partials, dev_buckets, stream);
-    } else {
-      launch_accumulate<Xyzz, launch::kG1AccumulateThreads, launch::kG1AccumulateMinBlocks>(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan,
-                                      plan.chunks, dev_bases, dev_partials, dev_buckets, stream);
-    }
+    launch_chunks(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan, plan.chunks,
+                  dev_bases, dev_partials, dev_buckets, stream);
+    chunk_combine_kernel<Xyzz><<<blocks_for(plan.plan.buckets), kThreads, 0, stream>>>(plan.plan, dev_partials,
+                                                                                       dev_buckets);
+    check_launch("chunk_combine_kernel");
     mark_phase(4, stream);
     segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
         dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
@@ -229,8 +223,20 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     for (int i = 4; i <= 5; ++i) mark_phase(i, stream);
   }
 
-  ones_partial_kernel<<<kOnesThreads / kThreads, kThreads, 0, stream>>>(ones_.data(), dev_bases, dev_ones_partial);
-  check_launch("ones_partial_kernel");
+  // The ones are one more bucket, cut into at most kOnesThreads chunks whose sums all
+  // go to the partials (zeros, read as the identity, where there are fewer), then a tree.
+  check(cudaMemsetAsync(dev_ones_partial, 0, sizeof(Xyzz) * kOnesThreads, stream), "clear the ones' partials");
+  if (plan.ones > 0) {
+    const u32 chunk_len = (plan.ones + kOnesThreads - 1) / kOnesThreads;
+    const u32 chunks = (plan.ones + chunk_len - 1) / chunk_len;
+    const u32 bucket[4] = {0, plan.ones, 0, chunks};  // start, end, order, chunk_end
+    ones_bucket_.reserve(4);
+    check(cudaMemcpyAsync(ones_bucket_.data(), bucket, sizeof bucket, cudaMemcpyHostToDevice, stream),
+          "upload the ones' bucket");
+    const u32* d = ones_bucket_.data();
+    launch_chunks(ones_.data() + 1, d, d + 1, ChunkPlan{d + 2, d + 3, 1, chunk_len, chunks}, chunks, dev_bases,
+                  dev_ones_partial, dev_ones_partial, stream);
+  }
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
   mark_phase(6, stream);
 

@@ -159,6 +159,7 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned w
   MsmSchedule out;
   u32& m = out.general_terms;
   check(cudaMemcpyAsync(&m, terms_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy term count");
+  check(cudaMemcpyAsync(&out.ones, ones_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy ones count");
   check(cudaStreamSynchronize(stream), "select terms");
   if (m == 0) {
     for (int i = 1; i <= 3; ++i) mark_phase(i, stream);

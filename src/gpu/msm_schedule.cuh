@@ -22,6 +22,7 @@ struct MsmSchedule {
   // Terms through the buckets (scalars other than 0 and 1); the rest of the fields
   // hold only when there are some.
   std::uint32_t general_terms = 0;
+  std::uint32_t ones = 0;  // terms of scalar 1
   msm_shape::ScratchCounts counts{};
   ChunkPlan plan{};
   std::uint32_t chunks = 0;  // of all buckets

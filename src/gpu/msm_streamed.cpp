@@ -6,7 +6,6 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_memory.hpp"
-#include "gpu/nonzero_terms.hpp"
 
 namespace zkpipe::gpu {
 
@@ -75,7 +74,7 @@ void StreamedMsm<Curve>::reserve(std::size_t points, int buffers, bool sparse) {
 }
 
 template <class Curve>
-std::vector<std::uint32_t> StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n,
+SetBits StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n,
                                                              cudaStream_t stream) {
   const std::size_t words = (n + 31) / 32;
   bitmap_.reserve(words);
@@ -85,7 +84,7 @@ std::vector<std::uint32_t> StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scala
                         stream),
         "copy the non-zero bitmap");
   check(cudaStreamSynchronize(stream), "non-zero bitmap");
-  return set_bit_indices(std::span<const std::uint32_t>(host_bitmap_.data(), words), n);
+  return set_bits(std::span<const std::uint32_t>(host_bitmap_.data(), words), n);
 }
 
 template <class Curve>
@@ -119,20 +118,19 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   last_zero_terms_ = 0;
   if (n == 0) return Jacobian::identity();
   if (n >= (std::size_t{1} << 32)) throw std::invalid_argument("StreamedMsm: too many terms");
-  std::vector<std::uint32_t> terms = nonzero_terms(scalars, n, stream);
-  const std::size_t sent = terms.size();
+  const SetBits nonzero = nonzero_terms(scalars, n, stream);
+  const std::size_t sent = nonzero.count;
   last_zero_terms_ = n - sent;
   if (sent == 0) return Jacobian::identity();
   // No zeros: consecutive runs, no indices to send or scalars to gather.
   const bool sparse = sent < n;
-  if (!sparse) terms.clear();
   const std::size_t chunk = chunk_points(sent);
   const std::size_t chunks = (sent + chunk - 1) / chunk;
   const auto count_of = [&](std::size_t k) { return std::min(chunk, sent - k * chunk); };
   reserve(chunk, chunks > 1 ? 2 : 1, sparse);
   last_sent_bytes_ = sent * (sizeof(AffineWords<Curve>) + (sparse ? sizeof(std::uint32_t) : 0));
 
-  const std::span<const std::uint32_t> term_span(terms);
+  const std::span<const std::uint32_t> term_span(nonzero.indices);
   upload(bases, term_span, 0, count_of(0), 0);
   Jacobian acc = Jacobian::identity();
   for (std::size_t k = 0; k < chunks; ++k) {

@@ -23,6 +23,7 @@
 #include "ec/jacobian.hpp"
 #include "ff/fr.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/nonzero_terms.hpp"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -78,8 +79,9 @@ class StreamedMsm {
   // The first `buffers` chunk buffers hold at least `points` points each (one
   // suffices when the sum is a single chunk), with room for their indices when sparse.
   void reserve(std::size_t points, int buffers, bool sparse);
-  // The ascending indices of the non-zero scalars among the first n.
-  std::vector<std::uint32_t> nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
+  // The non-zero scalars among the first n: their count, and their ascending
+  // indices unless none is zero.
+  SetBits nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
   // Host thread side: terms [first, first + count) into buffer `slot` on the copy
   // stream — the points of those terms (terms[first + j], or first + j when terms is
   // empty) and, when sparse, their indices — then records uploaded_[slot].

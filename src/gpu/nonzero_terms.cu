@@ -51,7 +51,7 @@ void gather_scalars(const ff::Fr* scalars, const std::uint32_t* indices, std::si
   check_launch("gather_kernel");
 }
 
-std::vector<std::uint32_t> set_bit_indices(std::span<const std::uint32_t> words, std::size_t n) {
+SetBits set_bits(std::span<const std::uint32_t> words, std::size_t n) {
   const std::size_t word_count = (n + 31) / 32;
   const std::size_t tasks = (word_count + kWordsPerTask - 1) / kWordsPerTask;
   auto word_at = [&](std::size_t w) {
@@ -68,12 +68,14 @@ std::vector<std::uint32_t> set_bit_indices(std::span<const std::uint32_t> words,
     offsets[t + 1] = count;
   });
   std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-  std::vector<std::uint32_t> out(offsets[tasks]);
+  SetBits out{offsets[tasks], {}};
+  if (out.count == n) return out;
+  out.indices.resize(out.count);
   tbb::parallel_for(std::size_t{0}, tasks, [&](std::size_t t) {
     std::size_t at = offsets[t];
     for (std::size_t w = t * kWordsPerTask; w < std::min(word_count, (t + 1) * kWordsPerTask); ++w) {
       for (std::uint32_t bits = word_at(w); bits != 0; bits &= bits - 1) {
-        out[at++] = static_cast<std::uint32_t>(w * 32 + static_cast<std::size_t>(std::countr_zero(bits)));
+        out.indices[at++] = static_cast<std::uint32_t>(w * 32 + static_cast<std::size_t>(std::countr_zero(bits)));
       }
     }
   });

@@ -23,8 +23,13 @@ void nonzero_bitmap(const ff::Fr* scalars, std::size_t n, std::uint32_t* words, 
 void gather_scalars(const ff::Fr* scalars, const std::uint32_t* indices, std::size_t count, ff::Fr* out,
                     cudaStream_t stream);
 
-// The indices of the set bits of the first n bits of words, ascending, on the host's
-// threads.
-std::vector<std::uint32_t> set_bit_indices(std::span<const std::uint32_t> words, std::size_t n);
+// The set bits among the first n bits of words, counted on the host's threads; their
+// indices, ascending, unless every bit is set (then the list is left empty, not
+// written: a dense MSM sends its points in runs).
+struct SetBits {
+  std::size_t count = 0;
+  std::vector<std::uint32_t> indices;
+};
+SetBits set_bits(std::span<const std::uint32_t> words, std::size_t n);
 
 }  // namespace zkpipe::gpu

@@ -8,27 +8,25 @@
 // (b ≠ 0), so it stands for the point at infinity.
 //
 // Inlined, each addition is a few thousand instructions (an Fp2 product is three Fp
-// ones), and nvcc compiled them anew into every kernel that adds: a G2 MSM took
-// cicc and ptxas almost six minutes per architecture. So doubling, which only the
-// rare equal-points case of an addition and small multiples take, is always a call,
-// and so are the additions over a field that says so (kOutlinedAdditions: Fp2, at
-// a cost measured in docs/BENCHMARKS.md) and those of short sums off the hot paths
-// (outlined_add: the MSM's chunk combination, outer reduction and trees); G1's hot
-// additions stay inline, as its bucket accumulation is the prover's hottest loop.
+// ones), and nvcc compiles it anew into every kernel that adds: the G2 MSM's file
+// took cicc and ptxas almost six minutes per architecture. So doubling, which only
+// the rare equal-points case of an addition and small multiples take, is always a
+// call, and sums off the hot paths call outlined_add; the MSM's hot loop (bucket
+// accumulation, which also sums the ones) inlines its additions, since a call costs
+// a G2 addition about as much again (its 384-byte points pass through local memory:
+// docs/BENCHMARKS.md).
 #pragma once
 
 #include "gpu/field.cuh"
 
 namespace zkpipe::gpu {
 
-// Whether XyzzPoint<F>'s additions are compiled once per file, out of line.
-template <class F>
-inline constexpr bool kOutlinedAdditions = false;
-
-template <class P>
-__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q);
+// p + q and p + q (affine) compiled once per file, out of line, for sums off the hot
+// paths.
 template <class P>
 __device__ __noinline__ P outlined_add(const P& p, const P& q);
+template <class P>
+__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q);
 
 template <class F>
 struct AffinePoint {
@@ -80,23 +78,7 @@ struct XyzzPoint {
     return r;
   }
 
-  __device__ __forceinline__ XyzzPoint add_affine(const Affine& q) const {
-    if constexpr (kOutlinedAdditions<F>) {
-      return outlined_add_affine(*this, q);
-    } else {
-      return add_affine_formula(q);
-    }
-  }
-
-  __device__ __forceinline__ XyzzPoint operator+(const XyzzPoint& o) const {
-    if constexpr (kOutlinedAdditions<F>) {
-      return outlined_add(*this, o);
-    } else {
-      return add_formula(o);
-    }
-  }
-
-  __device__ XyzzPoint add_affine_formula(const Affine& q) const {
+  __device__ XyzzPoint add_affine(const Affine& q) const {
     if (q.is_identity()) return *this;
     if (is_identity()) return from_affine(q);
     const F p = q.x * ZZ - X;
@@ -113,7 +95,7 @@ struct XyzzPoint {
     return out;
   }
 
-  __device__ XyzzPoint add_formula(const XyzzPoint& o) const {
+  __device__ XyzzPoint operator+(const XyzzPoint& o) const {
     if (is_identity()) return o;
     if (o.is_identity()) return *this;
     const F u1 = X * o.ZZ;
@@ -147,13 +129,13 @@ struct XyzzPoint {
 };
 
 template <class P>
-__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q) {
-  return p.add_affine_formula(q);
+__device__ __noinline__ P outlined_add(const P& p, const P& q) {
+  return p + q;
 }
 
 template <class P>
-__device__ __noinline__ P outlined_add(const P& p, const P& q) {
-  return p.add_formula(q);
+__device__ __noinline__ P outlined_add_affine(const P& p, const typename P::Affine& q) {
+  return p.add_affine(q);
 }
 
 }  // namespace zkpipe::gpu

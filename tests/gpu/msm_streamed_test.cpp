@@ -197,7 +197,7 @@ TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
 // The host's scan of the non-zero bitmap against a bit-by-bit one (no GPU needed):
 // word boundaries, a partial last word whose stray high bits must not count, and
 // more words than one task takes.
-TEST(NonzeroTerms, SetBitIndicesEqualABitByBitScan) {
+TEST(NonzeroTerms, SetBitsEqualABitByBitScan) {
   std::mt19937_64 rng(73);
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
                         std::size_t{1000}, (std::size_t{1} << 20) + 17}) {
@@ -207,7 +207,17 @@ TEST(NonzeroTerms, SetBitIndicesEqualABitByBitScan) {
     for (std::size_t i = 0; i < n; ++i) {
       if ((words[i / 32] >> (i % 32)) & 1) expected.push_back(static_cast<std::uint32_t>(i));
     }
-    EXPECT_EQ(set_bit_indices(words, n), expected) << "n " << n;
+    const SetBits got = set_bits(words, n);
+    EXPECT_EQ(got.count, expected.size()) << "n " << n;
+    // A list only when some bit is clear (n = 1 may draw its one bit set).
+    EXPECT_EQ(got.indices, expected.size() == n ? std::vector<std::uint32_t>{} : expected) << "n " << n;
+  }
+  // Every bit set: counted, and no list is written.
+  const std::vector<std::uint32_t> full(40, ~0u);
+  for (std::size_t n : {std::size_t{32}, std::size_t{1000}, std::size_t{1280}}) {
+    const SetBits all = set_bits(full, n);
+    EXPECT_EQ(all.count, n);
+    EXPECT_TRUE(all.indices.empty());
   }
 }
 
