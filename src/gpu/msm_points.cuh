@@ -83,12 +83,12 @@ void launch_chunks(const u32* values, const u32* start, const u32* end, const Ch
   check_launch("chunk_accumulate_kernel");
 }
 
-// The running sums over buckets call G2's addition out of line: they are ~3 % of a G2
-// sum, and inlined they cost its file minutes of nvcc per architecture (xyzz.cuh).
-// G1's stay inline: a witness MSM's general terms are few, so its reduction is a
-// larger share.
+// The reduction (running sums over buckets, trees) calls G2's addition out of line:
+// it is ~3 % of a G2 sum, and inlined it cost the file minutes of nvcc per
+// architecture (xyzz.cuh). G1's stays inline: a witness MSM's general terms are
+// few, so its reduction is a larger share (outlined, it cost a 2^24 G1 sum 1 %).
 template <class P>
-inline constexpr bool kOutlinedRunningSums = std::is_same_v<P, G2Xyzz>;
+inline constexpr bool kOutlinedReduction = std::is_same_v<P, G2Xyzz>;
 
 // Over points p_0 … p_(L−1): plain = Σ_j p_j and weighted = Σ_j (j + 1)·p_j, by
 // running sums from the top (2L additions).
@@ -120,7 +120,7 @@ __global__ void segment_sums_kernel(const P* buckets, u32 windows, u32 half, u32
   if (t >= windows * segments) return;
   P w;  // locals: sums into global memory would be stored at every step
   P p;
-  running_sums<kOutlinedRunningSums<P>>(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w,
+  running_sums<kOutlinedReduction<P>>(buckets + static_cast<std::size_t>(t) * segment_len, segment_len, w,
                                         p);
   weighted[t] = w;
   plain[t] = p;
@@ -135,9 +135,14 @@ __global__ void segment_reduce_kernel(const P* points, u32 groups, u32 half, u32
   const u32 s = t % segments;
   P weighted;
   P plain;
-  running_sums<kOutlinedRunningSums<P>>(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted,
+  running_sums<kOutlinedReduction<P>>(points + static_cast<std::size_t>(t) * segment_len, segment_len, weighted,
                                         plain);
-  out[t] = outlined_add(weighted, plain.mul_small(s * segment_len));
+  const P rest = plain.mul_small(s * segment_len);
+  if constexpr (kOutlinedReduction<P>) {
+    out[t] = outlined_add(weighted, rest);
+  } else {
+    out[t] = weighted + rest;
+  }
 }
 
 // points[g·stride + j] += points[g·stride + j + half] for j < half.
@@ -148,7 +153,11 @@ __global__ void pair_reduce_kernel(P* points, u32 groups, u32 stride, u32 half) 
   const u32 g = t / half;
   const u32 j = t % half;
   P* p = points + static_cast<std::size_t>(g) * stride;
-  p[j] = outlined_add(p[j], p[j + half]);
+  if constexpr (kOutlinedReduction<P>) {
+    p[j] = outlined_add(p[j], p[j + half]);
+  } else {
+    p[j] = p[j] + p[j + half];
+  }
 }
 
 template <class P>

@@ -9,7 +9,9 @@
 
 namespace zkpipe::gpu {
 
-std::size_t device_memory_margin(std::size_t free_bytes) { return (std::size_t{1} << 30) + free_bytes / 10; }
+std::size_t device_memory_margin(std::size_t free_bytes) {
+  return std::min(std::size_t{1} << 30, free_bytes / 8) + free_bytes / 10;
+}
 
 template <class Curve>
 StreamedMsm<Curve>::StreamedMsm(std::size_t chunk_points) : StreamedMsm(memory::BufferLedger::process(), chunk_points) {}

@@ -28,9 +28,11 @@
 
 namespace zkpipe::gpu {
 
-// Device memory to leave free beyond such estimates, given the free bytes: CUB's
-// sort storage and the allocator's rounding differ from them, and other users of
-// the device allocate later.
+// Device memory to leave free beyond such estimates, given the free bytes (or what
+// is left of a device-memory budget): CUB's sort storage and the allocator's
+// rounding differ from them, and other users of the device allocate later. 1 GiB +
+// 10 % from 8 GiB up; below, an eighth + 10 %, so that a small budget still
+// leaves room for chunks larger than the smallest.
 std::size_t device_memory_margin(std::size_t free_bytes);
 
 template <class Curve>
