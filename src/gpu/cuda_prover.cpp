@@ -143,7 +143,7 @@ constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
 
 std::string gib(std::size_t bytes) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
   return text;
 }
 

@@ -29,7 +29,9 @@ class CudaProverBudget : public ::testing::Test {
  protected:
   void SetUp() override {
     ZKPIPE_REQUIRE_GPU();
-    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("2e16"), 2026, 2);
+    // 2^20: its points (~370 MiB) are more than the least a partition needs, so a
+    // budget between the two must stream them.
+    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("2e20"), 2026, 1);
     key_ = std::make_unique<ProvingKey>(
         groth16::setup(groth16::record_matrices(*circuit_), groth16::ToxicWaste::from_seed(5)));
   }
