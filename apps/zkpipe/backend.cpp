@@ -263,8 +263,14 @@ std::string describe_key_residence(const BackendOptions& options, [[maybe_unused
     switch (cuda->base_placement(key)) {
       case gpu::BasePlacement::kResident:
         return "in host memory, a copy resident on device " + device;
-      case gpu::BasePlacement::kStreamed:
-        return "in host memory, streamed to device " + device + " at every MSM";
+      case gpu::BasePlacement::kStreamed: {
+        const gpu::CudaProver::StreamedTotals sent = cuda->streamed_totals();
+        std::string text = "in host memory, streamed to device " + device + " at every MSM";
+        if (sent.sums == 0) return text;
+        return text + " (" + format_bytes(static_cast<double>(sent.bytes)) + " sent in " +
+               std::to_string(sent.sums) + " MSMs, " + std::to_string(sent.zero_terms) +
+               " zero-scalar terms not sent)";
+      }
       case gpu::BasePlacement::kNotLoaded:
         break;
     }

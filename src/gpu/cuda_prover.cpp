@@ -174,6 +174,8 @@ struct CudaProver::State {
   CudaEvent region_begin{cudaEventDefault};
   CudaEvent region_end{cudaEventDefault};
   double device_busy_seconds = 0;
+  // What the streamed sums sent over the link, and how many MSMs streamed.
+  StreamedTotals streamed_totals;
   PinnedStaging staging{ledger};
   std::unique_ptr<Working> work = std::make_unique<Working>(ledger);
   // The most terms one MSM pass sums: the option's, halved by each start() that ran
@@ -442,7 +444,14 @@ struct CudaProver::State {
                               const groth16::PointArray<ec::Affine<Curve>>& host, const Fr* device_scalars,
                               std::size_t n) {
     DeviceMsm& msm = work->msm;
-    if (key_bases.streamed) return streamed<Curve>().sum(msm, host.span(), device_scalars, n, stream);
+    if (key_bases.streamed) {
+      StreamedMsm<Curve>& sum = streamed<Curve>();
+      const ec::Jacobian<Curve> out = sum.sum(msm, host.span(), device_scalars, n, stream);
+      streamed_totals.bytes += sum.last_sent_bytes();
+      streamed_totals.zero_terms += sum.last_zero_terms();
+      ++streamed_totals.sums;
+      return out;
+    }
     // Passes of at most msm_pass_terms (see the option).
     if (n <= msm_pass_terms) return msm.sum(resident, device_scalars, n, stream);
     ec::Jacobian<Curve> total = ec::Jacobian<Curve>::identity();
@@ -668,6 +677,11 @@ Proof CudaProver::finish(std::unique_ptr<PendingProof> pending) {
 }
 
 void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset(); }
+
+CudaProver::StreamedTotals CudaProver::streamed_totals() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->streamed_totals;
+}
 
 std::optional<double> CudaProver::device_busy_seconds() const {
   std::lock_guard lock(state_->mutex);

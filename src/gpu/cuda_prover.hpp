@@ -98,6 +98,15 @@ class CudaProver final : public groth16::ProverBackend {
   std::optional<std::size_t> device_memory_used() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
+  // Since construction: the bytes the streamed MSMs sent over the link (the non-zero
+  // terms' points and indices), the terms they did not send (zero scalars), and how
+  // many MSMs streamed. Waits for a start() in progress.
+  struct StreamedTotals {
+    std::size_t bytes = 0;
+    std::size_t zero_terms = 0;
+    std::size_t sums = 0;
+  };
+  StreamedTotals streamed_totals() const;
   // The least device memory a partition of this key needs: its working vectors (a,
   // b, c, aux, the query scalars, the NTT's scratch and tables) and the smallest
   // streamed MSM, its points coming from host memory; a deferred witness's evaluator

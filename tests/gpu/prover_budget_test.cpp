@@ -61,6 +61,13 @@ TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
   }
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
+  // Five MSMs a partition streamed; a witness's zero terms were not sent, so less than
+  // every point (and its index) went over the link.
+  const CudaProver::StreamedTotals sent = gpu.streamed_totals();
+  EXPECT_EQ(sent.sums, 5 * circuit_->partitions());
+  EXPECT_GT(sent.zero_terms, 0u);
+  EXPECT_GT(sent.bytes, 0u);
+  EXPECT_LT(sent.bytes, circuit_->partitions() * point_bytes() * 5 / 4);
   EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
   EXPECT_GT(ledger.snapshot().device(0).peak_bytes, 0u);
 }
