@@ -1,14 +1,23 @@
+#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "circuits/filecoin/c1_circuit.hpp"
+#include "backend.hpp"
 #include "commands.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "seal_proof_args.hpp"
 #include "workloads.hpp"
+
+#ifdef ZKPIPE_WITH_CUDA
+#include "gpu/cuda_prover.hpp"
+#include "gpu/placement.hpp"
+#endif
 
 namespace zkpipe::cli {
 
@@ -19,7 +28,38 @@ constexpr const char* kFilecoinPorep = "filecoin-porep";
 struct InfoOptions {
   WorkloadSpec workload;
   SealProofChoice seal_proof;
+  std::optional<std::size_t> device_memory;
 };
+
+#ifdef ZKPIPE_WITH_CUDA
+// What the CUDA prover would do with a key of this shape (gpu/placement.hpp): the
+// key's points, the least a partition needs, and with a budget whether the points
+// stay resident or stream, and what streaming moves per partition. Link rates: PCIe 5
+// x16 as measured on the H100 host (54.9 GB/s, docs/BENCHMARKS.md), PCIe 4 x16 half.
+void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t> device_memory) {
+  const gpu::KeyQuerySizes k = gpu::KeyQuerySizes::of(s);
+  const std::size_t points = gpu::resident_point_bytes(k, true);
+  const std::size_t least = gpu::least_device_bytes(k);
+  std::cout << "on a GPU         key points about " << format_bytes(double(points)) << " (G1 A, B, L, H and G2 B); a "
+            << "partition needs at least " << format_bytes(double(least)) << " of device memory (points streamed)\n";
+  if (!device_memory) return;
+  const std::string budget = "--device-memory " + format_bytes(double(*device_memory));
+  if (*device_memory < least) {
+    std::cout << "                 " << budget << ": refused, below the least a partition needs\n";
+    return;
+  }
+  const std::size_t pass_terms = gpu::CudaProverOptions{}.max_msm_pass_terms;
+  if (gpu::resident_need(k, pass_terms, true, *device_memory) <= *device_memory) {
+    std::cout << "                 " << budget << ": points resident, nothing streamed per partition\n";
+    return;
+  }
+  char bound[96];
+  std::snprintf(bound, sizeof bound, "%.2f s of transfer at 54.9 GB/s (PCIe 5 x16), %.2f s at 27 GB/s (PCIe 4 x16)",
+                double(points) / 54.9e9, double(points) / 27e9);
+  std::cout << "                 " << budget << ": points streamed, at most " << format_bytes(double(points))
+            << " over the link per partition (only the non-zero terms' points go): at most " << bound << "\n";
+}
+#endif
 
 void run_info(const InfoOptions& o) {
   const filecoin::SealProof* seal = nullptr;
@@ -57,6 +97,9 @@ void run_info(const InfoOptions& o) {
             << format_bytes(double(8 * s.nonzeros + 3 * 8 * s.constraints)) << ", once per circuit shape)\n"
             << "pce witness      about " << format_bytes(double(s.aux / 4 + f.density + 32 * s.inputs))
             << " per partition while queued (0/1 values as bits; wide values add 32 bytes each)\n";
+#ifdef ZKPIPE_WITH_CUDA
+  print_device_plan(s, o.device_memory);
+#endif
 }
 
 }  // namespace
@@ -70,6 +113,16 @@ void register_circuit(CLI::App& app) {
               "--sector-size S) of a Filecoin seal proof's partition");
   add_circuit_options(*info, opts->workload);
   add_seal_proof_variant_options(*info, opts->seal_proof);
+  info->add_option_function<std::string>(
+      "--device-memory",
+      [opts](const std::string& text) {
+        try {
+          opts->device_memory = parse_device_memory(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--device-memory", e.what());
+        }
+      },
+      "With the CUDA backend: whether a key of this shape stays resident within this much GPU memory, or streams");
   info->callback([opts, info] {
     if (opts->workload.circuit == kFilecoinPorep && info->get_option("--sector-size")->count() == 0 &&
         info->get_option("--preset")->count() == 0) {

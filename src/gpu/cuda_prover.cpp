@@ -26,6 +26,7 @@
 #include "gpu/device_query.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
+#include "gpu/placement.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/sparse_product.hpp"
 #include "gpu/staging.hpp"
@@ -215,33 +216,17 @@ struct CudaProver::State {
   // Bytes of the key's points on the device (the G2 ones only when the G2 MSM runs
   // there).
   std::size_t resident_bytes(const ProvingKey& key) const {
-    return (key.a.size() + key.b_g1.size() + key.l.size() + key.h.size()) * sizeof(G1AffineWords) +
-           (options.g2_msm_on_device ? key.b_g2.size() * sizeof(G2AffineWords) : 0);
+    return resident_point_bytes(KeyQuerySizes::of(key), options.g2_msm_on_device);
   }
 
   // Whether the key's points can stay on the device: with the option unset, when
-  // they, the scratch of the largest MSM pass and the working vectors (a, b, c, the
-  // NTT tables and scratch, aux, the query scalars) fit in the free memory, less a
-  // margin. The working buffers already held are reused, so they count as free.
+  // they, the scratch of the largest MSM pass and the working vectors fit in the free
+  // memory, less a margin (placement.hpp). The working buffers already held are
+  // reused, so they count as free.
   bool fits_on_device(const ProvingKey& key) const {
-    const std::size_t bases_bytes = resident_bytes(key);
-    if (options.max_resident_base_bytes != 0) return bases_bytes <= options.max_resident_base_bytes;
+    if (options.max_resident_base_bytes != 0) return resident_bytes(key) <= options.max_resident_base_bytes;
     const std::size_t free_bytes = device_free_bytes() + work->bytes();
-    const std::size_t terms =
-        std::min(msm_pass_terms, std::max({key.a.size(), key.b_g1.size(), key.l.size(), key.h.size()}));
-    const std::size_t scratch = options.g2_msm_on_device
-                                    ? std::max(DeviceMsm::scratch_bytes<ec::G1Curve>(terms),
-                                               DeviceMsm::scratch_bytes<ec::G2Curve>(
-                                                   std::min(msm_pass_terms, key.b_g2.size())))
-                                    : DeviceMsm::scratch_bytes<ec::G1Curve>(terms);
-    const std::size_t need = bases_bytes + scratch + working_bytes(key) + device_memory_margin(free_bytes);
-    return need <= free_bytes;
-  }
-
-  // The working vectors of a partition, as placement estimates them: a, b, c, the NTT
-  // tables and scratch, aux, the query scalars.
-  static std::size_t working_bytes(const ProvingKey& key) {
-    return (6 * key.domain_size() + 2 * key.l.size()) * sizeof(Fr);
+    return resident_need(KeyQuerySizes::of(key), msm_pass_terms, options.g2_msm_on_device, free_bytes) <= free_bytes;
   }
 
   // Free device memory, or what is left of the ledger's device budget when less.
@@ -529,11 +514,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
 }
 
 std::size_t CudaProver::least_device_bytes(const ProvingKey& key) {
-  // Two chunk buffers each for the G1 and the G2 streamed sums, and one sum's scratch.
-  const std::size_t chunk = StreamedG2Msm::kMinChunkPoints;
-  const std::size_t streamed_msm = 2 * chunk * (sizeof(G1AffineWords) + sizeof(G2AffineWords)) +
-                                   DeviceMsm::scratch_bytes<ec::G2Curve>(chunk);
-  return State::working_bytes(key) + streamed_msm;
+  return gpu::least_device_bytes(KeyQuerySizes::of(key));
 }
 
 std::string CudaProver::out_of_memory_message(const ProvingKey& key, const std::string& what) const {

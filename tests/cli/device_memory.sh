@@ -53,3 +53,15 @@ if [ "$gpu" = yes ] && grep -q "^GPU 0: .*runs" "$dir/devices.txt"; then
   "${prove[@]}" --backend cuda --device-memory 256MiB
   test "$(stat -c %s "$dir/proof.bin")" -eq 192
 fi
+
+# circuit info --device-memory: the least a partition needs, and what a budget means for
+# the key (no GPU needed where this build has the CUDA backend).
+"$zkpipe" circuit info --preset tiny --device-memory 16GiB > "$dir/info.txt"
+if grep -q "^This build carries GPU code for: " "$dir/devices.txt"; then
+  grep -q "^on a GPU .*a partition needs at least" "$dir/info.txt" ||
+    { echo "FAIL: circuit info: no GPU line:" >&2; cat "$dir/info.txt" >&2; exit 1; }
+  grep -q "device-memory 16.0 GiB: points resident" "$dir/info.txt" ||
+    { echo "FAIL: circuit info: a tiny key not resident in 16 GiB:" >&2; cat "$dir/info.txt" >&2; exit 1; }
+  "$zkpipe" circuit info --preset 2e20 --device-memory 300MiB | grep -q "refused, below the least" ||
+    { echo "FAIL: circuit info: 300 MiB for 2e20 not refused" >&2; exit 1; }
+fi

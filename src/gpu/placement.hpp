@@ -1,0 +1,44 @@
+// How much device memory a key's points take and a partition needs, from the key's
+// query sizes alone: what CudaProver places keys by, and what `zkpipe circuit info
+// --device-memory` tells before any key exists.
+#pragma once
+
+#include <cstddef>
+
+#include "groth16/footprint.hpp"
+#include "groth16/keys.hpp"
+
+namespace zkpipe::gpu {
+
+struct KeyQuerySizes {
+  std::size_t domain = 0;  // N
+  std::size_t a = 0;
+  std::size_t b_g1 = 0;
+  std::size_t b_g2 = 0;
+  std::size_t l = 0;
+  std::size_t h = 0;
+
+  static KeyQuerySizes of(const groth16::ProvingKey& key);
+  // A key set up for this shape: A over the inputs and the dense aux, B over its dense
+  // inputs and aux (G1 and G2), L over the aux, H of N − 1 points.
+  static KeyQuerySizes of(const groth16::CircuitShape& shape);
+};
+
+// The key's points on the device: G1 A, B, L, H, and G2 B when the G2 MSM runs there.
+std::size_t resident_point_bytes(const KeyQuerySizes& k, bool g2_on_device);
+
+// The working vectors of a partition as placement estimates them: a, b, c, the NTT
+// tables and scratch, aux, the query scalars.
+std::size_t working_bytes(const KeyQuerySizes& k);
+
+// The least a partition needs: its working vectors and the smallest streamed MSM
+// (two chunk buffers each for the G1 and the G2 sums, one sum's scratch).
+std::size_t least_device_bytes(const KeyQuerySizes& k);
+
+// What keeping the points resident needs of `available` bytes: the points, the
+// scratch of the largest MSM pass (at most msm_pass_terms terms), the working
+// vectors and the margin device_memory_margin(available).
+std::size_t resident_need(const KeyQuerySizes& k, std::size_t msm_pass_terms, bool g2_on_device,
+                          std::size_t available);
+
+}  // namespace zkpipe::gpu
