@@ -1,7 +1,6 @@
 #include "backend.hpp"
 
 #include <charconv>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -203,17 +202,8 @@ void check_device_memory([[maybe_unused]] const BackendOptions& options,
 #ifdef ZKPIPE_WITH_CUDA
   const BackendOptions o = resolve_backend(options);
   if (!is_cuda(o) || !o.device_memory) return;
-  const std::size_t least = gpu::CudaProver::least_device_bytes(key);
-  if (*o.device_memory < least) {
-    auto gib = [](std::size_t bytes) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
-      return std::string(text);
-    };
-    throw std::invalid_argument("--device-memory " + gib(*o.device_memory) +
-                                " is below the least a partition of this key (domain " +
-                                std::to_string(key.domain_size()) + ") needs on the device, " + gib(least) +
-                                ", with its points streamed from host memory");
+  if (const auto why = gpu::CudaProver::budget_shortfall(key, *o.device_memory)) {
+    throw std::invalid_argument("--device-memory: " + *why);
   }
 #endif
 }

@@ -477,11 +477,10 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
 
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
   State& s = *state_;
-  if (const std::size_t limit = s.ledger.device_limit(s.device); limit != 0 && limit < least_device_bytes(key)) {
-    throw groth16::DeviceOutOfMemory("CUDA device " + std::to_string(s.device) + ": the device-memory budget, " +
-                                     gib(limit) + ", is below the least a partition of this key needs there, " +
-                                     gib(least_device_bytes(key)) + " (domain " + std::to_string(key.domain_size()) +
-                                     "; its points streamed from host memory)");
+  if (const std::size_t limit = s.ledger.device_limit(s.device); limit != 0) {
+    if (const auto why = budget_shortfall(key, limit)) {
+      throw groth16::DeviceOutOfMemory("CUDA device " + std::to_string(s.device) + ": " + *why);
+    }
   }
   // Out of device memory is this partition's problem, not the device's: the prover
   // frees what it can make again and tries again, then streams the key's points if
@@ -515,6 +514,14 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
 
 std::size_t CudaProver::least_device_bytes(const ProvingKey& key) {
   return gpu::least_device_bytes(KeyQuerySizes::of(key));
+}
+
+std::optional<std::string> CudaProver::budget_shortfall(const ProvingKey& key, std::size_t budget) {
+  const std::size_t least = least_device_bytes(key);
+  if (budget >= least) return std::nullopt;
+  return "the device-memory budget, " + gib(budget) + ", is below the least a partition of this key (domain " +
+         std::to_string(key.domain_size()) + ") needs on the device, " + gib(least) +
+         ", with its points streamed from host memory";
 }
 
 std::string CudaProver::out_of_memory_message(const ProvingKey& key, const std::string& what) const {

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "groth16/prover.hpp"
@@ -112,6 +113,10 @@ class CudaProver final : public groth16::ProverBackend {
   // streamed MSM, its points coming from host memory; a deferred witness's evaluator
   // comes on top. Below it, start() refuses at once (groth16::DeviceOutOfMemory).
   static std::size_t least_device_bytes(const groth16::ProvingKey& key);
+  // Why a device-memory budget of `budget` bytes cannot prove this key ("the budget,
+  // X GiB, is below the least … needs, Y GiB, …"); nothing when it can. The
+  // command line's early refusal and start()'s say the same.
+  static std::optional<std::string> budget_shortfall(const groth16::ProvingKey& key, std::size_t budget);
   // The key's points are on the device (resident, or set up there): without the
   // kernel region's lock, so it answers at once while a start() runs.
   bool holds_key(const groth16::ProvingKey& key) const override;

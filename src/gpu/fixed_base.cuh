@@ -37,8 +37,8 @@ __device__ __forceinline__ Xyzz add_entry(const Xyzz& acc, const typename Xyzz::
 }
 
 template <class Xyzz>
-__global__ void products(const typename Xyzz::Affine* table, const Fr* scalars,
-                                    typename Xyzz::Affine* out, std::size_t n) {
+__global__ void products(const typename Xyzz::Affine* table, const Fr* scalars, typename Xyzz::Affine* out,
+                         std::size_t n) {
   using Affine = typename Xyzz::Affine;
   using F = decltype(Affine{}.x);
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -95,9 +95,9 @@ DeviceBases<Curve> DeviceFixedBase<Curve>::mul(std::span<const ff::Fr> scalars, 
     const std::size_t n = std::min(fixed_base::kChunkScalars, scalars.size() - first);
     staging.upload(chunk.data(), scalars.subspan(first, n), stream);
     const auto blocks = static_cast<unsigned>((n + fixed_base::kThreads - 1) / fixed_base::kThreads);
-    fixed_base::products<Xyzz><<<blocks, fixed_base::kThreads, 0, stream>>>(reinterpret_cast<const Affine*>(table_.data()),
-                                                                reinterpret_cast<const Fr*>(chunk.data()),
-                                                                reinterpret_cast<Affine*>(out.data()) + first, n);
+    fixed_base::products<Xyzz><<<blocks, fixed_base::kThreads, 0, stream>>>(
+        reinterpret_cast<const Affine*>(table_.data()), reinterpret_cast<const Fr*>(chunk.data()),
+        reinterpret_cast<Affine*>(out.data()) + first, n);
     check(cudaGetLastError(), "fixed-base kernel");
     if (progress) {
       check(cudaStreamSynchronize(stream), "fixed-base products");

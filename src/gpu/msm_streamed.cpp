@@ -76,8 +76,7 @@ void StreamedMsm<Curve>::reserve(std::size_t points, int buffers, bool sparse) {
 }
 
 template <class Curve>
-SetBits StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n,
-                                                             cudaStream_t stream) {
+SetBits StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream) {
   const std::size_t words = (n + 31) / 32;
   bitmap_.reserve(words);
   host_bitmap_.reserve(words);
