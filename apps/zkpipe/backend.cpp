@@ -250,16 +250,22 @@ std::string describe_key_residence(const BackendOptions& options, [[maybe_unused
 #ifdef ZKPIPE_WITH_CUDA
   if (auto* cuda = dynamic_cast<gpu::CudaProver*>(&backend)) {
     const std::string device = std::to_string(cuda->device_ordinal().value_or(0));
+    const gpu::CudaProver::StreamedTotals sent = cuda->streamed_totals();
+    // A deferred witness's evaluator streamed too: its matrices at every partition.
+    const std::string evaluator =
+        sent.evaluations == 0 ? ""
+                              : "; the evaluator's matrices streamed (" +
+                                    format_bytes(static_cast<double>(sent.evaluator_bytes)) + " in " +
+                                    std::to_string(sent.evaluations) + " evaluations)";
     switch (cuda->base_placement(key)) {
       case gpu::BasePlacement::kResident:
-        return "in host memory, a copy resident on device " + device;
+        return "in host memory, a copy resident on device " + device + evaluator;
       case gpu::BasePlacement::kStreamed: {
-        const gpu::CudaProver::StreamedTotals sent = cuda->streamed_totals();
         std::string text = "in host memory, streamed to device " + device + " at every MSM";
-        if (sent.sums == 0) return text;
+        if (sent.sums == 0) return text + evaluator;
         return text + " (" + format_bytes(static_cast<double>(sent.bytes)) + " sent in " +
                std::to_string(sent.sums) + " MSMs, " + std::to_string(sent.zero_terms) +
-               " zero-scalar terms not sent)";
+               " zero-scalar terms not sent)" + evaluator;
       }
       case gpu::BasePlacement::kNotLoaded:
         break;

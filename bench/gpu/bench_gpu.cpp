@@ -1,6 +1,9 @@
 // GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
 // events after a warm-up, median of several runs. Prints one table; usage:
 //   bench_gpu [arith|msm|msm_g2|msm_streamed|ntt|tiles|start|prove|all] [max_log]
+//   bench_gpu hold FREE_GIB SECONDS   holds all but FREE_GIB of the device's free
+//                                     memory for SECONDS: another process's share of
+//                                     a card, to run zkpipe beside (a smaller card)
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -8,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -224,7 +228,10 @@ void bench_msm_g2(unsigned max_log) {
 
 void bench_ntt(unsigned max_log) {
   std::printf("\n== NTT over Fr (data on the device) ==\n");
-  std::printf("%-6s %14s %14s %14s %14s\n", "log n", "fwd nat->nat", "fwd nat->rev", "inv nat->nat", "h (a,b,c)");
+  // The last column: the h step with tables for every stage's twiddles (2·32·N bytes),
+  // against the default's tables for the low stages and computed twiddles above.
+  std::printf("%-6s %14s %14s %14s %14s %16s\n", "log n", "fwd nat->nat", "fwd nat->rev", "inv nat->nat",
+              "h (a,b,c)", "h, all tabled");
   const std::vector<Fr> seed_values = random_fr(std::size_t{1} << 20, 5);
   EventTimer timer;
   for (unsigned lg = 20; lg <= max_log; ++lg) {
@@ -249,7 +256,11 @@ void bench_ntt(unsigned max_log) {
     const double h = timer.median_ms(nullptr, [&](cudaStream_t s) {
       ntt.h_scalars(a.data(), b.data(), c.data(), true, s);
     });
-    std::printf("%-6u %14.2f %14.2f %14.2f %14.2f\n", lg, nn, nr, inv, h);
+    const gpu::DeviceNtt tabled(poly::EvaluationDomain(n), gpu::DeviceNtt::kDefaultTileLog, lg);
+    const double h_tabled = timer.median_ms(nullptr, [&](cudaStream_t s) {
+      tabled.h_scalars(a.data(), b.data(), c.data(), true, s);
+    });
+    std::printf("%-6u %14.2f %14.2f %14.2f %14.2f %16.2f\n", lg, nn, nr, inv, h, h_tabled);
     std::fflush(stdout);
   }
 }
@@ -429,8 +440,38 @@ void bench_prove(unsigned max_log) {
 
 }  // namespace
 
+// The other process of a shared card: takes all but free_gib of the free memory,
+// says how much it holds, and keeps it for `seconds`.
+int hold_device_memory(double free_gib, double seconds) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  zkpipe::gpu::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const auto leave = static_cast<std::size_t>(free_gib * double(1 << 30));
+  if (free_bytes <= leave) {
+    std::printf("hold: only %.2f GiB free, nothing to hold\n", free_bytes / double(1 << 30));
+    return 1;
+  }
+  void* held = nullptr;
+  zkpipe::gpu::check(cudaMalloc(&held, free_bytes - leave), "cudaMalloc (hold)");
+  zkpipe::gpu::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  std::printf("hold: %.2f GiB held, %.2f GiB left free of %.2f GiB, for %.0f s\n",
+              (total_bytes - free_bytes) / double(1 << 30), free_bytes / double(1 << 30),
+              total_bytes / double(1 << 30), seconds);
+  std::fflush(stdout);
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  cudaFree(held);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "all";
+  if (what == "hold") {
+    if (argc != 4) {
+      std::printf("usage: bench_gpu hold FREE_GIB SECONDS\n");
+      return 2;
+    }
+    return hold_device_memory(std::stod(argv[2]), std::stod(argv[3]));
+  }
   const unsigned max_log = argc > 2 ? static_cast<unsigned>(std::stoi(argv[2])) : 24;
   if (zkpipe::gpu::device_count() == 0) {
     std::printf("no CUDA device\n");

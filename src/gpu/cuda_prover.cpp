@@ -195,6 +195,8 @@ struct CudaProver::State {
   WitnessSlots witness_slots{ledger};
   std::unique_ptr<DeviceEvaluator> evaluator;
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
+  // Set when a partition ran out of memory beside a resident evaluator.
+  bool stream_evaluators = false;
   // The kernel region: everything above but witness_slots is used under it.
   std::mutex mutex;
 
@@ -298,10 +300,17 @@ struct CudaProver::State {
     for (const KeyId& id : uploaded) forget_placement(id);
   }
 
-  // After a start() ran out of memory with its caches freed: the key's points, if
-  // they were uploaded from its host copy, are freed and streamed from then on.
-  // False when there is nothing to give up (streamed already, or set up here).
+  // After a start() ran out of memory with its caches freed, one thing more is
+  // streamed from then on: a resident evaluator first (until release()), then the
+  // key's points, if they were uploaded from its host copy. False when there is
+  // nothing to give up.
   bool stream_instead(const ProvingKey& key) {
+    if (evaluator && !evaluator->streamed()) {
+      sync();
+      release_evaluator();
+      stream_evaluators = true;
+      return true;
+    }
     const KeyId id = key_id(key);
     const auto it = bases.find(id);
     if (it == bases.end() || it->second->uploaded_g1.empty()) return false;
@@ -358,15 +367,24 @@ struct CudaProver::State {
     return {static_cast<const AffineWords<Curve>*>(points.on_device()->words), points.size()};
   }
 
-  // The evaluator on the device, uploaded when it is not the one there (whose
-  // memory is freed first).
-  DeviceEvaluator& evaluator_for(const std::shared_ptr<const r1cs::CompiledR1cs>& compiled) {
+  // The evaluator on the device, placed when it is not the one there (whose memory
+  // is freed first): resident when it fits beside the least a partition of the key
+  // needs, otherwise streamed from host memory at every partition.
+  DeviceEvaluator& evaluator_for(const std::shared_ptr<const r1cs::CompiledR1cs>& compiled, const ProvingKey& key) {
     if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
-    evaluator.reset();
-    evaluator_source.reset();
-    evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
+    release_evaluator();
+    if (stream_evaluators || !evaluator_fits(*compiled, key)) {
+      evaluator = std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger);
+    } else {
+      evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
+    }
     evaluator_source = compiled;
     return *evaluator;
+  }
+
+  bool evaluator_fits(const r1cs::CompiledR1cs& compiled, const ProvingKey& key) const {
+    return gpu::evaluator_fits(KeyQuerySizes::of(key), DeviceEvaluator::resident_bytes(compiled),
+                               device_free_bytes() + work->bytes());
   }
 
   void release_evaluator() {
@@ -392,34 +410,75 @@ struct CudaProver::State {
 
   // A deferred witness's a, b, c (zero-padded to n) from its inputs and compact aux
   // (uploaded into the leased slot before the kernel region) by the evaluator on
-  // the device, checked there (a refused witness throws UnsatisfiedConstraint before
-  // any further work); then its full aux into `aux`, queued on stream.
-  void evaluate_deferred(DeviceEvaluator& e, WitnessSlots::Lease& slot, std::size_t n, PendingProof& pending,
-                         groth16::Stopwatch& clock) {
+  // the device, checked there: a refused witness throws UnsatisfiedConstraint
+  // before any further work.
+  const DeviceAssignment& evaluate_deferred(DeviceEvaluator& e, WitnessSlots::Lease& slot, std::size_t n,
+                                            PendingProof& pending, groth16::Stopwatch& clock) {
     const DeviceAssignment& assignment = slot.ready_on(stream);
     Working& w = *work;
-    w.a.reserve(n);
-    w.b.reserve(n);
-    w.c.reserve(n);
     const std::size_t unsatisfied = e.evaluate(assignment, w.a.data(), w.b.data(), w.c.data(), n, stream);
     pending.timings.push_back({"abc_device", clock.lap()});
     if (unsatisfied < e.num_constraints()) throw groth16::UnsatisfiedConstraint(unsatisfied);
-    w.aux.reserve(assignment.num_aux());
-    assignment.expand_aux(w.aux.data(), stream);
-    slot.consumed_on(stream);
+    return assignment;
   }
 
-  // Into `scalars`: the host values `prefix`, then the aux values (resident in `aux`)
-  // whose density bit is set — the scalar order of groth16::a_query_scalars /
-  // b_query_scalars, selected on the device. Returns their count.
-  std::size_t query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density,
-                            std::size_t aux_count) {
+  // Into `out`: the host values `prefix`, then the aux values (on the device at
+  // `aux`) whose density bit is set — the scalar order of groth16::a_query_scalars
+  // / b_query_scalars, selected on the device. Returns their count.
+  std::size_t query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density, const Fr* aux,
+                            std::size_t aux_count, Fr* out) {
     const std::size_t total = prefix.size() + count_selected(density, aux_count);
-    Working& w = *work;
-    w.scalars.reserve(total);
-    staging.upload(w.scalars.data(), std::span<const Fr>(prefix), stream);
-    w.select.select(w.aux.data(), aux_count, density, w.scalars.data() + prefix.size(), staging, stream);
+    staging.upload(out, std::span<const Fr>(prefix), stream);
+    work->select.select(aux, aux_count, density, out + prefix.size(), staging, stream);
     return total;
+  }
+
+  // Where a partition's full aux and query scalars go. Lean: into b's and c's
+  // buffers once the h step is done with them (grown to hold them), so that a
+  // partition needs three vectors, not five — 8 GiB less at 2^27. Otherwise into
+  // buffers of their own, so that a host witness's aux goes up while the h step
+  // runs; a deferred witness's aux is expanded on the device, with nothing to
+  // overlap, so it is always lean.
+  struct VectorPlan {
+    bool lean = true;
+    Fr* aux = nullptr;
+    Fr* scalars = nullptr;
+  };
+
+  VectorPlan plan_vectors(const ProvingKey& key, bool deferred, std::size_t n, std::size_t aux_count) {
+    Working& w = *work;
+    const std::size_t most_scalars = key.num_inputs() + aux_count;
+    VectorPlan plan;
+    plan.lean = deferred || !separate_vectors_fit(key, aux_count);
+    if (plan.lean) {
+      w.aux = DeviceBuffer<Fr>(ledger);
+      w.scalars = DeviceBuffer<Fr>(ledger);
+      w.a.reserve(n);
+      w.b.reserve(std::max(n, aux_count));
+      w.c.reserve(std::max(n, most_scalars));
+      plan.aux = w.b.data();
+      plan.scalars = w.c.data();
+    } else {
+      w.a.reserve(n);
+      w.b.reserve(n);
+      w.c.reserve(n);
+      w.aux.reserve(aux_count);
+      w.scalars.reserve(most_scalars);
+      plan.aux = w.aux.data();
+      plan.scalars = w.scalars.data();
+    }
+    return plan;
+  }
+
+  // Whether aux and the scalars fit in buffers of their own beside the three
+  // vectors and the smallest streamed MSM, in the memory free now and the working
+  // buffers already held.
+  bool separate_vectors_fit(const ProvingKey& key, std::size_t aux_count) const {
+    const std::size_t held = work->bytes();
+    const std::size_t available = device_free_bytes() + held;
+    const std::size_t own = (aux_count + key.num_inputs() + aux_count) * sizeof(Fr);
+    const std::size_t need = gpu::least_device_bytes(KeyQuerySizes::of(key)) + own;
+    return need + device_memory_margin(available) <= available;
   }
 
   // Σ scalars[i]·points[i] for i < n from the resident points, or from the host ones
@@ -478,7 +537,7 @@ groth16::ProverBackend::MaterializedBytes CudaProver::host_bytes_to_materialize(
 std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const ProvingKey& key, const Blinding& blinding) {
   State& s = *state_;
   if (const std::size_t limit = s.ledger.device_limit(s.device); limit != 0) {
-    if (const auto why = budget_shortfall(key, limit)) {
+    if (const auto why = budget_shortfall(key, limit, w.is_deferred() ? w.evaluator.get() : nullptr)) {
       throw groth16::DeviceOutOfMemory("CUDA device " + std::to_string(s.device) + ": " + *why);
     }
   }
@@ -500,7 +559,7 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
           s.free_caches(key);
           continue;
         }
-        if (attempt == 1 && s.stream_instead(key)) continue;
+        if (s.stream_instead(key)) continue;
         // Placed under this shortage, the key would stay streamed: its next start()
         // places it again.
         s.forget_placement(key_id(key));
@@ -512,16 +571,18 @@ std::unique_ptr<PendingProof> CudaProver::start(PartitionWitness w, const Provin
   }
 }
 
-std::size_t CudaProver::least_device_bytes(const ProvingKey& key) {
-  return gpu::least_device_bytes(KeyQuerySizes::of(key));
+std::size_t CudaProver::least_device_bytes(const ProvingKey& key, const r1cs::CompiledR1cs* evaluator) {
+  const std::size_t least = gpu::least_device_bytes(KeyQuerySizes::of(key));
+  return evaluator != nullptr ? least + DeviceEvaluator::streamed_bytes(*evaluator) : least;
 }
 
-std::optional<std::string> CudaProver::budget_shortfall(const ProvingKey& key, std::size_t budget) {
-  const std::size_t least = least_device_bytes(key);
+std::optional<std::string> CudaProver::budget_shortfall(const ProvingKey& key, std::size_t budget,
+                                                        const r1cs::CompiledR1cs* evaluator) {
+  const std::size_t least = least_device_bytes(key, evaluator);
   if (budget >= least) return std::nullopt;
   return "the device-memory budget, " + gib(budget) + ", is below the least a partition of this key (domain " +
-         std::to_string(key.domain_size()) + ") needs on the device, " + gib(least) +
-         ", with its points streamed from host memory";
+         std::to_string(key.domain_size()) + ") needs on the device, " + gib(least) + ", with its points" +
+         (evaluator != nullptr ? " and its evaluator's matrices" : "") + " streamed from host memory";
 }
 
 std::string CudaProver::out_of_memory_message(const ProvingKey& key, const std::string& what) const {
@@ -566,18 +627,24 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
 
   std::unique_lock kernel_region(s.mutex);
   pending->timings.push_back({"kernel_region_wait", clock.lap()});
-  // The evaluator before the key's points: it has no streamed alternative, so a key
-  // that no longer fits beside it is the one that streams.
-  DeviceEvaluator* evaluator = deferred ? &s.evaluator_for(w.evaluator) : nullptr;
+  // The evaluator before the key's points: resident, it saves a byte of transfer per
+  // byte at every partition, the points only their non-zero terms'.
+  DeviceEvaluator* evaluator = deferred ? &s.evaluator_for(w.evaluator, key) : nullptr;
   const KeyBases& bases = s.bases_for(key);
   const DeviceNtt& ntt = s.ntt_for(key);
   pending->timings.push_back({"gpu_setup", clock.lap()});
 
   const std::size_t n = key.domain_size();
+  const std::size_t aux_count = deferred ? z.compact_aux.size() : z.aux.size();
+  const State::VectorPlan vectors = s.plan_vectors(key, deferred, n, aux_count);
   check(cudaEventRecord(s.region_begin.get(), s.stream), "record the kernel region's start");
+  const DeviceAssignment* assignment = nullptr;
   if (deferred) {
-    s.evaluate_deferred(*evaluator, *slot, n, *pending, clock);
-    slot.reset();  // consumed once the stream passes its event: the next start() may refill it
+    assignment = &s.evaluate_deferred(*evaluator, *slot, n, *pending, clock);
+    if (evaluator->streamed()) {
+      s.streamed_totals.evaluator_bytes += evaluator->last_sent_bytes();
+      ++s.streamed_totals.evaluations;
+    }
   } else {
     s.upload_padded(s.work->a, w.a, n);
     s.upload_padded(s.work->b, w.b, n);
@@ -589,18 +656,24 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
   Working& work = *s.work;
   ntt.h_scalars(work.a.data(), work.b.data(), work.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
   if (deferred) {
+    assignment->expand_aux(vectors.aux, s.stream);
+    slot->consumed_on(s.stream);
+    slot.reset();  // consumed once the stream passes its event: the next start() may refill it
     s.sync();
     pending->timings.push_back({"ntt_h_expand_aux", clock.lap()});
+  } else if (vectors.lean) {
+    // b's buffer is free once the h step is done.
+    s.staging.upload(vectors.aux, std::span<const Fr>(z.aux), s.stream);
+    s.sync();
+    pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
   } else {
     // The copy engine takes aux while the multiprocessors run the h step.
-    work.aux.reserve(z.aux.size());
-    s.staging.upload(work.aux.data(), std::span<const Fr>(z.aux), s.copy_stream);
+    s.staging.upload(vectors.aux, std::span<const Fr>(z.aux), s.copy_stream);
     check(cudaEventRecord(s.aux_uploaded.get(), s.copy_stream), "record aux upload");
     check(cudaStreamWaitEvent(s.stream, s.aux_uploaded.get()), "wait for aux");
     s.sync();
     pending->timings.push_back({"ntt_h_upload_aux", clock.lap()});
   }
-  const std::size_t aux_count = deferred ? z.compact_aux.size() : z.aux.size();
 
   // The witness checks that take a pass over N-sized vectors run on the host's
   // threads while the device runs the MSMs (the uploads above need those threads
@@ -623,24 +696,24 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
   sums.h = s.msm_sum(bases, bases.h, key.h, work.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l, work.aux.data(), aux_count);
+  sums.l = s.msm_sum(bases, bases.l, key.l, vectors.aux, aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
-  const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, aux_count);
-  sums.a = s.msm_sum(bases, bases.a, key.a, work.scalars.data(), a_count);
+  const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, vectors.aux, aux_count, vectors.scalars);
+  sums.a = s.msm_sum(bases, bases.a, key.a, vectors.scalars, a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
   for (std::size_t i = 0; i < z.inputs.size(); ++i) {
     if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
-  const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, aux_count);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, work.scalars.data(), b_count);
+  const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
+  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, vectors.scalars, b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, work.scalars.data(), b_count);
+    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, vectors.scalars, b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
@@ -717,6 +790,7 @@ void CudaProver::release(const ProvingKey& key) {
   std::lock_guard lock(s.mutex);
   s.forget_placement(key_id(key));
   s.release_evaluator();
+  s.stream_evaluators = false;
 }
 
 }  // namespace zkpipe::gpu

@@ -106,17 +106,24 @@ class CudaProver final : public groth16::ProverBackend {
     std::size_t bytes = 0;
     std::size_t zero_terms = 0;
     std::size_t sums = 0;
+    // Of streamed evaluators' matrices (deferred witnesses whose evaluator did not
+    // fit on the device), and how many evaluations streamed them.
+    std::size_t evaluator_bytes = 0;
+    std::size_t evaluations = 0;
   };
   StreamedTotals streamed_totals() const;
   // The least device memory a partition of this key needs: its working vectors (a,
-  // b, c, aux, the query scalars, the NTT's scratch and tables) and the smallest
-  // streamed MSM, its points coming from host memory; a deferred witness's evaluator
-  // comes on top. Below it, start() refuses at once (groth16::DeviceOutOfMemory).
-  static std::size_t least_device_bytes(const groth16::ProvingKey& key);
+  // b, c holding aux and the query scalars after the h step, the NTT's tables) and
+  // the smallest streamed MSM, its points coming from host memory; for a deferred
+  // witness of `evaluator`, its streamed evaluator's buffers on top. Below it,
+  // start() refuses at once (groth16::DeviceOutOfMemory).
+  static std::size_t least_device_bytes(const groth16::ProvingKey& key,
+                                        const r1cs::CompiledR1cs* evaluator = nullptr);
   // Why a device-memory budget of `budget` bytes cannot prove this key ("the budget,
   // X GiB, is below the least … needs, Y GiB, …"); nothing when it can. The
   // command line's early refusal and start()'s say the same.
-  static std::optional<std::string> budget_shortfall(const groth16::ProvingKey& key, std::size_t budget);
+  static std::optional<std::string> budget_shortfall(const groth16::ProvingKey& key, std::size_t budget,
+                                                     const r1cs::CompiledR1cs* evaluator = nullptr);
   // The key's points are on the device (resident, or set up there): without the
   // kernel region's lock, so it answers at once while a start() runs.
   bool holds_key(const groth16::ProvingKey& key) const override;

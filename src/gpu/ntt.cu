@@ -59,6 +59,25 @@ __device__ __forceinline__ Fr power(const Fr* hi, const Fr* lo, u32 lo_bits, u32
   return hi[e >> lo_bits] * lo[e & ((1u << lo_bits) - 1)];
 }
 
+// The twiddle ω_{2^(s+1)}^j of stage s (j < 2^s): for the low stages from the stage
+// tables (entry [2^s + j]), for the rest computed as ω^(j·2^(lg−1−s)) from two tables
+// of about 2^(lg/2) powers. Tables for every stage would take 2·32·N bytes (8 GiB
+// for both directions at 2^27); one product per twiddle in the top stages' passes
+// costs far less than the memory.
+struct Twiddles {
+  const Fr* table;
+  u32 table_stages;
+  const Fr* hi;
+  const Fr* lo;
+  u32 lo_bits;
+  u32 lg;
+
+  __device__ __forceinline__ Fr get(u32 s, u32 j) const {
+    if (s < table_stages) return table[(1u << s) + j];
+    return power(hi, lo, lo_bits, j << (lg - 1 - s));
+  }
+};
+
 // A pass's output scaling: the value stored at index o is multiplied by x^e,
 // e = o or bitrev(o) (x^e from DevicePowers tables); none when hi is null.
 struct StoreScale {
@@ -90,9 +109,8 @@ struct SharedFr {
 // (all global loads in flight together, none between stages), then the stages run
 // two at a time as radix-4 butterflies held in registers.
 //
-// Twiddles come from the stage tables: stage s (pairs 2^s apart) uses
-// ω_{2^(s+1)}^j, j < 2^s, stored at [2^s + j], so a block's twiddles for one stage
-// are runs of 2^m consecutive entries, like its data.
+// Stage s (pairs 2^s apart) uses ω_{2^(s+1)}^j, j < 2^s (Twiddles), so a block's
+// twiddles for one stage are runs of 2^m consecutive entries, like its data.
 //
 // kRev (DIF, s_lo = 0): the last pass of a natural-order output. Index bits are
 // (top: 2^m columns, mid, low: the k stages); each value is stored at its
@@ -116,7 +134,7 @@ class PassTile {
     }
   }
 
-  __device__ void load(const Fr* data, const Fr* twiddles) const {
+  __device__ void load(const Fr* data, const Twiddles& twiddles) const {
     const u32 tw_count = ((1u << k_) - 1) << m_;
     Fr x[kElementsPerThread];
     Fr w[kElementsPerThread];
@@ -128,8 +146,8 @@ class PassTile {
         const u32 row = (l >> m_) + 1;  // 2^ls + t_low
         const u32 ls = 31 - __clz(row);
         const u32 t_low = row - (1u << ls);
-        w[r] = kRev ? twiddles[(1u << ls) + t_low]
-                    : twiddles[(1u << (s_lo_ + ls)) + ((t_low << s_lo_) | (mid_ << m_) | (l & col_mask_))];
+        w[r] = kRev ? twiddles.get(ls, t_low)
+                    : twiddles.get(s_lo_ + ls, (t_low << s_lo_) | (mid_ << m_) | (l & col_mask_));
       }
     }
 #pragma unroll
@@ -255,7 +273,7 @@ class PassTile {
 // reversing pass, two different ones.
 template <bool kDif, bool kRev>
 __global__ void __launch_bounds__(kMaxPassThreads, 3)
-    ntt_pass_kernel(const Fr* src, Fr* dst, const Fr* twiddles, u32 lg, u32 s_lo, u32 k, u32 m, StoreScale scale) {
+    ntt_pass_kernel(const Fr* src, Fr* dst, Twiddles twiddles, u32 lg, u32 s_lo, u32 k, u32 m, StoreScale scale) {
   extern __shared__ uint4 smem[];
   const PassTile<kDif, kRev> tile(smem, lg, s_lo, k, m);
   tile.load(src, twiddles);
@@ -343,15 +361,38 @@ DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_co
   upload(hi, hi_host);
 }
 
-DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log)
-    : DeviceNtt(domain, memory::BufferLedger::process(), tile_log) {}
+DeviceNtt::StageTwiddles::StageTwiddles(const ff::Fr& omega, unsigned log_size, unsigned table_stages,
+                                        memory::BufferLedger& ledger)
+    : table(ledger), stages(std::min(log_size, table_stages)) {
+  // The tables' stages use the roots of order up to 2^stages: ω^(2^(log_size − stages)).
+  ff::Fr root = omega;
+  for (unsigned i = stages; i < log_size; ++i) root = root * root;
+  table = stage_twiddles(root, stages, ledger);
+  if (stages < log_size) top.emplace(omega, ff::Fr::one(), log_size - 1, ledger);
+}
 
-DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log)
+std::size_t DeviceNtt::table_bytes(unsigned log_size, unsigned table_stages) {
+  const unsigned stages = std::min(log_size, table_stages);
+  const auto powers = [](unsigned log_count) {
+    const unsigned lo_bits = (log_count + 1) / 2;
+    return (std::size_t{1} << lo_bits) + (std::size_t{1} << (log_count - lo_bits));
+  };
+  std::size_t per_direction = std::size_t{2} << (stages == 0 ? 0 : stages - 1);
+  if (stages < log_size) per_direction += powers(log_size - 1);
+  // Both directions, and the four scalings' powers.
+  return (2 * per_direction + 4 * powers(log_size)) * sizeof(ff::Fr);
+}
+
+DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log, unsigned table_stages)
+    : DeviceNtt(domain, memory::BufferLedger::process(), tile_log, table_stages) {}
+
+DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log,
+                     unsigned table_stages)
     : log_size_(domain.log_size()),
       tile_log_(std::clamp(tile_log, kMinColumnsLog + 2, kMaxTileLog)),
       vanishing_inv_(domain.vanishing_on_coset_inv()),
-      forward_twiddles_(stage_twiddles(domain.omega(), log_size_, ledger)),
-      inverse_twiddles_(stage_twiddles(domain.omega_inv(), log_size_, ledger)),
+      forward_twiddles_(domain.omega(), log_size_, table_stages, ledger),
+      inverse_twiddles_(domain.omega_inv(), log_size_, table_stages, ledger),
       size_inv_(ff::Fr::one(), domain.size_inv(), log_size_, ledger),
       shift_(domain.coset_shift(), ff::Fr::one(), log_size_, ledger),
       shift_over_size_(domain.coset_shift(), domain.size_inv(), log_size_, ledger),
@@ -365,7 +406,7 @@ DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger&
   }
 }
 
-void DeviceNtt::run_pass(const ff::Fr* src, ff::Fr* dst, const ff::Fr* twiddles, PassKind kind, unsigned s_lo,
+void DeviceNtt::run_pass(const ff::Fr* src, ff::Fr* dst, const StageTwiddles& twiddles, PassKind kind, unsigned s_lo,
                          unsigned k, unsigned m, const DevicePowers* powers, bool scale_bit_reversed,
                          cudaStream_t stream) const {
   const Pass pass{s_lo, k, m};
@@ -376,12 +417,17 @@ void DeviceNtt::run_pass(const ff::Fr* src, ff::Fr* dst, const ff::Fr* twiddles,
   auto kernel = kind == PassKind::dit ? ntt_pass_kernel<false, false>
                 : kind == PassKind::dif ? ntt_pass_kernel<true, false>
                                         : ntt_pass_kernel<true, true>;
-  kernel<<<blocks, threads, pass_smem(pass), stream>>>(dev(src), dev(dst), dev(twiddles), log_size_, s_lo, k, m,
-                                                       scale);
+  Twiddles tw{dev(twiddles.table.data()), twiddles.stages, nullptr, nullptr, 0, log_size_};
+  if (twiddles.top) {
+    tw.hi = dev(twiddles.top->hi.data());
+    tw.lo = dev(twiddles.top->lo.data());
+    tw.lo_bits = twiddles.top->lo_bits;
+  }
+  kernel<<<blocks, threads, pass_smem(pass), stream>>>(dev(src), dev(dst), tw, log_size_, s_lo, k, m, scale);
   check_launch("ntt_pass_kernel");
 }
 
-void DeviceNtt::dif(ff::Fr* values, const ff::Fr* twiddles, bool natural_output, const DevicePowers* powers,
+void DeviceNtt::dif(ff::Fr* values, const StageTwiddles& twiddles, bool natural_output, const DevicePowers* powers,
                     ff::Fr* scratch, cudaStream_t stream) const {
   const std::vector<Pass> passes = plan_passes(log_size_, tile_log_, natural_output);
   // With more than one pass, the one before the reversing pass writes to scratch.
@@ -396,7 +442,7 @@ void DeviceNtt::dif(ff::Fr* values, const ff::Fr* twiddles, bool natural_output,
   }
 }
 
-void DeviceNtt::dit(ff::Fr* values, const ff::Fr* twiddles, const DevicePowers* powers, cudaStream_t stream) const {
+void DeviceNtt::dit(ff::Fr* values, const StageTwiddles& twiddles, const DevicePowers* powers, cudaStream_t stream) const {
   const std::vector<Pass> passes = plan_passes(log_size_, tile_log_);
   for (const Pass& pass : passes) {
     if (pass.k == 0) continue;
@@ -421,7 +467,7 @@ void DeviceNtt::scale(ff::Fr* values, const DevicePowers& powers, bool bit_rever
 
 void DeviceNtt::transform(ff::Fr* values, Direction direction, poly::NttOrder order, const DevicePowers* powers,
                           cudaStream_t stream, ff::Fr* scratch) const {
-  const ff::Fr* twiddles = direction == Direction::forward ? forward_twiddles_.data() : inverse_twiddles_.data();
+  const StageTwiddles& twiddles = direction == Direction::forward ? forward_twiddles_ : inverse_twiddles_;
   if (log_size_ == 0) {  // no stages and no reordering
     if (powers) scale(values, *powers, false, stream);
     return;

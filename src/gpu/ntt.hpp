@@ -6,7 +6,9 @@
 // twiddles of its stages into shared memory and does up to tile_log stages there,
 // two at a time as radix-4 butterflies (DIF for natural input, DIT for bit-reversed
 // input). Twiddles come from per-stage tables resident on the device, so each
-// pass reads them in runs like its data. For natural-order output, the last DIF
+// pass reads them in runs like its data; past the first table_stages stages they
+// are computed from two small tables of powers instead (a table for every stage
+// would be 2·32·N bytes: 8 GiB at 2^27). For natural-order output, the last DIF
 // pass stores each value at its bit-reversed index (in runs of four), reading the
 // previous pass's output from a scratch vector (out of place). A 1/N or
 // coset scaling after a transform is applied by its last pass as it stores; the
@@ -17,6 +19,7 @@
 
 #include <cstddef>
 #include <mutex>
+#include <optional>
 
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
@@ -47,12 +50,22 @@ class DeviceNtt {
   // blocks hold less shared memory.
   static constexpr unsigned kDefaultTileLog = launch::kNttPreferredTileLog;
 
-  // Builds the twiddle tables on the device (N points each way, so 2·32·N bytes);
-  // a natural-order transform adds a 32·N-byte scratch vector on first use.
+  // Stages whose twiddles come from tables (2^20 entries, 32 MiB, each way): the
+  // passes' loads of the higher stages' twiddles cost one product each.
+  static constexpr unsigned kDefaultTableStages = 20;
+
+  // Builds the twiddle tables on the device (min(N, 2^table_stages) points each
+  // way); a natural-order transform adds a 32·N-byte scratch vector on first use.
   // tile_log (clamped to [4, kMaxTileLog]) is the pass tile.
-  explicit DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log = kDefaultTileLog);
+  explicit DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log = kDefaultTileLog,
+                     unsigned table_stages = kDefaultTableStages);
   // The tables and scratch charge `ledger`.
-  DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log = kDefaultTileLog);
+  DeviceNtt(const poly::EvaluationDomain& domain, memory::BufferLedger& ledger, unsigned tile_log = kDefaultTileLog,
+            unsigned table_stages = kDefaultTableStages);
+
+  // Device bytes of the tables a DeviceNtt of 2^log_size builds (the natural-order
+  // scratch not included).
+  static std::size_t table_bytes(unsigned log_size, unsigned table_stages = kDefaultTableStages);
 
   unsigned log_size() const { return log_size_; }
   std::size_t size() const { return std::size_t{1} << log_size_; }
@@ -71,6 +84,16 @@ class DeviceNtt {
 
  private:
   enum class Direction { forward, inverse };
+  // One direction's twiddles: the stage tables of the first `stages` stages, and
+  // the powers of ω (exponents below N/2) the higher stages' are computed from.
+  struct StageTwiddles {
+    StageTwiddles(const ff::Fr& omega, unsigned log_size, unsigned stages, memory::BufferLedger& ledger);
+
+    DeviceBuffer<ff::Fr> table;
+    unsigned stages;
+    std::optional<DevicePowers> top;
+  };
+
   // The transform in the given order, then with `powers` set, the value at output
   // index o (its natural index i: o = i, or bitrev(i) in bit-reversed output)
   // multiplied by x^i.
@@ -82,15 +105,15 @@ class DeviceNtt {
   // One pass over stages [s_lo, s_lo + k) with 2^m columns per block; with `powers`
   // set, each stored value is multiplied by x^o (x^bitrev(o) with
   // scale_bit_reversed) at its output index o.
-  void run_pass(const ff::Fr* src, ff::Fr* dst, const ff::Fr* twiddles, PassKind kind, unsigned s_lo, unsigned k,
+  void run_pass(const ff::Fr* src, ff::Fr* dst, const StageTwiddles& twiddles, PassKind kind, unsigned s_lo, unsigned k,
                 unsigned m, const DevicePowers* powers, bool scale_bit_reversed, cudaStream_t stream) const;
   // Natural input → bit-reversed output (decimation in frequency), or natural
   // output with the reversal folded into the last pass, which then reads the
   // previous pass's output from scratch; `powers` as in transform.
-  void dif(ff::Fr* values, const ff::Fr* twiddles, bool natural_output, const DevicePowers* powers, ff::Fr* scratch,
+  void dif(ff::Fr* values, const StageTwiddles& twiddles, bool natural_output, const DevicePowers* powers, ff::Fr* scratch,
            cudaStream_t stream) const;
   // Bit-reversed input → natural output (decimation in time).
-  void dit(ff::Fr* values, const ff::Fr* twiddles, const DevicePowers* powers, cudaStream_t stream) const;
+  void dit(ff::Fr* values, const StageTwiddles& twiddles, const DevicePowers* powers, cudaStream_t stream) const;
   // values[i] ·= x^e(i), e(i) = i or bitrev(i).
   void scale(ff::Fr* values, const DevicePowers& powers, bool bit_reversed_index, cudaStream_t stream) const;
   // `given`, or scratch_ (allocated on first use).
@@ -99,8 +122,8 @@ class DeviceNtt {
   unsigned log_size_;
   unsigned tile_log_;
   ff::Fr vanishing_inv_;
-  DeviceBuffer<ff::Fr> forward_twiddles_;
-  DeviceBuffer<ff::Fr> inverse_twiddles_;
+  StageTwiddles forward_twiddles_;
+  StageTwiddles inverse_twiddles_;
   DevicePowers size_inv_;            // 1^i / N
   DevicePowers shift_;               // g^i
   DevicePowers shift_over_size_;     // g^i / N

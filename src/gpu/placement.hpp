@@ -12,6 +12,7 @@ namespace zkpipe::gpu {
 
 struct KeyQuerySizes {
   std::size_t domain = 0;  // N
+  std::size_t inputs = 0;  // ONE included
   std::size_t a = 0;
   std::size_t b_g1 = 0;
   std::size_t b_g2 = 0;
@@ -27,13 +28,26 @@ struct KeyQuerySizes {
 // The key's points on the device: G1 A, B, L, H, and G2 B when the G2 MSM runs there.
 std::size_t resident_point_bytes(const KeyQuerySizes& k, bool g2_on_device);
 
-// The working vectors of a partition as placement estimates them: a, b, c, the NTT
-// tables and scratch, aux, the query scalars.
+// The working vectors of a partition, lean (CudaProver keeps aux and the query
+// scalars in b's and c's buffers after the h step): a, b, c, each grown to what it
+// holds, and the NTT's tables.
 std::size_t working_bytes(const KeyQuerySizes& k);
 
 // The least a partition needs: its working vectors and the smallest streamed MSM
 // (two chunk buffers each for the G1 and the G2 sums, one sum's scratch).
 std::size_t least_device_bytes(const KeyQuerySizes& k);
+
+// Whether a deferred witness's evaluator (evaluator_bytes on the device) stays
+// resident: when it fits beside the least a partition needs, and the margin
+// device_memory_margin(available), in `available`; otherwise its matrices are
+// streamed at every partition. It is placed before the key's points: resident, it
+// saves a byte of transfer per byte, the points only their non-zero terms'.
+bool evaluator_fits(const KeyQuerySizes& k, std::size_t evaluator_bytes, std::size_t available);
+
+// The device bytes of a resident evaluator from a circuit's counts: three CSR
+// matrices of `constraints` rows (8-byte offsets) and `nonzeros` entries in all
+// (8 bytes each); its coefficient table (a few KiB) not counted.
+std::size_t evaluator_bytes(std::size_t constraints, std::size_t nonzeros);
 
 // What keeping the points resident needs of `available` bytes: the points, the
 // scratch of the largest MSM pass (at most msm_pass_terms terms), the working

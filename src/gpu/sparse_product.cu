@@ -1,8 +1,10 @@
 #include "gpu/sparse_product.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_profile.hpp"
@@ -33,10 +35,13 @@ struct AssignmentView {
   const Fr* wide_values;
 };
 
+// Rows from first_row on; their entries from first_entry on (a streamed chunk's).
 struct MatrixView {
   const u64* row_offsets;
   const u32* columns;
   const u32* codes;
+  u64 first_row;
+  u64 first_entry;
 };
 
 // k (|k| < 2^63) into Montgomery form: the Montgomery product of |k| with R² is |k|·R.
@@ -57,8 +62,8 @@ __device__ __forceinline__ u32 wide_rank(const AssignmentView& z, u64 i, u64 mas
 // One row of one matrix times z, as r1cs::evaluate_row: 0 terms skipped, small
 // coefficients of 1s summed as integers, ±1 times a wide value added or subtracted.
 __device__ Fr evaluate_row(const MatrixView& m, u64 row, const AssignmentView& z, const Fr* table, const Fr& r2) {
-  const u64 begin = m.row_offsets[row];
-  const u64 end = m.row_offsets[row + 1];
+  const u64 begin = m.row_offsets[row - m.first_row] - m.first_entry;
+  const u64 end = m.row_offsets[row + 1 - m.first_row] - m.first_entry;
   // |small| ≤ 2^30 per term, so 2^32 terms could not overflow it.
   long long small_sum = 0;
   Fr acc = Fr::zero();
@@ -107,13 +112,13 @@ __device__ Fr evaluate_row(const MatrixView& m, u64 row, const AssignmentView& z
   return acc;
 }
 
-// One thread per row of the domain: a, b, c of a constraint and its a·b = c check
-// (the first failing row by atomicMin), zeros past the constraints.
+// One thread per row of [row_begin, row_end): a, b, c of a constraint and its
+// a·b = c check (the first failing row by atomicMin), zeros past the constraints.
 __global__ void __launch_bounds__(kThreads)
-    product_kernel(Fr* a, Fr* b, Fr* c, u64 n, u64 constraints, MatrixView ma, MatrixView mb, MatrixView mc,
-                   const Fr* table, AssignmentView z, Fr r2, unsigned long long* first_unsatisfied) {
-  const u64 row = blockIdx.x * u64{blockDim.x} + threadIdx.x;
-  if (row >= n) return;
+    product_kernel(Fr* a, Fr* b, Fr* c, u64 row_begin, u64 row_end, u64 constraints, MatrixView ma, MatrixView mb,
+                   MatrixView mc, const Fr* table, AssignmentView z, Fr r2, unsigned long long* first_unsatisfied) {
+  const u64 row = row_begin + blockIdx.x * u64{blockDim.x} + threadIdx.x;
+  if (row >= row_end) return;
   if (row >= constraints) {
     a[row] = Fr::zero();
     b[row] = Fr::zero();
@@ -155,6 +160,71 @@ Fr montgomery_r2() {
   static_assert(sizeof(r) == sizeof(r2));
   std::memcpy(&r, &r2, sizeof(r));
   return r;
+}
+
+// A streamed evaluator's chunk: rows [first_row, end_row) of the three matrices,
+// and where their entries begin and end in each.
+struct RowChunk {
+  std::size_t first_row;
+  std::size_t end_row;
+  std::size_t first_entry[3];
+  std::size_t end_entry[3];
+};
+
+constexpr std::size_t kEntryBytes = sizeof(r1cs::Variable) + sizeof(std::uint32_t);
+
+// Consecutive row ranges whose three matrices take at most chunk_bytes each (a row
+// that alone takes more is a chunk of its own).
+std::vector<RowChunk> plan_row_chunks(const r1cs::CompiledR1cs& c, std::size_t chunk_bytes) {
+  const r1cs::CompiledMatrix* m[3] = {&c.a, &c.b, &c.c};
+  const auto bytes = [&](std::size_t r0, std::size_t r1) {
+    std::size_t total = 0;
+    for (const auto* x : m) {
+      total += (r1 - r0 + 1) * sizeof(std::uint64_t) + (x->row_offsets[r1] - x->row_offsets[r0]) * kEntryBytes;
+    }
+    return total;
+  };
+  std::vector<RowChunk> chunks;
+  const std::size_t rows = c.num_constraints;
+  for (std::size_t r0 = 0; r0 < rows;) {
+    std::size_t lo = r0 + 1;  // fits, or is the one row a chunk must take
+    std::size_t hi = rows;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo + 1) / 2;
+      if (bytes(r0, mid) <= chunk_bytes) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    RowChunk chunk{r0, lo, {}, {}};
+    for (int i = 0; i < 3; ++i) {
+      chunk.first_entry[i] = m[i]->row_offsets[r0];
+      chunk.end_entry[i] = m[i]->row_offsets[lo];
+    }
+    chunks.push_back(chunk);
+    r0 = lo;
+  }
+  return chunks;
+}
+
+// The most rows and the most entries of each matrix in one chunk.
+struct ChunkExtent {
+  std::size_t rows = 0;
+  std::size_t entries[3] = {};
+};
+
+ChunkExtent largest_chunk(const std::vector<RowChunk>& chunks) {
+  ChunkExtent e;
+  for (const RowChunk& c : chunks) {
+    e.rows = std::max(e.rows, c.end_row - c.first_row);
+    for (int i = 0; i < 3; ++i) e.entries[i] = std::max(e.entries[i], c.end_entry[i] - c.first_entry[i]);
+  }
+  return e;
+}
+
+std::size_t matrix_bytes(std::size_t rows, std::size_t entries) {
+  return (rows + 1) * sizeof(std::uint64_t) + entries * kEntryBytes;
 }
 
 // The kernel indexes row_offsets by constraint without bounds: refuse a
@@ -208,6 +278,16 @@ std::size_t DeviceEvaluator::Matrix::device_bytes() const {
          codes.capacity() * sizeof(std::uint32_t);
 }
 
+struct DeviceEvaluator::Streamed {
+  std::shared_ptr<const r1cs::CompiledR1cs> compiled;
+  PinnedStaging* staging;
+  std::vector<RowChunk> chunks;
+  std::vector<Matrix> buffers;  // [turn · 3 + matrix], two turns
+  CudaStream copy;
+  CudaEvent uploaded[2];
+  CudaEvent consumed[2];  // the product that last read the turn's buffers
+};
+
 DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream,
                                  memory::BufferLedger& ledger)
     : num_inputs_(compiled.num_inputs),
@@ -222,13 +302,67 @@ DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStagi
   check(cudaStreamSynchronize(stream), "upload evaluator");
 }
 
-std::size_t DeviceEvaluator::device_bytes() const {
-  return a_.device_bytes() + b_.device_bytes() + c_.device_bytes() + table_.capacity() * sizeof(ff::Fr) +
-         first_unsatisfied_.capacity() * sizeof(unsigned long long);
+DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
+                                 std::size_t chunk_bytes, memory::BufferLedger& ledger)
+    : num_inputs_(compiled->num_inputs),
+      num_aux_(compiled->num_aux),
+      num_constraints_(compiled->num_constraints),
+      a_(ledger),
+      b_(ledger),
+      c_(ledger),
+      table_(ledger, compiled->coefficient_table.size()),
+      first_unsatisfied_(ledger, 1) {
+  checked(compiled->a, num_constraints_, "A");
+  checked(compiled->b, num_constraints_, "B");
+  checked(compiled->c, num_constraints_, "C");
+  auto st = std::make_unique<Streamed>();
+  st->chunks = plan_row_chunks(*compiled, chunk_bytes != 0 ? chunk_bytes : default_chunk_bytes(*compiled));
+  const ChunkExtent most = largest_chunk(st->chunks);
+  for (int turn = 0; turn < 2; ++turn) {
+    for (int i = 0; i < 3; ++i) {
+      Matrix& m = st->buffers.emplace_back(ledger);
+      m.row_offsets.reserve(most.rows + 1);
+      m.columns.reserve(most.entries[i]);
+      m.codes.reserve(most.entries[i]);
+    }
+  }
+  staging.upload(table_.data(), compiled->coefficient_table, st->copy.get());
+  check(cudaStreamSynchronize(st->copy.get()), "upload evaluator table");
+  st->staging = &staging;
+  st->compiled = std::move(compiled);
+  streamed_ = std::move(st);
 }
 
-std::size_t DeviceEvaluator::evaluate(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, std::size_t n,
-                                      cudaStream_t stream) {
+DeviceEvaluator::~DeviceEvaluator() = default;
+
+std::size_t DeviceEvaluator::resident_bytes(const r1cs::CompiledR1cs& compiled) {
+  std::size_t total = compiled.coefficient_table.size() * sizeof(ff::Fr) + sizeof(unsigned long long);
+  for (const auto* m : {&compiled.a, &compiled.b, &compiled.c}) total += matrix_bytes(m->rows(), m->nonzeros());
+  return total;
+}
+
+std::size_t DeviceEvaluator::default_chunk_bytes(const r1cs::CompiledR1cs& compiled) {
+  return std::clamp(resident_bytes(compiled) / 8, std::size_t{1} << 20, std::size_t{128} << 20);
+}
+
+std::size_t DeviceEvaluator::streamed_bytes(const r1cs::CompiledR1cs& compiled, std::size_t chunk_bytes) {
+  const ChunkExtent most =
+      largest_chunk(plan_row_chunks(compiled, chunk_bytes != 0 ? chunk_bytes : default_chunk_bytes(compiled)));
+  std::size_t per_turn = 0;
+  for (int i = 0; i < 3; ++i) per_turn += matrix_bytes(most.rows, most.entries[i]);
+  return 2 * per_turn + compiled.coefficient_table.size() * sizeof(ff::Fr) + sizeof(unsigned long long);
+}
+
+std::size_t DeviceEvaluator::device_bytes() const {
+  std::size_t total = a_.device_bytes() + b_.device_bytes() + c_.device_bytes() + table_.capacity() * sizeof(ff::Fr) +
+                      first_unsatisfied_.capacity() * sizeof(unsigned long long);
+  if (streamed_) {
+    for (const Matrix& m : streamed_->buffers) total += m.device_bytes();
+  }
+  return total;
+}
+
+void DeviceEvaluator::check_arguments(const DeviceAssignment& z, std::size_t n) const {
   if (z.num_inputs() != num_inputs_ || z.num_aux() != num_aux_) {
     throw std::invalid_argument("DeviceEvaluator: the assignment has " + std::to_string(z.num_inputs()) +
                                 " inputs and " + std::to_string(z.num_aux()) + " aux values, the circuit " +
@@ -238,16 +372,67 @@ std::size_t DeviceEvaluator::evaluate(const DeviceAssignment& z, ff::Fr* a, ff::
     throw std::invalid_argument("DeviceEvaluator: " + std::to_string(n) + " rows cannot hold " +
                                 std::to_string(num_constraints_) + " constraints");
   }
-  if (n == 0) return 0;
-  auto matrix = [](const Matrix& m) {
-    return MatrixView{m.row_offsets.data(), reinterpret_cast<const u32*>(m.columns.data()), m.codes.data()};
+}
+
+void DeviceEvaluator::launch_product(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                                     std::size_t first_row, std::size_t end_row, const Matrix* const (&m)[3],
+                                     const std::size_t (&first_entry)[3], cudaStream_t stream) {
+  if (end_row <= first_row) return;
+  auto view_of = [&](int i) {
+    return MatrixView{m[i]->row_offsets.data(), reinterpret_cast<const u32*>(m[i]->columns.data()),
+                      m[i]->codes.data(), first_row, first_entry[i]};
   };
+  product_kernel<<<blocks_for(end_row - first_row), kThreads, 0, stream>>>(
+      dev(a), dev(b), dev(c), first_row, end_row, num_constraints_, view_of(0), view_of(1), view_of(2),
+      dev(table_.data()), view(z), montgomery_r2(), first_unsatisfied_.data());
+  check_launch("product_kernel");
+}
+
+void DeviceEvaluator::evaluate_streamed(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c,
+                                        cudaStream_t stream) {
+  Streamed& st = *streamed_;
+  const r1cs::CompiledMatrix* host[3] = {&st.compiled->a, &st.compiled->b, &st.compiled->c};
+  last_sent_bytes_ = 0;
+  for (std::size_t k = 0; k < st.chunks.size(); ++k) {
+    const RowChunk& chunk = st.chunks[k];
+    const std::size_t turn = k % 2;
+    // The buffers are refilled once the product two chunks back has read them.
+    check(cudaStreamWaitEvent(st.copy.get(), st.consumed[turn].get()), "wait for the chunk's reader");
+    const Matrix* buffers[3];
+    for (int i = 0; i < 3; ++i) {
+      Matrix& buf = st.buffers[turn * 3 + i];
+      const std::size_t rows = chunk.end_row - chunk.first_row;
+      const std::size_t entries = chunk.end_entry[i] - chunk.first_entry[i];
+      st.staging->upload(buf.row_offsets.data(), host[i]->row_offsets.subspan(chunk.first_row, rows + 1),
+                         st.copy.get());
+      st.staging->upload(buf.columns.data(), host[i]->columns.subspan(chunk.first_entry[i], entries), st.copy.get());
+      st.staging->upload(buf.codes.data(), host[i]->coefficients.subspan(chunk.first_entry[i], entries),
+                         st.copy.get());
+      last_sent_bytes_ += matrix_bytes(rows, entries);
+      buffers[i] = &buf;
+    }
+    check(cudaEventRecord(st.uploaded[turn].get(), st.copy.get()), "record chunk upload");
+    check(cudaStreamWaitEvent(stream, st.uploaded[turn].get()), "wait for chunk upload");
+    launch_product(z, a, b, c, chunk.first_row, chunk.end_row, buffers, chunk.first_entry, stream);
+    check(cudaEventRecord(st.consumed[turn].get(), stream), "record chunk product");
+  }
+}
+
+std::size_t DeviceEvaluator::evaluate(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, std::size_t n,
+                                      cudaStream_t stream) {
+  check_arguments(z, n);
+  if (n == 0) return 0;
   // All ones: above every row, so "none failed" unless a row lowers it.
   check(cudaMemsetAsync(first_unsatisfied_.data(), 0xff, sizeof(unsigned long long), stream), "reset check");
-  product_kernel<<<blocks_for(n), kThreads, 0, stream>>>(dev(a), dev(b), dev(c), n, num_constraints_, matrix(a_),
-                                                         matrix(b_), matrix(c_), dev(table_.data()), view(z),
-                                                         montgomery_r2(), first_unsatisfied_.data());
-  check_launch("product_kernel");
+  const Matrix* resident[3] = {&a_, &b_, &c_};
+  const std::size_t from_start[3] = {0, 0, 0};
+  if (streamed_) {
+    evaluate_streamed(z, a, b, c, stream);
+    // The rows past the constraints are zeros: no matrix entry is read.
+    launch_product(z, a, b, c, num_constraints_, n, resident, from_start, stream);
+  } else {
+    launch_product(z, a, b, c, 0, n, resident, from_start, stream);
+  }
   unsigned long long first = 0;
   check(cudaMemcpyAsync(&first, first_unsatisfied_.data(), sizeof(first), cudaMemcpyDeviceToHost, stream),
         "download check");

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "ff/fr.hpp"
@@ -68,14 +69,41 @@ class DeviceAssignment {
 };
 
 // A CompiledR1cs's matrices (CSR: row offsets, 32-bit variables, 32-bit coefficient
-// codes) and coefficient table resident on the device. Uploaded once per evaluator;
-// the buffers are charged to the ledger as device memory, like a key's points.
+// codes) and coefficient table on the device. Resident: the matrices are uploaded
+// once per evaluator. Streamed, for a device that cannot hold them beside a
+// partition (a 32 GiB PoRep's are 8.7 GiB): they stay in host memory and go up at
+// every evaluate() in chunks of rows, each chunk's upload (on a copy stream of the
+// evaluator's own) overlapping the previous chunk's product; two chunks' buffers
+// live on the device. The buffers charge the ledger as device memory, like a key's
+// points.
 class DeviceEvaluator {
  public:
-  // Uploads through staging on stream and waits for the copies; the device memory
-  // charges `ledger`.
+  // Rows per streamed chunk are chosen so that a chunk's three matrices take at
+  // most chunk_bytes (or one row, where a row alone takes more): by default an
+  // eighth of the matrices, at least 1 MiB and at most 128 MiB, so that uploads
+  // overlap products and two chunks take a fraction of the resident evaluator.
+  static std::size_t default_chunk_bytes(const r1cs::CompiledR1cs& compiled);
+
+  // Resident. Uploads through staging on stream and waits for the copies; the
+  // device memory charges `ledger`.
   DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream,
                   memory::BufferLedger& ledger = memory::BufferLedger::process());
+  // Streamed: `compiled` is held (its matrices are read at every evaluate()), the
+  // chunks go up through `staging`, which must outlive the evaluator. chunk_bytes 0:
+  // default_chunk_bytes.
+  DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
+                  std::size_t chunk_bytes = 0, memory::BufferLedger& ledger = memory::BufferLedger::process());
+  ~DeviceEvaluator();
+  DeviceEvaluator(const DeviceEvaluator&) = delete;
+  DeviceEvaluator& operator=(const DeviceEvaluator&) = delete;
+
+  // Device bytes of the resident evaluator of `compiled`, and of the streamed one.
+  static std::size_t resident_bytes(const r1cs::CompiledR1cs& compiled);
+  static std::size_t streamed_bytes(const r1cs::CompiledR1cs& compiled, std::size_t chunk_bytes = 0);
+
+  bool streamed() const { return streamed_ != nullptr; }
+  // Bytes of matrices the last evaluate() sent over the link (0 when resident).
+  std::size_t last_sent_bytes() const { return last_sent_bytes_; }
 
   std::size_t num_inputs() const { return num_inputs_; }
   std::size_t num_aux() const { return num_aux_; }
@@ -92,7 +120,10 @@ class DeviceEvaluator {
   std::size_t device_bytes() const;
 
  private:
+  // One matrix's rows [first_row, first_row + rows) on the device; entries from
+  // first_entry on.
   struct Matrix {
+    explicit Matrix(memory::BufferLedger& ledger) : row_offsets(ledger), columns(ledger), codes(ledger) {}
     Matrix(const r1cs::CompiledMatrix& m, PinnedStaging& staging, cudaStream_t stream, memory::BufferLedger& ledger);
     std::size_t device_bytes() const;
 
@@ -100,15 +131,27 @@ class DeviceEvaluator {
     DeviceBuffer<r1cs::Variable> columns;
     DeviceBuffer<std::uint32_t> codes;
   };
+  struct Streamed;
+
+  void check_arguments(const DeviceAssignment& z, std::size_t n) const;
+  // The product of rows [first_row, end_row) (past the constraints: zeros) with the
+  // matrices' rows from first_row in a, b, c.
+  void launch_product(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, std::size_t first_row,
+                      std::size_t end_row, const Matrix* const (&m)[3], const std::size_t (&first_entry)[3],
+                      cudaStream_t stream);
+  void evaluate_streamed(const DeviceAssignment& z, ff::Fr* a, ff::Fr* b, ff::Fr* c, cudaStream_t stream);
 
   std::size_t num_inputs_;
   std::size_t num_aux_;
   std::size_t num_constraints_;
+  // Resident: the whole matrices. Streamed: unused (empty).
   Matrix a_;
   Matrix b_;
   Matrix c_;
   DeviceBuffer<ff::Fr> table_;
   DeviceBuffer<unsigned long long> first_unsatisfied_;  // one slot, atomicMin'ed by the product
+  std::unique_ptr<Streamed> streamed_;
+  std::size_t last_sent_bytes_ = 0;
 };
 
 }  // namespace zkpipe::gpu

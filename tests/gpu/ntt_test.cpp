@@ -105,6 +105,28 @@ TEST(GpuNtt, EveryTileMatchesHost) {
   }
 }
 
+// Past the tables' stages the passes compute their twiddles from powers of ω: with
+// few table stages (none, one, some) every pass, the reversing one included, does.
+TEST(GpuNtt, ComputedTwiddlesMatchHost) {
+  ZKPIPE_REQUIRE_GPU();
+  for (unsigned lg : {4u, 13u, 17u}) {
+    const poly::EvaluationDomain domain(std::size_t{1} << lg);
+    const std::vector<Fr> input = random_vector(domain.size(), 200 + lg);
+    for (unsigned stages : {0u, 1u, 5u, 11u}) {
+      const DeviceNtt ntt(domain, 6, stages);
+      expect_every_transform_matches_host(ntt, domain, input,
+                                          "lg " + std::to_string(lg) + " table stages " + std::to_string(stages));
+    }
+  }
+}
+
+TEST(GpuNtt, TableBytesShrinkPastTheTableStages) {
+  EXPECT_EQ(DeviceNtt::table_bytes(27), DeviceNtt::table_bytes(27, DeviceNtt::kDefaultTableStages));
+  EXPECT_LT(DeviceNtt::table_bytes(27), std::size_t{80} << 20);
+  // Every stage from tables: the two directions' N entries dominate.
+  EXPECT_GT(DeviceNtt::table_bytes(27, 27), std::size_t{8} << 30);
+}
+
 void check_h(groth16::HQuery query, unsigned lg, std::size_t used) {
   const std::size_t n = std::size_t{1} << lg;
   std::vector<Fr> a = random_vector(used, 10 + lg);

@@ -4,6 +4,7 @@
 // partition needs it refuses at once, naming both figures.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,7 @@
 #include "gpu/msm.hpp"
 #include "gpu_test_env.hpp"
 #include "memory/buffer_ledger.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 
 namespace zkpipe::gpu {
 namespace {
@@ -70,6 +72,43 @@ TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
   EXPECT_LT(sent.bytes, circuit_->partitions() * point_bytes() * 5 / 4);
   EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
   EXPECT_GT(ledger.snapshot().device(0).peak_bytes, 0u);
+}
+
+// A deferred (pce) witness under a budget that holds the least a partition needs
+// with its evaluator streamed, but not the evaluator resident: the matrices go up
+// at every partition, the proofs equal the CPU backend's.
+TEST_F(CudaProverBudget, StreamsTheEvaluatorWhenItDoesNotFit) {
+  auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*circuit_));
+  const std::size_t least = CudaProver::least_device_bytes(*key_, compiled.get());
+  ASSERT_GT(least, CudaProver::least_device_bytes(*key_));
+  const std::size_t budget = least + (std::size_t{8} << 20);
+  memory::BufferLedger ledger;
+  ledger.set_device_limit(0, budget);
+  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  groth16::CpuProver cpu;
+  for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
+    const Blinding blinding = Blinding::random();
+    const groth16::Proof expected = groth16::prove(cpu, groth16::synthesize_witness(*circuit_, p), *key_, blinding);
+    groth16::PartitionWitness w = groth16::synthesize_witness(*circuit_, p, compiled);
+    ASSERT_TRUE(w.is_deferred());
+    EXPECT_EQ(groth16::prove(gpu, std::move(w), *key_, blinding), expected) << "partition " << p;
+  }
+  const CudaProver::StreamedTotals sent = gpu.streamed_totals();
+  EXPECT_EQ(sent.evaluations, circuit_->partitions());
+  EXPECT_GE(sent.evaluator_bytes, circuit_->partitions() * compiled->nonzeros() * 2 * sizeof(std::uint32_t));
+  EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
+}
+
+// Unlimited, the same deferred witnesses keep the evaluator resident: nothing of it
+// is streamed.
+TEST_F(CudaProverBudget, KeepsTheEvaluatorResidentWhenItFits) {
+  auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*circuit_));
+  CudaProver gpu(0);
+  groth16::CpuProver cpu;
+  const Blinding blinding = Blinding::random();
+  const groth16::Proof expected = groth16::prove(cpu, groth16::synthesize_witness(*circuit_, 0), *key_, blinding);
+  EXPECT_EQ(groth16::prove(gpu, groth16::synthesize_witness(*circuit_, 0, compiled), *key_, blinding), expected);
+  EXPECT_EQ(gpu.streamed_totals().evaluations, 0u);
 }
 
 TEST_F(CudaProverBudget, RefusesAtOnceBelowTheLeastAPartitionNeeds) {

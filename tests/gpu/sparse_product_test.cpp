@@ -56,9 +56,8 @@ std::vector<Fr> download(const DeviceBuffer<Fr>& d, std::size_t n) {
 
 // Over n rows; every output buffer is poisoned first, so rows the kernels skip
 // cannot pass for zeros.
-DeviceResult device_product(const CompiledR1cs& compiled, std::span<const Fr> inputs, const CompactValues& aux,
+DeviceResult device_product(DeviceEvaluator& evaluator, std::span<const Fr> inputs, const CompactValues& aux,
                             std::size_t n, PinnedStaging& staging) {
-  DeviceEvaluator evaluator(compiled, staging, nullptr);
   DeviceAssignment z;
   z.upload(inputs, aux, staging, nullptr);
   DeviceBuffer<Fr> a(n);
@@ -78,6 +77,12 @@ DeviceResult device_product(const CompiledR1cs& compiled, std::span<const Fr> in
   r.c = download(c, n);
   r.aux = download(full, aux.size());
   return r;
+}
+
+DeviceResult device_product(const CompiledR1cs& compiled, std::span<const Fr> inputs, const CompactValues& aux,
+                            std::size_t n, PinnedStaging& staging) {
+  DeviceEvaluator evaluator(compiled, staging, nullptr);
+  return device_product(evaluator, inputs, aux, n, staging);
 }
 
 std::size_t host_first_unsatisfied(const r1cs::AbcVectors& abc) {
@@ -189,6 +194,40 @@ TEST(DeviceSparseProduct, EqualsHostOnRandomCircuits) {
     EXPECT_EQ(got.first_unsatisfied, host_first_unsatisfied(want)) << "seed " << seed;
     EXPECT_TRUE(got.aux == aux) << "seed " << seed;
   }
+}
+
+// The matrices streamed in chunks of rows (one row each, a few rows, one chunk for
+// all) give what the host gives, name the same first unsatisfied row, and send
+// every matrix entry exactly once per evaluation.
+TEST(DeviceSparseProduct, StreamedEqualsHost) {
+  ZKPIPE_REQUIRE_GPU();
+  auto compiled = std::make_shared<const CompiledR1cs>(compile_random_circuit());
+  std::size_t matrices = 0;
+  for (const auto* m : {&compiled->a, &compiled->b, &compiled->c}) {
+    matrices += m->row_offsets.size() * sizeof(std::uint64_t) + m->nonzeros() * 2 * sizeof(std::uint32_t);
+  }
+  PinnedStaging staging(std::size_t{1} << 12);
+  std::mt19937_64 rng(11);
+  std::vector<Fr> inputs{Fr::one()};
+  for (std::size_t i = 1; i < kRandomInputs; ++i) inputs.push_back(random_value(rng));
+  std::vector<Fr> aux(kRandomAux);
+  for (Fr& x : aux) x = random_value(rng);
+  const CompactValues compact = CompactValues::of(aux);
+  const r1cs::AbcVectors want = r1cs::evaluate_abc(*compiled, inputs, compact);
+  const std::size_t n = compiled->num_constraints + 19;
+  for (std::size_t chunk_bytes : {std::size_t{1}, std::size_t{3000}, std::size_t{1} << 30}) {
+    const std::string label = "chunks of " + std::to_string(chunk_bytes) + " bytes";
+    DeviceEvaluator evaluator(compiled, staging, chunk_bytes);
+    ASSERT_TRUE(evaluator.streamed());
+    const DeviceResult got = device_product(evaluator, inputs, compact, n, staging);
+    expect_equal(got, want, n, label);
+    EXPECT_EQ(got.first_unsatisfied, host_first_unsatisfied(want)) << label;
+    // Each chunk's row offsets carry one more than its rows.
+    EXPECT_GE(evaluator.last_sent_bytes(), matrices) << label;
+    EXPECT_LE(evaluator.last_sent_bytes(), matrices + 3 * compiled->num_constraints * sizeof(std::uint64_t)) << label;
+  }
+  EXPECT_LT(DeviceEvaluator::streamed_bytes(*compiled, 3000), DeviceEvaluator::resident_bytes(*compiled));
+  EXPECT_EQ(DeviceEvaluator(*compiled, staging, nullptr).device_bytes(), DeviceEvaluator::resident_bytes(*compiled));
 }
 
 TEST(DeviceSparseProduct, RefusesAnAssignmentOfAnotherShape) {
