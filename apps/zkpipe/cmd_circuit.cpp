@@ -1,3 +1,4 @@
+#include <bit>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -56,10 +57,15 @@ void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t
   }
   const bool evaluator_resident = evaluator != 0 && gpu::evaluator_fits(k, evaluator, *device_memory);
   const std::size_t left = evaluator_resident ? *device_memory - evaluator : *device_memory;
-  const std::size_t pass_terms = gpu::CudaProverOptions{}.max_msm_pass_terms;
-  const bool points_resident = gpu::resident_need(k, pass_terms, true, left) <= left;
+  const auto pass_terms = gpu::resident_pass_terms(k, gpu::CudaProverOptions{}.max_msm_pass_terms, true, left);
+  const bool points_resident = pass_terms.has_value();
   const std::size_t streamed = (points_resident ? 0 : points) + (evaluator_resident ? 0 : evaluator);
-  std::cout << "                 " << budget << ": points " << (points_resident ? "resident" : "streamed");
+  std::cout << "                 " << budget << ": points ";
+  if (points_resident) {
+    std::cout << "resident (MSM passes of at most 2^" << std::bit_width(*pass_terms) - 1 << " terms)";
+  } else {
+    std::cout << "streamed";
+  }
   if (evaluator != 0) std::cout << ", evaluator " << (evaluator_resident ? "resident" : "streamed");
   if (streamed == 0) {
     std::cout << ", nothing streamed per partition\n";

@@ -138,10 +138,6 @@ struct Working {
   std::map<std::pair<std::size_t, groth16::HQuery>, std::unique_ptr<DeviceNtt>> ntts;
 };
 
-// Below this many terms per pass, halving the passes frees too little scratch to
-// be worth the extra passes.
-constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
-
 std::string gib(std::size_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1 << 30));
@@ -222,13 +218,16 @@ struct CudaProver::State {
   }
 
   // Whether the key's points can stay on the device: with the option unset, when
-  // they, the scratch of the largest MSM pass and the working vectors fit in the free
-  // memory, less a margin (placement.hpp). The working buffers already held are
-  // reused, so they count as free.
-  bool fits_on_device(const ProvingKey& key) const {
+  // they, the scratch of an MSM pass and the working vectors fit in the free memory,
+  // less a margin (placement.hpp), with passes made shorter where that is what it
+  // takes. The working buffers already held are reused, so they count as free.
+  bool fits_on_device(const ProvingKey& key) {
     if (options.max_resident_base_bytes != 0) return resident_bytes(key) <= options.max_resident_base_bytes;
     const std::size_t free_bytes = device_free_bytes() + work->bytes();
-    return resident_need(KeyQuerySizes::of(key), msm_pass_terms, options.g2_msm_on_device, free_bytes) <= free_bytes;
+    const auto terms = resident_pass_terms(KeyQuerySizes::of(key), msm_pass_terms, options.g2_msm_on_device, free_bytes);
+    if (!terms) return false;
+    msm_pass_terms = *terms;
+    return true;
   }
 
   // Free device memory, or what is left of the ledger's device budget when less.

@@ -56,4 +56,12 @@ std::size_t resident_need(const KeyQuerySizes& k, std::size_t msm_pass_terms, bo
   return resident_point_bytes(k, g2_on_device) + scratch + working_bytes(k) + device_memory_margin(available);
 }
 
+std::optional<std::size_t> resident_pass_terms(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
+                                               std::size_t available) {
+  for (std::size_t terms = max_pass_terms;; terms /= 2) {
+    if (resident_need(k, terms, g2_on_device, available) <= available) return terms;
+    if (terms / 2 < kMinMsmPassTerms) return std::nullopt;
+  }
+}
+
 }  // namespace zkpipe::gpu

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
@@ -54,5 +55,16 @@ std::size_t evaluator_bytes(std::size_t constraints, std::size_t nonzeros);
 // vectors and the margin device_memory_margin(available).
 std::size_t resident_need(const KeyQuerySizes& k, std::size_t msm_pass_terms, bool g2_on_device,
                           std::size_t available);
+
+// Below this many terms per pass, halving the passes frees too little scratch to
+// be worth the extra passes.
+inline constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
+
+// The most terms per MSM pass, halving from max_pass_terms down to
+// kMinMsmPassTerms, with which the points stay resident in `available` bytes
+// (resident_need); nothing when even the smallest passes leave them no room. On an
+// 80 GB card a 32 GiB PoRep's points fit with passes of 2^24 terms, not 2^26.
+std::optional<std::size_t> resident_pass_terms(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
+                                               std::size_t available);
 
 }  // namespace zkpipe::gpu

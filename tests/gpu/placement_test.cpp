@@ -33,5 +33,34 @@ TEST(Placement, TheShapeGivesTheKeysQuerySizes) {
   EXPECT_GT(least_device_bytes(from_key), working_bytes(from_key));
 }
 
+// The 32 GiB PoRep's query sizes (setup's own figures on the H100, 2026-12-06).
+constexpr KeyQuerySizes kPorep32GiB{std::size_t{1} << 27, 328,       129753620, 33112282,
+                                    33112282,            130169893, (std::size_t{1} << 27) - 1};
+
+TEST(Placement, APartitionOfThe32GiBPorepFitsIn16GiB) {
+  // Three vectors of 4 GiB (aux and the scalars in b's and c's after the h step),
+  // the NTT's tables, the smallest streamed MSM.
+  EXPECT_GT(least_device_bytes(kPorep32GiB), std::size_t{12} << 30);
+  EXPECT_LT(least_device_bytes(kPorep32GiB), std::size_t{13} << 30);
+  // Its evaluator (8.6 GiB) streams at 16 GiB and at 24 GiB, stays at 80 GiB.
+  const std::size_t evaluator = evaluator_bytes(130278869, 756736221);
+  EXPECT_FALSE(evaluator_fits(kPorep32GiB, evaluator, std::size_t{16} << 30));
+  EXPECT_TRUE(evaluator_fits(kPorep32GiB, evaluator, std::size_t{79} << 30));
+}
+
+TEST(Placement, ShorterMsmPassesKeepTheKeyResidentOnAnH100) {
+  const std::size_t most = std::size_t{1} << 26;
+  // An H200's free memory: the longest passes.
+  EXPECT_EQ(resident_pass_terms(kPorep32GiB, most, true, std::size_t{139} << 30), most);
+  // An H100's: shorter ones, but resident.
+  const auto h100 = resident_pass_terms(kPorep32GiB, most, true, std::size_t{79} << 30);
+  ASSERT_TRUE(h100.has_value());
+  EXPECT_LT(*h100, most);
+  EXPECT_GE(*h100, kMinMsmPassTerms);
+  EXPECT_LE(resident_need(kPorep32GiB, *h100, true, std::size_t{79} << 30), std::size_t{79} << 30);
+  // A 48 GiB card cannot hold the 47.6 GiB of points beside anything.
+  EXPECT_FALSE(resident_pass_terms(kPorep32GiB, most, true, std::size_t{48} << 30).has_value());
+}
+
 }  // namespace
 }  // namespace zkpipe::gpu
