@@ -64,4 +64,11 @@ if grep -q "^This build carries GPU code for: " "$dir/devices.txt"; then
     { echo "FAIL: circuit info: a tiny key not resident in 16 GiB:" >&2; cat "$dir/info.txt" >&2; exit 1; }
   "$zkpipe" circuit info --preset 2e20 --device-memory 300MiB | grep -q "refused, below the least" ||
     { echo "FAIL: circuit info: 300 MiB for 2e20 not refused" >&2; exit 1; }
+  # The 32 GiB PoRep: a 16 GiB card proves it with the points and the pce evaluator
+  # streamed; an 80 GB one keeps both, the points with shorter MSM passes.
+  porep=("$zkpipe" circuit info --circuit filecoin-porep --sector-size 32GiB)
+  "${porep[@]}" --device-memory 16GiB | grep -q "16.0 GiB: points streamed, evaluator streamed" ||
+    { echo "FAIL: circuit info: the 32 GiB PoRep at 16 GiB" >&2; exit 1; }
+  "${porep[@]}" --device-memory 79GiB | grep -q "79.0 GiB: points resident (MSM passes of at most 2^2[2-5] terms), evaluator resident" ||
+    { echo "FAIL: circuit info: the 32 GiB PoRep at 79 GiB" >&2; exit 1; }
 fi
