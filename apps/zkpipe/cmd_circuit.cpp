@@ -9,22 +9,18 @@
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "backend.hpp"
 #include "commands.hpp"
+#include "device_plan.hpp"
 #include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 #include "seal_proof_args.hpp"
 #include "workloads.hpp"
 
-#ifdef ZKPIPE_WITH_CUDA
-#include "gpu/cuda_prover.hpp"
-#include "gpu/placement.hpp"
-#endif
 
 namespace zkpipe::cli {
 
 namespace {
 
-constexpr const char* kFilecoinPorep = "filecoin-porep";
 
 struct InfoOptions {
   WorkloadSpec workload;
@@ -32,67 +28,12 @@ struct InfoOptions {
   std::optional<std::size_t> device_memory;
 };
 
-#ifdef ZKPIPE_WITH_CUDA
-// What the CUDA prover would do with a key of this shape (gpu/placement.hpp): the
-// key's points, the least a partition needs, and with a budget what stays resident
-// (a pce witness's evaluator first, then the points) and what each partition
-// streams. Link rates: PCIe 5 x16 as measured on the H100 host (54.9 GB/s,
-// docs/BENCHMARKS.md), PCIe 4 x16 half.
-void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t> device_memory) {
-  const gpu::KeyQuerySizes k = gpu::KeyQuerySizes::of(s);
-  const std::size_t points = gpu::resident_point_bytes(k, true);
-  const std::size_t least = gpu::least_device_bytes(k);
-  // The shape counts the matrices' entries when it comes from the circuit (the pce
-  // path's evaluator); 0 when it does not know them.
-  const std::size_t evaluator = s.nonzeros == 0 ? 0 : gpu::evaluator_bytes(s.constraints, s.nonzeros);
-  std::cout << "on a GPU         key points about " << format_bytes(double(points)) << " (G1 A, B, L, H and G2 B); a "
-            << "partition needs at least " << format_bytes(double(least)) << " of device memory (points streamed)";
-  if (evaluator != 0) std::cout << "; the pce evaluator " << format_bytes(double(evaluator));
-  std::cout << "\n";
-  if (!device_memory) return;
-  const std::string budget = "--device-memory " + format_bytes(double(*device_memory));
-  if (*device_memory < least) {
-    std::cout << "                 " << budget << ": refused, below the least a partition needs\n";
-    return;
-  }
-  const bool evaluator_resident = evaluator != 0 && gpu::evaluator_fits(k, evaluator, *device_memory);
-  const std::size_t left = evaluator_resident ? *device_memory - evaluator : *device_memory;
-  const auto pass_terms = gpu::resident_pass_terms(k, gpu::CudaProverOptions{}.max_msm_pass_terms, true, left);
-  const bool points_resident = pass_terms.has_value();
-  const std::size_t streamed = (points_resident ? 0 : points) + (evaluator_resident ? 0 : evaluator);
-  std::cout << "                 " << budget << ": points ";
-  if (points_resident) {
-    std::cout << "resident (MSM passes of at most 2^" << std::bit_width(*pass_terms) - 1 << " terms)";
-  } else {
-    std::cout << "streamed";
-  }
-  if (evaluator != 0) std::cout << ", evaluator " << (evaluator_resident ? "resident" : "streamed");
-  if (streamed == 0) {
-    std::cout << ", nothing streamed per partition\n";
-    return;
-  }
-  char bound[96];
-  std::snprintf(bound, sizeof bound, "%.2f s of transfer at 54.9 GB/s (PCIe 5 x16), %.2f s at 27 GB/s (PCIe 4 x16)",
-                double(streamed) / 54.9e9, double(streamed) / 27e9);
-  std::cout << "; at most " << format_bytes(double(streamed))
-            << " over the link per partition (of the points only the non-zero terms' go): at most " << bound << "\n";
-}
-#endif
 
 void run_info(const InfoOptions& o) {
-  const filecoin::SealProof* seal = nullptr;
-  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  if (o.workload.circuit == kFilecoinPorep) {
-    // The shape alone (every value zero): no synthetic C1 to draw for counting.
-    SealProofChoice choice = o.seal_proof;
-    choice.sector_size = o.workload.preset;
-    seal = &resolve_seal_proof(choice);
-    circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*seal));
-  } else {
-    circuit = proving::make_shape_circuit(o.workload);
-  }
-  // Counted, not recorded: at 2^27 the recorded matrices alone would need ~26 GiB.
-  groth16::CircuitShape s = groth16::count_shape(*circuit);
+  const CountedWorkload counted = count_workload(o.workload, o.seal_proof);
+  const filecoin::SealProof* seal = counted.seal;
+  const auto& circuit = counted.circuit;
+  const groth16::CircuitShape& s = counted.shape;
   groth16::PartitionFootprint f = groth16::PartitionFootprint::of(s);
   auto pct = [&](std::size_t n, std::size_t of) { return of == 0 ? 0.0 : 100.0 * double(n) / double(of); };
   std::cout << "circuit          " << circuit->name() << "\n";
@@ -115,9 +56,7 @@ void run_info(const InfoOptions& o) {
             << format_bytes(double(8 * s.nonzeros + 3 * 8 * s.constraints)) << ", once per circuit shape)\n"
             << "pce witness      about " << format_bytes(double(s.aux / 4 + f.density + 32 * s.inputs))
             << " per partition while queued (0/1 values as bits; wide values add 32 bytes each)\n";
-#ifdef ZKPIPE_WITH_CUDA
   print_device_plan(s, o.device_memory);
-#endif
 }
 
 }  // namespace

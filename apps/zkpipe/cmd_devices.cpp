@@ -1,12 +1,22 @@
 // zkpipe devices: what this build and this machine's GPUs will do — the
 // architectures the build carries code for (known without a GPU or a driver), then
 // each GPU with its capability, memory, link, whether this build runs on it and the
-// kernel configuration it would get.
+// kernel configuration it would get; with a circuit (--circuit, --preset or
+// --sector-size), what a partition of it would need on each GPU and what the prover
+// would keep resident and stream there (within --device-memory, or the GPU's free
+// memory).
 #include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
+#include "backend.hpp"
 #include "commands.hpp"
+#include "device_plan.hpp"
 #include "progress.hpp"
+#include "seal_proof_args.hpp"
+#include "workloads.hpp"
 
 #ifdef ZKPIPE_WITH_CUDA
 #include "gpu/architectures.hpp"
@@ -38,22 +48,47 @@ void describe_device(int ordinal) {
 }
 #endif
 
-void run_devices() {
+struct DevicesOptions {
+  WorkloadSpec workload;
+  SealProofChoice seal_proof;
+  std::optional<std::size_t> device_memory;
+  bool with_circuit = false;
+};
+
+// The circuit's plan within --device-memory, or on each GPU within its free memory.
+void print_circuit_plans(const DevicesOptions& o, [[maybe_unused]] int gpus) {
+  const CountedWorkload counted = count_workload(o.workload, o.seal_proof);
+  std::cout << "circuit          " << counted.circuit->name() << "\n";
+#ifdef ZKPIPE_WITH_CUDA
+  if (!o.device_memory && gpus > 0) {
+    for (int d = 0; d < gpus; ++d) {
+      const std::size_t free_bytes = gpu::device_free_bytes(d);
+      std::cout << "GPU " << d << " (" << format_bytes(static_cast<double>(free_bytes)) << " free):\n";
+      print_device_plan(counted.shape, free_bytes);
+    }
+    return;
+  }
+#endif
+  print_device_plan(counted.shape, o.device_memory);
+}
+
+void run_devices(const DevicesOptions& o) {
+  int gpus = 0;
 #ifdef ZKPIPE_WITH_CUDA
   std::cout << "This build carries GPU code for: " << gpu::describe_targets(gpu::built_architectures()) << "\n";
   const gpu::DeviceCount count = gpu::count_devices();
   if (!count.error.empty()) {
     std::cout << "No GPU usable: the CUDA driver says \"" << count.error << "\"\n";
-    return;
-  }
-  if (count.count == 0) {
+  } else if (count.count == 0) {
     std::cout << "No GPU: the CUDA driver reports none\n";
-    return;
+  } else {
+    gpus = count.count;
+    for (int d = 0; d < count.count; ++d) describe_device(d);
   }
-  for (int d = 0; d < count.count; ++d) describe_device(d);
 #else
   std::cout << "This build carries no GPU code: it was configured without nvcc (the CUDA backend is off)\n";
 #endif
+  if (o.with_circuit) print_circuit_plans(o, gpus);
 }
 
 }  // namespace
@@ -62,7 +97,31 @@ void register_devices(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "devices", "The GPU architectures this build has code for, and this machine's GPUs: capability, memory, "
                  "PCIe link, whether this build runs on each and with what kernel configuration");
-  cmd->callback([] { run_devices(); });
+  auto opts = std::make_shared<DevicesOptions>();
+  add_circuit_options(*cmd, opts->workload);
+  add_seal_proof_variant_options(*cmd, opts->seal_proof);
+  cmd->add_option_function<std::string>(
+      "--device-memory",
+      [opts](const std::string& text) {
+        try {
+          opts->device_memory = parse_device_memory(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--device-memory", e.what());
+        }
+      },
+      "With a circuit: the GPU memory to plan its placement within (default: each GPU's free memory)");
+  cmd->callback([opts, cmd] {
+    const auto given = [&](const char* name) { return cmd->get_option(name)->count() > 0; };
+    opts->with_circuit = given("--circuit") || given("--preset") || given("--sector-size");
+    if (!opts->with_circuit && opts->device_memory) {
+      throw std::invalid_argument("--device-memory with devices plans a circuit's placement: name one "
+                                  "(--circuit, --preset or --sector-size)");
+    }
+    if (opts->workload.circuit == kFilecoinPorep && !given("--sector-size") && !given("--preset")) {
+      throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+    }
+    run_devices(*opts);
+  });
 }
 
 }  // namespace zkpipe::cli

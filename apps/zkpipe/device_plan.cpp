@@ -1,0 +1,88 @@
+#include "device_plan.hpp"
+
+#include <bit>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "circuits/filecoin/c1_circuit.hpp"
+#include "groth16/synthesis.hpp"
+#include "progress.hpp"
+
+#ifdef ZKPIPE_WITH_CUDA
+#include "gpu/cuda_prover.hpp"
+#include "gpu/placement.hpp"
+#endif
+
+namespace zkpipe::cli {
+
+CountedWorkload count_workload(const WorkloadSpec& workload, const SealProofChoice& seal_proof) {
+  CountedWorkload out;
+  if (workload.circuit == kFilecoinPorep) {
+    SealProofChoice choice = seal_proof;
+    choice.sector_size = workload.preset;
+    out.seal = &resolve_seal_proof(choice);
+    out.circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*out.seal));
+  } else {
+    out.circuit = proving::make_shape_circuit(workload);
+  }
+  out.shape = groth16::count_shape(*out.circuit);
+  return out;
+}
+
+#ifdef ZKPIPE_WITH_CUDA
+// What the CUDA prover would do with a key of this shape (gpu/placement.hpp): the
+// key's points, the least a partition needs, and with a budget what stays resident
+// (a pce witness's evaluator first, then the points) and what each partition
+// streams. Link rates: PCIe 5 x16 as measured on the H100 host (54.9 GB/s,
+// docs/BENCHMARKS.md), PCIe 4 x16 half.
+void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t> device_memory) {
+  const gpu::KeyQuerySizes k = gpu::KeyQuerySizes::of(s);
+  const std::size_t points = gpu::resident_point_bytes(k, true);
+  const std::size_t least = gpu::least_device_bytes(k);
+  // The shape counts the matrices' entries when it comes from the circuit (the pce
+  // path's evaluator); 0 when it does not know them.
+  const std::size_t evaluator = s.nonzeros == 0 ? 0 : gpu::evaluator_bytes(s.constraints, s.nonzeros);
+  std::cout << "on a GPU         key points about " << format_bytes(double(points)) << " (G1 A, B, L, H and G2 B); a "
+            << "partition needs at least " << format_bytes(double(least)) << " of device memory (points streamed)";
+  if (evaluator != 0) std::cout << "; the pce evaluator " << format_bytes(double(evaluator));
+  std::cout << "\n";
+  if (!device_memory) return;
+  const std::string budget = "--device-memory " + format_bytes(double(*device_memory));
+  if (*device_memory < least) {
+    std::cout << "                 " << budget << ": refused, below the least a partition needs\n";
+    return;
+  }
+  const bool evaluator_resident = evaluator != 0 && gpu::evaluator_fits(k, evaluator, *device_memory);
+  const std::size_t left = evaluator_resident ? *device_memory - evaluator : *device_memory;
+  const std::size_t most_pass_terms = gpu::CudaProverOptions{}.max_msm_pass_terms;
+  const auto pass_terms = gpu::resident_pass_terms(k, most_pass_terms, true, left);
+  const bool points_resident = pass_terms.has_value();
+  const std::size_t streamed = (points_resident ? 0 : points) + (evaluator_resident ? 0 : evaluator);
+  std::cout << "                 " << budget << ": points ";
+  if (points_resident) {
+    std::cout << "resident";
+    if (*pass_terms < most_pass_terms) {
+      std::cout << " (MSM passes of at most 2^" << std::bit_width(*pass_terms) - 1 << " terms)";
+    }
+  } else {
+    std::cout << "streamed";
+  }
+  if (evaluator != 0) std::cout << ", evaluator " << (evaluator_resident ? "resident" : "streamed");
+  if (streamed == 0) {
+    std::cout << ", nothing streamed per partition\n";
+    return;
+  }
+  char bound[96];
+  std::snprintf(bound, sizeof bound, "%.2f s of transfer at 54.9 GB/s (PCIe 5 x16), %.2f s at 27 GB/s (PCIe 4 x16)",
+                double(streamed) / 54.9e9, double(streamed) / 27e9);
+  std::cout << "; at most " << format_bytes(double(streamed))
+            << " over the link per partition (of the points only the non-zero terms' go): at most " << bound << "\n";
+}
+#else
+void print_device_plan(const groth16::CircuitShape&, std::optional<std::size_t>) {
+  std::cout << "on a GPU         this build has no CUDA backend (configured without nvcc)\n";
+}
+#endif
+
+}  // namespace zkpipe::cli
