@@ -425,6 +425,11 @@ void run_status(Client& client) {
               << format_seconds(d.busy_seconds()) << "  proved " << d.partitions_proved();
     if (d.partitions_reassigned() > 0) std::cout << "  moved to another device " << d.partitions_reassigned();
     if (d.has_ordinal()) std::cout << "  GPU memory " << bytes_text(d.memory_bytes());
+    if (d.keys_resident() + d.keys_streamed() > 0) {
+      std::cout << "  keys resident " << d.keys_resident() << ", streamed " << d.keys_streamed();
+    }
+    if (d.evaluator_streamed()) std::cout << "  evaluator streamed";
+    if (d.streamed_bytes() > 0) std::cout << "  streamed " << bytes_text(d.streamed_bytes()) << " from host memory";
     std::cout << "\n";
   }
   if (s.has_cluster()) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
 
 namespace zkpipe::engine {
@@ -22,6 +23,9 @@ struct DeviceStatus {
   // The ledger's share of Stage::device for its ordinal (the whole GPU's, when engine
   // devices share one); zeros for a backend without a device.
   memory::StageTotals memory;
+  // What it keeps on its device and streams (ProverBackend::placement); nullopt for
+  // a backend without a device.
+  std::optional<groth16::ProverBackend::Placement> placement;
 };
 
 }  // namespace zkpipe::engine

@@ -197,6 +197,7 @@ std::vector<DeviceStatus> Engine::device_status() const {
     status.partitions_proved = health.proved();
     status.partitions_reassigned = health.reassigned();
     if (status.ordinal) status.memory = ledger.device(static_cast<std::size_t>(*status.ordinal));
+    status.placement = backend.placement();
     out.push_back(std::move(status));
   }
   return out;

@@ -784,6 +784,22 @@ bool CudaProver::holds_key(const ProvingKey& key) const {
 
 std::optional<int> CudaProver::device_ordinal() const { return state_->device; }
 
+std::optional<groth16::ProverBackend::Placement> CudaProver::placement() const {
+  const State& s = *state_;
+  std::lock_guard lock(state_->mutex);
+  Placement out;
+  for (const auto& [id, placed] : s.bases) {
+    if (placed->streamed) {
+      ++out.keys_streamed;
+    } else {
+      ++out.keys_resident;
+    }
+  }
+  out.evaluator_streamed = s.evaluator != nullptr && s.evaluator->streamed();
+  out.streamed_bytes = s.streamed_totals.bytes + s.streamed_totals.evaluator_bytes;
+  return out;
+}
+
 void CudaProver::release(const ProvingKey& key) {
   State& s = *state_;
   std::lock_guard lock(s.mutex);

@@ -128,6 +128,7 @@ class CudaProver final : public groth16::ProverBackend {
   // kernel region's lock, so it answers at once while a start() runs.
   bool holds_key(const groth16::ProvingKey& key) const override;
   std::optional<int> device_ordinal() const override;
+  std::optional<Placement> placement() const override;
 
   // Frees the device memory a key's points hold (after its last proof, or before
   // the key itself is destroyed), and the resident evaluator's; a later start()

@@ -97,6 +97,18 @@ class ProverBackend {
   // The ordinal of the device the backend drives (its share of the ledger's device
   // memory); nullopt for a backend without a device.
   virtual std::optional<int> device_ordinal() const { return std::nullopt; }
+  // What a device backend keeps on its device and what it streams from host memory:
+  // the keys placed so far (their points resident or streamed at every MSM), whether
+  // the last pce evaluator is streamed, and the bytes sent from host memory since
+  // construction (points of non-zero terms and their indices, evaluator matrices).
+  struct Placement {
+    std::size_t keys_resident = 0;
+    std::size_t keys_streamed = 0;
+    bool evaluator_streamed = false;
+    std::size_t streamed_bytes = 0;
+  };
+  // nullopt for a backend without a device. Waits for a start()'s kernel region.
+  virtual std::optional<Placement> placement() const { return std::nullopt; }
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
   // The ledger the backend's own buffers (device memory, staging, scratch it

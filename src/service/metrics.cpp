@@ -144,6 +144,19 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
     out << "zkpipe_device_memory_bytes{" << device_labels(d) << ",ordinal=\"" << d.ordinal() << "\"} "
         << d.memory_bytes() << "\n";
   }
+  header(out, "zkpipe_device_keys", "gauge",
+         "Keys a GPU keeps resident, or streams from host memory at every MSM.");
+  for (const auto& d : status.devices()) {
+    if (!d.has_ordinal()) continue;
+    out << "zkpipe_device_keys{" << device_labels(d) << ",placement=\"resident\"} " << d.keys_resident() << "\n";
+    out << "zkpipe_device_keys{" << device_labels(d) << ",placement=\"streamed\"} " << d.keys_streamed() << "\n";
+  }
+  header(out, "zkpipe_device_streamed_bytes_total", "counter",
+         "Bytes a GPU streamed from host memory: key points of non-zero terms and pce evaluator matrices.");
+  for (const auto& d : status.devices()) {
+    if (!d.has_ordinal()) continue;
+    out << "zkpipe_device_streamed_bytes_total{" << device_labels(d) << "} " << d.streamed_bytes() << "\n";
+  }
   header(out, "zkpipe_job_seconds", "histogram", "Job latency, submission to completion.");
   out << latency.render("zkpipe_job_seconds");
   if (status.has_cluster()) {

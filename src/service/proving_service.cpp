@@ -295,6 +295,12 @@ v1::GetStatusResponse ProvingService::status() const {
     row->set_partitions_reassigned(device.partitions_reassigned);
     row->set_memory_bytes(device.memory.bytes);
     row->set_peak_memory_bytes(device.memory.peak_bytes);
+    if (device.placement) {
+      row->set_keys_resident(static_cast<std::uint32_t>(device.placement->keys_resident));
+      row->set_keys_streamed(static_cast<std::uint32_t>(device.placement->keys_streamed));
+      row->set_evaluator_streamed(device.placement->evaluator_streamed);
+      row->set_streamed_bytes(device.placement->streamed_bytes);
+    }
   }
   out.set_budget_bytes(engine_->budget_bytes());
   out.set_uptime_seconds(seconds(Clock::now() - started_));

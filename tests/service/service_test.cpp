@@ -1297,6 +1297,37 @@ TEST_F(Service, GpuOrdinalZeroIsSetAndSurvivesTheWire) {
   EXPECT_EQ(status.devices(0).ordinal(), 0);
 }
 
+// A device backend's placement (what CudaProver reports: keys resident or streamed,
+// the evaluator, the bytes streamed) reaches GetStatus and /metrics per GPU.
+class PlacesKeysOnGpuZero final : public CpuProverWith {
+ public:
+  std::string name() const override { return "placing"; }
+  std::optional<int> device_ordinal() const override { return 0; }
+  std::optional<Placement> placement() const override {
+    return Placement{.keys_resident = 1, .keys_streamed = 2, .evaluator_streamed = true, .streamed_bytes = 12345};
+  }
+};
+
+TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
+  BackendSetup backend;
+  backend.backends = {std::make_shared<PlacesKeysOnGpuZero>(), std::make_shared<OnGpuZero>()};
+  auto s = std::make_unique<ProvingService>(config_, std::move(backend));
+  const v1::GetStatusResponse status = s->status();
+  ASSERT_EQ(status.devices_size(), 2);
+  EXPECT_EQ(status.devices(0).keys_resident(), 1u);
+  EXPECT_EQ(status.devices(0).keys_streamed(), 2u);
+  EXPECT_TRUE(status.devices(0).evaluator_streamed());
+  EXPECT_EQ(status.devices(0).streamed_bytes(), 12345u);
+  EXPECT_EQ(status.devices(1).keys_resident() + status.devices(1).keys_streamed(), 0u) << "no placement reported";
+  const std::string metrics = s->metrics();
+  for (const char* line : {"zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"resident\"} 1",
+                           "zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"streamed\"} 2",
+                           "zkpipe_device_streamed_bytes_total{device=\"0\",backend=\"placing\"} 12345",
+                           "zkpipe_device_streamed_bytes_total{device=\"1\",backend=\"on-gpu-0\"} 0"}) {
+    EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
+  }
+}
+
 TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   TempDir dir;
   const fs::path file = dir.path() / "zkpipe.toml";
