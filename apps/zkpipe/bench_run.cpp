@@ -15,6 +15,10 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "bench_plot.hpp"
 #include "device_summary.hpp"
@@ -91,6 +95,47 @@ CriticalReport measure_critical(engine::WorkQueue<std::shared_future<engine::Pro
   out.batch_on_device_max = *std::max_element(batch_on_device.begin(), batch_on_device.end());
   return out;
 }
+
+// Why proofs failed, each distinct reason once with how many proofs it failed (the
+// request's own number left out, so that the same cause groups).
+class FailureReasons {
+ public:
+  void add(std::string_view what) {
+    std::string reason(without_request_number(what));
+    const auto it = std::find_if(counts_.begin(), counts_.end(), [&](const auto& c) { return c.first == reason; });
+    if (it == counts_.end()) {
+      counts_.emplace_back(std::move(reason), 1);
+    } else {
+      ++it->second;
+    }
+  }
+
+  // "reason (N proofs); other reason (M proofs)", at most kShown reasons.
+  std::string describe() const {
+    constexpr std::size_t kShown = 5;
+    std::string text;
+    for (std::size_t i = 0; i < counts_.size() && i < kShown; ++i) {
+      if (i != 0) text += "; ";
+      text += formats::excerpt(counts_[i].first, 1000) + " (" + std::to_string(counts_[i].second) +
+              (counts_[i].second == 1 ? " proof)" : " proofs)");
+    }
+    if (counts_.size() > kShown) text += "; and " + std::to_string(counts_.size() - kShown) + " other reasons";
+    return text;
+  }
+
+ private:
+  static std::string_view without_request_number(std::string_view what) {
+    constexpr std::string_view kPrefix = "request ";
+    if (!what.starts_with(kPrefix)) return what;
+    const std::size_t colon = what.find(": ", kPrefix.size());
+    if (colon == std::string_view::npos) return what;
+    const std::string_view number = what.substr(kPrefix.size(), colon - kPrefix.size());
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string_view::npos) return what;
+    return what.substr(colon + 2);
+  }
+
+  std::vector<std::pair<std::string, std::size_t>> counts_;
+};
 
 }  // namespace
 
@@ -311,6 +356,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   const std::optional<double> device_busy_before = measured_busy();
   std::vector<double> latencies;
   std::size_t failed = 0;
+  FailureReasons reasons;
   const auto t0 = Clock::now();
   {
     ProgressBar bar(show_bar);
@@ -326,6 +372,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
         line = line_for(r, done, o.count);
       } catch (const std::exception& e) {
         ++failed;
+        reasons.add(e.what());
         line = "proof " + std::to_string(done) + "/" + std::to_string(o.count) + ": FAILED: " + e.what();
       }
       if (!o.quiet) {
@@ -396,7 +443,11 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
                       o.workload.preset + ", " + std::string(engine::policy_name(config.policy)) +
                           ", pw=" + std::to_string(config.synthesis_workers));
   }
-  if (failed != 0) throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(o.count) + " proofs failed");
+  if (failed != 0) {
+    // With --quiet the per-proof lines are not printed: the reasons come here, each once.
+    throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(o.count) +
+                             " proofs failed: " + reasons.describe());
+  }
   return report;
 }
 

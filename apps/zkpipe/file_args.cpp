@@ -1,5 +1,10 @@
 #include "file_args.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -43,15 +48,30 @@ void refuse_overwriting_inputs(const std::vector<std::string>& inputs, const std
   }
 }
 
+std::string output_problem(const std::string& name) {
+  if (name.empty()) return "an empty name: expected a file to write";
+  std::error_code ec;
+  if (fs::is_directory(name, ec) || name.back() == '/') return name + " names a directory: expected a file to write";
+  const fs::path parent = fs::path(name).has_parent_path() ? fs::path(name).parent_path() : fs::path(".");
+  if (!fs::exists(parent, ec)) return name + ": its directory " + parent.string() + " does not exist";
+  if (!fs::is_directory(parent, ec)) return name + ": " + parent.string() + " is not a directory";
+  if (fs::exists(name, ec) && !fs::is_regular_file(name, ec)) {
+    return name + " exists and is not a regular file (a device, a pipe or a socket): expected a file to write";
+  }
+  // Outputs are written beside their name and renamed into place: the directory must
+  // take a new file (which /proc/self, a read-only mount or a full disk's may not).
+  std::string probe = (parent / ".zkpipe-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    return name + ": cannot create a file in " + parent.string() + " (" + std::strerror(errno) + ")";
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
 CLI::Validator output_file() {
-  return CLI::Validator(
-      [](const std::string& name) -> std::string {
-        if (name.empty()) return "an empty name: expected a file to write";
-        std::error_code ec;
-        if (fs::is_directory(name, ec) || name.back() == '/') return name + " names a directory: expected a file to write";
-        return {};
-      },
-      "FILE");
+  return CLI::Validator([](const std::string& name) { return output_problem(name); }, "FILE");
 }
 
 }  // namespace zkpipe::cli

@@ -13,9 +13,14 @@ namespace zkpipe::cli {
 // absolute, normalized paths (x.json and ./x.json are one file). Empty names are skipped.
 void refuse_overwriting_inputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
 
-// For an option that names a file to write: refuses an empty name and a directory when
-// the command line is parsed, so that no work is done (and no `.partial` file written)
-// for an output that cannot be written.
+// Why `name` cannot be written, or "": an empty name, a directory, a directory that
+// does not exist, an existing file that is not a regular one, or a directory that
+// does not take a new file (tried: a probe file is created and removed there).
+std::string output_problem(const std::string& name);
+
+// For an option that names a file to write: output_problem when the command line is
+// parsed, so that no work is done (and no `.partial` file written) for an output that
+// cannot be written.
 CLI::Validator output_file();
 
 }  // namespace zkpipe::cli

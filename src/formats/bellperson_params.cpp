@@ -365,6 +365,7 @@ void convert_bellperson_params(const std::shared_ptr<const io::FileMapping>& map
       if (progress) progress(done, total);
     };
     groth16::StreamedKey key;
+    key.subgroup_checked = options.check_subgroup;
     key.vk = decode_bellperson_vk(mapping->bytes().first(layout.ic().end()), name, options.insecure_key);
     key.density = circuit.density;
     key.h_query = groth16::HQuery::kMonomial;

@@ -34,6 +34,16 @@ class Decoder {
     }
   }
 
+  // A point the key needs finite: β·G1 and δ·G1 (unused by verification, used by
+  // the prover) at infinity are as degenerate as the other points' would be.
+  template <class Curve>
+  ec::Affine<Curve> finite_point(const char* what) {
+    const std::size_t at = pos_;
+    const ec::Affine<Curve> p = point<Curve>(what);
+    if (p.is_identity()) throw FormatError(name_, std::string(what) + ": the point at infinity", {}, at);
+    return p;
+  }
+
   std::uint32_t u32_be() {
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v = (v << 8) | bytes_[pos_++];
@@ -74,10 +84,10 @@ groth16::VerifyingKey decode_bellperson_vk(std::span<const std::uint8_t> bytes, 
   Decoder d(bytes, name);
   groth16::VerifyingKey vk;
   vk.alpha_g1 = d.point<ec::G1Curve>("alpha_g1");
-  vk.beta_g1 = d.point<ec::G1Curve>("beta_g1");
+  vk.beta_g1 = d.finite_point<ec::G1Curve>("beta_g1");
   vk.beta_g2 = d.point<ec::G2Curve>("beta_g2");
   vk.gamma_g2 = d.point<ec::G2Curve>("gamma_g2");
-  vk.delta_g1 = d.point<ec::G1Curve>("delta_g1");
+  vk.delta_g1 = d.finite_point<ec::G1Curve>("delta_g1");
   vk.delta_g2 = d.point<ec::G2Curve>("delta_g2");
   const std::size_t count_at = d.offset();
   const std::uint32_t count = d.u32_be();

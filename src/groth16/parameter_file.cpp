@@ -26,6 +26,10 @@ constexpr std::array<char, 8> kMagic = {'Z', 'K', 'P', 'I', 'P', 'E', 'P', 'K'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::uint32_t kCurveBls12_381 = 1;
 constexpr std::uint64_t kPage = 4096;
+// In a bulk point section's variant, above its layout (the low 16 bits): every point
+// in it was checked to lie in the prime-order subgroup before it was written.
+constexpr std::uint32_t kSubgroupChecked = std::uint32_t{1} << 16;
+constexpr std::uint32_t kLayoutBits = kSubgroupChecked - 1;
 
 enum class Section : std::uint32_t { kVkPoints, kIc, kDensity, kA, kBG1, kBG2, kH, kL, kCount };
 constexpr std::size_t kSectionCount = static_cast<std::size_t>(Section::kCount);
@@ -60,6 +64,7 @@ struct SectionEntry {
   std::uint32_t id;
   // How the section's contents are laid out where there is a choice: the H section's
   // HQuery; 0 for every other section (and for H in files that predate the choice).
+  // A bulk point section's also carries kSubgroupChecked.
   std::uint32_t variant;
   std::uint64_t offset;
   std::uint64_t bytes;
@@ -168,13 +173,13 @@ ProvingKey read_parameters(const std::shared_ptr<const io::FileMapping>& map, co
 
 }  // namespace
 
-void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key) {
+void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key, bool subgroup_checked) {
   auto whole = [](const auto& points) {
     using T = typename std::remove_cvref_t<decltype(points)>::value_type;
     return QueryProducer<T>{points.size(), [span = points.span()](const auto& put) { put(span); }};
   };
-  write_parameter_file(path, StreamedKey{key.vk, key.density, key.h_query, whole(key.a), whole(key.b_g1),
-                                         whole(key.b_g2), whole(key.h), whole(key.l)});
+  write_parameter_file(path, StreamedKey{subgroup_checked, key.vk, key.density, key.h_query, whole(key.a),
+                                         whole(key.b_g1), whole(key.b_g2), whole(key.h), whole(key.l)});
 }
 
 void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key) {
@@ -237,11 +242,12 @@ void write_parameter_file(const std::filesystem::path& path, const StreamedKey& 
     section(Section::kVkPoints, 0, bytes(bytes_of(std::span<const VkPoints>(&vk_points, 1))));
     section(Section::kIc, 0, bytes(bytes_of(std::span<const G1Affine>(vk.ic))));
     section(Section::kDensity, 0, bytes(std::span<const std::uint8_t>(density)));
-    section(Section::kA, 0, query(key.a, Section::kA));
-    section(Section::kBG1, 0, query(key.b_g1, Section::kBG1));
-    section(Section::kBG2, 0, query(key.b_g2, Section::kBG2));
-    section(Section::kH, static_cast<std::uint32_t>(key.h_query), query(key.h, Section::kH));
-    section(Section::kL, 0, query(key.l, Section::kL));
+    const std::uint32_t checked = key.subgroup_checked ? kSubgroupChecked : 0;
+    section(Section::kA, checked, query(key.a, Section::kA));
+    section(Section::kBG1, checked, query(key.b_g1, Section::kBG1));
+    section(Section::kBG2, checked, query(key.b_g2, Section::kBG2));
+    section(Section::kH, checked | static_cast<std::uint32_t>(key.h_query), query(key.h, Section::kH));
+    section(Section::kL, checked, query(key.l, Section::kL));
 
     std::vector<std::uint8_t> head(kDataStart, 0);
     std::memcpy(head.data(), &header, sizeof header);
@@ -251,6 +257,16 @@ void write_parameter_file(const std::filesystem::path& path, const StreamedKey& 
   } catch (const io::FileError& e) {
     throw ParameterFileError(e.what());
   }
+}
+
+bool points_subgroup_checked(const io::FileMapping& mapping) {
+  const std::span<const std::uint8_t> bytes = mapping.bytes();
+  if (bytes.size() < kDataStart) return false;
+  const auto* table = reinterpret_cast<const SectionEntry*>(bytes.data() + kTableOffset);
+  for (Section s : {Section::kA, Section::kBG1, Section::kBG2, Section::kH, Section::kL}) {
+    if ((table[static_cast<std::size_t>(s)].variant & kSubgroupChecked) == 0) return false;
+  }
+  return true;
 }
 
 bool is_parameter_file(const std::filesystem::path& path) {
@@ -308,7 +324,7 @@ ProvingKey read_parameters(const std::shared_ptr<const io::FileMapping>& map, co
     r.fail("header declares " + std::to_string(h.section_count) + " sections, expected " +
            std::to_string(kSectionCount));
   }
-  const std::uint32_t h_variant = r.entry(Section::kH).variant;
+  const std::uint32_t h_variant = r.entry(Section::kH).variant & kLayoutBits;
   if (h_variant != static_cast<std::uint32_t>(HQuery::kMonomial) &&
       h_variant != static_cast<std::uint32_t>(HQuery::kSnarkjsOddCoset)) {
     r.fail("section table entry of 'h' at offset " +

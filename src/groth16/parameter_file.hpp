@@ -44,7 +44,9 @@ struct LoadOptions {
 
 // Streams the key to `path` through io::AtomicFile: readers see the old file or the
 // whole new one, on disk. Throws ParameterFileError naming the file on an I/O failure.
-void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key);
+// subgroup_checked: whether the key's points are known to lie in the prime-order
+// subgroup (set up here, or read with the check).
+void write_parameter_file(const std::filesystem::path& path, const ProvingKey& key, bool subgroup_checked = true);
 
 // A bulk query produced in order for a key that is never whole in memory (a
 // bellperson .params converted chunk by chunk): it calls `put` with consecutive runs
@@ -57,6 +59,10 @@ struct QueryProducer {
 };
 
 struct StreamedKey {
+  // Whether every point of the bulk queries was checked to lie in the prime-order
+  // subgroup before it was written (a bellperson .params converted without the
+  // check: false). Recorded in the file: points_subgroup_checked reads it back.
+  bool subgroup_checked = false;
   VerifyingKey vk;
   QueryDensity density;
   HQuery h_query = HQuery::kMonomial;
@@ -71,6 +77,11 @@ struct StreamedKey {
 // its checksums are written last. A producer that puts more or fewer points than its
 // count is a ParameterFileError naming the query (nothing is left at `path`).
 void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key);
+
+// Whether the file (loaded once without error) records every bulk query's points as
+// checked in the prime-order subgroup when written: false for a bellperson .params
+// converted with --no-subgroup-check, whose points a checking run must not trust.
+bool points_subgroup_checked(const io::FileMapping& mapping);
 
 // Whether `path` begins as a zkpipe parameter file does (its magic), sound or not:
 // what may be replaced as a damaged one. False for a file that cannot be read.

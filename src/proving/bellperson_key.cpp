@@ -61,13 +61,19 @@ CachedBellpersonKey load_bellperson_key(const std::shared_ptr<const io::FileMapp
       auto mapping = io::FileMapping::open(cache);
       groth16::ProvingKey key = groth16::load_parameter_file(mapping, {.insecure_key = options.insecure_key});
       const std::string mismatch = cache_mismatch(key, vk, requirements);
-      if (mismatch.empty()) {
+      if (mismatch.empty() && options.check_subgroup && !groth16::points_subgroup_checked(*mapping)) {
+        // Converted by a run that skipped the check: this run's check is done by
+        // converting again (a point outside the subgroup is named there).
+        out.passed_over = "its points were converted without the subgroup check (--no-subgroup-check); converted "
+                          "again with it";
+      } else if (mismatch.empty()) {
         out.key = std::move(key);
         out.cache_mapping = std::move(mapping);
         return out;
+      } else {
+        // A sound key of other parameters is someone's: it is not replaced.
+        out.not_cached = cache.string() + " holds another key (" + mismatch + "), left as it is";
       }
-      // A sound key of other parameters is someone's: it is not replaced.
-      out.not_cached = cache.string() + " holds another key (" + mismatch + "), left as it is";
     } catch (const groth16::ParameterFileError& e) {
       // Only a damaged cache is replaced, never a file that is not one.
       if (groth16::is_parameter_file(cache)) {

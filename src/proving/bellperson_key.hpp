@@ -23,7 +23,9 @@ namespace zkpipe::proving {
 formats::CircuitRequirements bellperson_requirements(const r1cs::PartitionedCircuit& shape);
 
 // The proving key through the cache at `cache`: used when it holds this .params's
-// verifying key and fits the circuit, else the .params is converted into it and the key
+// verifying key, fits the circuit and, when options check the subgroup, records its
+// points as checked (a cache converted with --no-subgroup-check is converted again,
+// with the check), else the .params is converted into it and the key
 // mapped from it. A damaged cache is converted again; a file at `cache` that is a sound
 // key of other parameters, or not a zkpipe parameter file, is left as it is. That, or a
 // cache that cannot be written (a read-only directory, a full disk), is not an error:

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "formats/excerpt.hpp"
 #include "hash/sha256.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_status.hpp"
@@ -17,6 +18,8 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::string_view kJobPrefix = "job-";
+// An id echoed in a status message: enough to recognise it, bounded whatever came.
+constexpr std::size_t kShownIdChars = 128;
 // A cuzk request_id's name in the job journal (other clients may name jobs too).
 constexpr std::string_view kJournalNamePrefix = "cuzk:";
 
@@ -230,7 +233,8 @@ cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofReq
   const std::string request_digest(digest.begin(), digest.end());
   auto another_request = [&] {
     return ServiceError(ErrorKind::already_exists,
-                        "request_id " + request.request_id() + " was submitted already, with another request");
+                        "request_id " + formats::excerpt(request.request_id(), kShownIdChars) +
+                            " was submitted already, with another request");
   };
   if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
     if (it->second.request_digest != request_digest) throw another_request();
@@ -270,7 +274,7 @@ std::uint64_t CuzkService::job_of(const std::string& job_id) const {
       return std::stoull(digits);
     }
   }
-  throw ServiceError(ErrorKind::not_found, "job not found: " + job_id);
+  throw ServiceError(ErrorKind::not_found, "job not found: " + formats::excerpt(job_id, kShownIdChars));
 }
 
 bool CuzkService::cancel(const std::string& job_id) {
@@ -348,7 +352,8 @@ const std::filesystem::path& CuzkService::params_of(const std::string& circuit_i
   const auto it = params_.find(circuit_id);
   if (it == params_.end()) {
     throw ServiceError(ErrorKind::not_found,
-                       "unknown circuit ID: " + circuit_id + " (the daemon's cuzk_params does not list it)");
+                       "unknown circuit ID: " + formats::excerpt(circuit_id, kShownIdChars) +
+                           " (the daemon's cuzk_params does not list it)");
   }
   return it->second;
 }
@@ -356,7 +361,8 @@ const std::filesystem::path& CuzkService::params_of(const std::string& circuit_i
 cuzk::v1::PreloadSrsResponse CuzkService::preload(const std::string& circuit_id) {
   const std::filesystem::path& file = params_of(circuit_id);
   if (std::error_code error; !std::filesystem::exists(file, error)) {
-    throw ServiceError(ErrorKind::not_found, "circuit id " + circuit_id + ": its parameter file " + file.string() +
+    throw ServiceError(ErrorKind::not_found, "circuit id " + formats::excerpt(circuit_id, kShownIdChars) +
+                                                 ": its parameter file " + file.string() +
                                                  " does not exist");
   }
   const auto [circuit, preset] = cuzk_preload_circuit(circuit_id);

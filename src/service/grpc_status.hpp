@@ -20,8 +20,16 @@ namespace zkpipe::service {
 // gets RESOURCE_EXHAUSTED.
 inline constexpr std::size_t kMaxBlockingCalls = 512;
 
+// The most characters of a status message: it travels in the response's metadata,
+// which clients cap (gRPC's default: 8 KiB), so a message echoing a long id or path
+// must not turn NOT_FOUND into the client's RESOURCE_EXHAUSTED. Ids and paths are cut
+// shorter where they are named (formats::excerpt); this bounds what is left.
+inline constexpr std::size_t kMaxStatusMessage = 2000;
+
 grpc::StatusCode code_of(ErrorKind kind);
-inline grpc::Status status_of(const ServiceError& e) { return {code_of(e.kind()), e.what()}; }
+inline grpc::Status status_of(const ServiceError& e) {
+  return {code_of(e.kind()), formats::excerpt(e.what(), kMaxStatusMessage)};
+}
 
 // Runs `call`, mapping what it throws onto a status.
 template <typename F>
@@ -32,7 +40,7 @@ grpc::Status guarded(F&& call) {
   } catch (const ServiceError& e) {
     return status_of(e);
   } catch (const std::exception& e) {
-    return {grpc::StatusCode::INTERNAL, formats::excerpt(e.what(), 2000)};
+    return {grpc::StatusCode::INTERNAL, formats::excerpt(e.what(), kMaxStatusMessage)};
   }
 }
 

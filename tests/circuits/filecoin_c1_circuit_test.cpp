@@ -425,5 +425,22 @@ TEST(FilecoinSectorValues, RefusesWhatIsNotTheSectorsValues) {
   EXPECT_EQ(sector_refusal("[]"), "");
 }
 
+// A sector.json whose first comm_r is wrong must not pass for its second: a key given
+// twice is refused (as serde_json refuses it), whichever of them is right.
+TEST(FilecoinSectorValues, RefusesAKeyGivenTwice) {
+  const SectorValues v = example_values();
+  const std::string json = sector_values_to_json(v);
+  const std::size_t comm_r = json.find("\"comm_r\"");
+  ASSERT_NE(comm_r, std::string::npos);
+  std::string twice = json;
+  twice.insert(comm_r, "\"comm_r\": \"" + std::string(64, '0') + "\",\n  ");
+  try {
+    parse_sector_values(twice, "sector.json");
+    ADD_FAILURE() << "a sector.json with comm_r twice was accepted";
+  } catch (const C1OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("key \"comm_r\" given twice"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace zkpipe::filecoin

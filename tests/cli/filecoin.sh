@@ -34,10 +34,16 @@ grep -q "^converted $dir/p.params into $dir/p.params.zkp (mapped from now on)" "
 test "$(stat -c %s "$dir/proof.bin")" -eq 192
 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/proof.bin" | grep -qx valid
 
-# The .params was converted into the key cache beside it and is mapped from it at the
-# next run (--key-cache names the same file). A damaged cache, or a file at its place
+# The .params was converted into the key cache beside it, without the subgroup check:
+# the next run, which checks, converts it again (with the check), and the one after
+# maps it (--key-cache names the same file). A damaged cache, or a file at its place
 # that is no cache, is the key cache's unit test (tests/proving/bellperson_key_test.cpp).
 test -s "$dir/p.params.zkp"
+"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
+  --key-cache "$dir/p.params.zkp" --out "$dir/proof2.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
+grep -q "not using the key cache .*without the subgroup check" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "an unchecked cache trusted"; }
+grep -q "^converted $dir/p.params into $dir/p.params.zkp" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not converted again"; }
+rm "$dir/proof2.bin"
 "$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
   --key-cache "$dir/p.params.zkp" --out "$dir/proof2.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
 grep -q "^mapped the key from $dir/p.params.zkp (converted from $dir/p.params)" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not used"; }

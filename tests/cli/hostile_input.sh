@@ -196,6 +196,20 @@ if [[ -z ${ASAN_OPTIONS:-} ]]; then
     "$zkpipe" "$dir/key.zkp"
 fi
 
+# Outputs are checked before any work: a directory that does not exist, one that takes
+# no new file (/proc/self), an existing file that is not a regular one.
+expect 2 "does not exist" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out "$dir/no/such/p.bin"
+expect 2 "cannot create a file in /proc/self" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out /proc/self/mem
+expect 2 "not a regular file" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out /dev/null
+expect 2 "does not exist" -- "$zkpipe" bench batch --preset tiny --key "$dir/key.zkp" --trace "$dir/no/t.json"
+
+# --quiet hides the per-proof lines, never why proofs failed: each reason once, with
+# how many proofs it failed (here: the tiny key given for the 2e16 preset's witnesses).
+mkdir -p "$dir/other"
+cp "$dir/key.orig" "$dir/other/key.zkp"
+expect 2 "3 of 3 proofs failed: partition 1/1 failed in start: witness does not match the proving key.* (3 proofs)" -- \
+  "$zkpipe" bench batch --preset 2e16 --key "$dir/other/key.zkp" -c 3 --quiet --backend cpu
+
 if "$zkpipe" serve --help > "$dir/serve-help.txt" 2>&1; then
   # The example configuration --help names is in the repository.
   example=$(grep -o 'docs/[A-Za-z0-9_./-]*\.toml' "$dir/serve-help.txt" | head -1)

@@ -68,6 +68,9 @@ TEST(HostileInput, ForgedProofUnderDegenerateKeyIsNotAccepted) {
   groth16::VerifyingKey vk = verifying_key_from_json(fixture_text("verification_key.json"), "vk.json");
   vk.gamma_g2 = groth16::G2Affine::identity();
   vk.delta_g2 = groth16::G2Affine::identity();
+  // A snarkjs verification key has no β·G1 or δ·G1, which a bellperson one must.
+  vk.beta_g1 = vk.alpha_g1;
+  vk.delta_g1 = vk.alpha_g1;
   EXPECT_THROW(groth16::PreparedVerifyingKey{vk}, std::invalid_argument);
   const std::vector<std::uint8_t> encoded = encode_bellperson_vk(vk);
   const std::string err = format_error_of([&] { decode_bellperson_vk(encoded, "vk.bin"); });
@@ -85,6 +88,8 @@ TEST(HostileInput, VerifyingKeyWithGammaEqualToDeltaIsRefusedByEveryReader) {
   EXPECT_EQ(verifying_key_from_json(json, "vk.json", groth16::InsecureKey::kAllow), vk);
 
   vk.delta_g2 = -vk.gamma_g2;
+  vk.beta_g1 = vk.alpha_g1;
+  vk.delta_g1 = vk.alpha_g1;
   const std::vector<std::uint8_t> encoded = encode_bellperson_vk(vk);
   err = format_error_of([&] { decode_bellperson_vk(encoded, "vk.bin"); });
   EXPECT_NE(err.find("vk_gamma_2 = -vk_delta_2"), std::string::npos) << err;
@@ -114,6 +119,14 @@ TEST(HostileInput, ObjectWithManyMembersIsRefused) {
   proof.insert(proof.find('{') + 1, extra);
   const std::string err = format_error_of([&] { proof_from_json(proof, "proof.json"); });
   EXPECT_NE(err.find("more than " + std::to_string(kMaxJsonMembers) + " members"), std::string::npos) << err;
+}
+
+// One JSON policy for every input: a key given twice is refused, not the last one kept.
+TEST(HostileInput, AKeyGivenTwiceIsRefused) {
+  std::string proof = fixture_text("proof.json");
+  proof.insert(proof.find('{') + 1, "\"protocol\": \"plonk\",");
+  const std::string err = format_error_of([&] { proof_from_json(proof, "proof.json"); });
+  EXPECT_NE(err.find("key \"protocol\" given twice in one object"), std::string::npos) << err;
 }
 
 // A number beyond a double is a JSON error like any other (found by fuzzing).

@@ -208,6 +208,20 @@ TEST(BellpersonVk, RoundTripAndErrors) {
   } catch (const FormatError& e) {
     EXPECT_NE(std::string(e.what()).find("beta_g1"), std::string::npos) << e.what();
   }
+  // beta_g1 and delta_g1 at infinity are refused like the other degenerate points,
+  // at their offsets (96 and 576).
+  for (const bool beta : {true, false}) {
+    groth16::VerifyingKey degenerate = vk;
+    (beta ? degenerate.beta_g1 : degenerate.delta_g1) = groth16::G1Affine::identity();
+    try {
+      decode_bellperson_vk(encode_bellperson_vk(degenerate), "vk.bin");
+      ADD_FAILURE() << (beta ? "beta_g1" : "delta_g1") << " at infinity accepted";
+    } catch (const FormatError& e) {
+      const std::string want =
+          std::string(beta ? "at offset 96: beta_g1" : "at offset 576: delta_g1") + ": the point at infinity";
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -112,13 +112,20 @@ TEST_F(ParameterFile, StreamedQueriesWriteTheSameFile) {
                             }};
   };
   const ProvingKey& k = key();
-  StreamedKey streamed{k.vk, k.density, k.h_query, in_runs(k.a), in_runs(k.b_g1), in_runs(k.b_g2), in_runs(k.h),
-                       in_runs(k.l)};
+  StreamedKey streamed{true,          k.vk,           k.density,      k.h_query,  in_runs(k.a),
+                       in_runs(k.b_g1), in_runs(k.b_g2), in_runs(k.h), in_runs(k.l)};
   const fs::path again = dir_ / "streamed.zkp";
   write_parameter_file(again, streamed);
   std::ifstream in(again, std::ios::binary);
   EXPECT_EQ(std::vector<char>(std::istreambuf_iterator<char>(in), {}), read_all());
   EXPECT_EQ(load_parameter_file(again), k);
+  EXPECT_TRUE(points_subgroup_checked(*io::FileMapping::open(again)));
+  // Points written without the subgroup check are recorded so; the key is the same.
+  streamed.subgroup_checked = false;
+  const fs::path unchecked = dir_ / "unchecked.zkp";
+  write_parameter_file(unchecked, streamed);
+  EXPECT_FALSE(points_subgroup_checked(*io::FileMapping::open(unchecked)));
+  EXPECT_EQ(load_parameter_file(unchecked), k);
 
   const fs::path short_path = dir_ / "short.zkp";
   streamed.l.count += 1;

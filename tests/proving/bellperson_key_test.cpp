@@ -11,6 +11,8 @@
 #include <iterator>
 #include <string>
 
+#include "ec/ec_test_util.hpp"
+#include "ec/serialization.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/parameter_file.hpp"
@@ -78,6 +80,46 @@ TEST_F(BellpersonKeyCache, ADamagedCacheIsConvertedAgain) {
   EXPECT_TRUE(again.not_cached.empty()) << again.not_cached;
   EXPECT_EQ(again.key, *tiny_key(5));
   EXPECT_FALSE(load().converted);  // sound again
+}
+
+// A cache converted with --no-subgroup-check is not trusted by a run that checks: it
+// converts again, with the check, which names a point outside the subgroup.
+TEST_F(BellpersonKeyCache, ACacheConvertedWithoutTheSubgroupCheckIsCheckedByACheckingRun) {
+  const formats::BellpersonReadOptions unchecked{.check_subgroup = false};
+  auto load_with = [&](const formats::BellpersonReadOptions& options) {
+    return load_bellperson_key(io::FileMapping::open(params_), params_.string(), requirements_, cache_, options);
+  };
+  EXPECT_TRUE(load_with(unchecked).converted);
+  EXPECT_FALSE(groth16::points_subgroup_checked(*io::FileMapping::open(cache_)));
+  EXPECT_FALSE(load_with(unchecked).converted) << "an unchecking run uses it as it is";
+  const CachedBellpersonKey checked = load();
+  EXPECT_TRUE(checked.converted);
+  EXPECT_NE(checked.passed_over.find("without the subgroup check"), std::string::npos) << checked.passed_over;
+  EXPECT_EQ(checked.key, *tiny_key(5));
+  EXPECT_TRUE(groth16::points_subgroup_checked(*io::FileMapping::open(cache_)));
+  EXPECT_FALSE(load().converted);
+
+  // H's first point replaced by one of the whole curve group: the unchecking run
+  // caches it, the checking run after it names it.
+  std::string bytes = read_text(params_);
+  const groth16::ProvingKey& key = *tiny_key(5);
+  const std::size_t g1 = ec::kUncompressedSize<ec::G1Curve>;
+  const std::size_t first_h = 3 * g1 + 3 * ec::kUncompressedSize<ec::G2Curve> + 4 + key.vk.ic.size() * g1 + 4;
+  ec::test::Rng rng(7);
+  const auto outside = ec::test::random_curve_point<ec::G1Curve>(rng);
+  ASSERT_FALSE(ec::test::in_subgroup_by_order(outside));
+  const auto encoded = ec::encode_uncompressed(outside);
+  std::copy(encoded.begin(), encoded.end(), bytes.begin() + static_cast<std::ptrdiff_t>(first_h));
+  fs::remove(cache_);
+  std::ofstream(params_, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_TRUE(load_with(unchecked).converted);
+  try {
+    load();
+    ADD_FAILURE() << "a cached point outside the subgroup was trusted by a checking run";
+  } catch (const formats::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("h point 0: point is not in the prime-order subgroup"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST_F(BellpersonKeyCache, AFileThatIsNoCacheIsLeftAsItIs) {

@@ -307,6 +307,43 @@ TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {
   EXPECT_EQ(await("job-999", 0, answer).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
+// Ids are echoed cut short: a 64 KiB id that names no job is NOT_FOUND, not the
+// client's RESOURCE_EXHAUSTED for a status message past its metadata limit (8 KiB).
+TEST_F(CuzkApi, ALongUnknownIdIsNotFoundWithAShortMessage) {
+  const std::string id(64 << 10, 'x');
+  AwaitProofResponse answer;
+  const grpc::Status awaited = await(id, 0, answer);
+  EXPECT_EQ(awaited.error_code(), grpc::StatusCode::NOT_FOUND) << awaited.error_message().size();
+  EXPECT_TRUE(mentions(awaited.error_message(), "job not found: xxxx"));
+  EXPECT_LT(awaited.error_message().size(), 300u);
+  cuzk::v1::CancelProofRequest cancel;
+  cancel.set_job_id(id);
+  cuzk::v1::CancelProofResponse cancelled;
+  grpc::ClientContext ctx;
+  authorize(ctx);
+  const grpc::Status cancel_status = stub_->CancelProof(&ctx, cancel, &cancelled);
+  EXPECT_EQ(cancel_status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_LT(cancel_status.error_message().size(), 300u);
+  for (const bool preload : {true, false}) {
+    grpc::ClientContext c;
+    authorize(c);
+    grpc::Status s;
+    if (preload) {
+      cuzk::v1::PreloadSrsRequest r;
+      r.set_circuit_id(id);
+      cuzk::v1::PreloadSrsResponse out;
+      s = stub_->PreloadSRS(&c, r, &out);
+    } else {
+      cuzk::v1::EvictSrsRequest r;
+      r.set_circuit_id(id);
+      cuzk::v1::EvictSrsResponse out;
+      s = stub_->EvictSRS(&c, r, &out);
+    }
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << (preload ? "PreloadSRS" : "EvictSRS");
+    EXPECT_LT(s.error_message().size(), 300u);
+  }
+}
+
 // A cancel of a job that ended says it was not running; a live job's cancel (and an
 // await's TIMEOUT) need a job that takes a while: tests/cli/cuzk_client.py does them
 // against a real 2 KiB key.

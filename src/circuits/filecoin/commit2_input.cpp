@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/strict_json.hpp"
+
 namespace zkpipe::filecoin {
 namespace {
 
@@ -75,9 +77,9 @@ std::uint64_t unsigned_member(const Json& j, const char* key, std::string_view s
 Commit2Input parse_commit2_input(std::string_view json, std::string_view source) {
   Json j;
   try {
-    j = Json::parse(json);
-  } catch (const Json::exception& e) {
-    fail(source, "", std::string("not valid JSON (") + e.what() + ")");
+    j = io::parse_strict_json<Json>(json);
+  } catch (const io::StrictJsonError& e) {
+    fail(source, "", e.what());
   }
   if (!j.is_object()) fail(source, "", "expected an object {SectorNum, Phase1Out, SectorSize}");
   Commit2Input input;

@@ -8,6 +8,7 @@
 
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/hex_bytes.hpp"
+#include "io/strict_json.hpp"
 #include "ff/fr.hpp"
 
 namespace zkpipe::filecoin {
@@ -101,9 +102,9 @@ ReplicaId SectorValues::replica_id() const {
 SectorValues parse_sector_values(std::string_view json, std::string_view source) {
   Json root;
   try {
-    root = Json::parse(json);
-  } catch (const Json::exception& e) {
-    throw C1OutputError(std::string(source), "", std::string("not valid JSON (") + e.what() + ")");
+    root = io::parse_strict_json<Json>(json);
+  } catch (const io::StrictJsonError& e) {
+    throw C1OutputError(std::string(source), "", e.what());
   }
   if (!root.is_object()) throw C1OutputError(std::string(source), "", "expected an object, got " + kind_of(root));
   const Reader r(root, source);
