@@ -1,6 +1,7 @@
-// filecoin::parse_c1_output and parse_commit2_input (lotus-bench / curio's wrapper) on
-// any text: a commit-phase-1 output either reads or is refused with C1OutputError. One
-// that reads is written back to the same value, and writing is stable from then on.
+// filecoin::parse_c1_output, parse_commit2_input (lotus-bench / curio's wrapper) and
+// parse_sector_values (sector.json) on any text: each either reads or is refused with
+// C1OutputError. One that reads is written back to the same value, and writing is
+// stable from then on.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
+#include "circuits/filecoin/sector_values.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;
@@ -30,6 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const filecoin::Commit2Input input = filecoin::parse_commit2_input(text, "fuzz.json");
     ZKPIPE_FUZZ_CHECK(filecoin::parse_commit2_input(filecoin::commit2_input_to_json(input), "again.json") == input);
+  } catch (const filecoin::C1OutputError&) {
+  }
+  try {
+    const filecoin::SectorValues values = filecoin::parse_sector_values(text, "sector.json");
+    ZKPIPE_FUZZ_CHECK(filecoin::parse_sector_values(filecoin::sector_values_to_json(values), "again.json") == values);
   } catch (const filecoin::C1OutputError&) {
   }
   return 0;

@@ -1,6 +1,7 @@
 #include "memory/process_memory.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -162,5 +163,7 @@ double untracked_bytes(std::size_t rss, std::size_t tracked, std::size_t runtime
   const double growth = static_cast<double>(runtime) - static_cast<double>(baseline.runtime.total());
   return static_cast<double>(rss) - static_cast<double>(baseline.rss) - static_cast<double>(tracked) - growth;
 }
+
+void release_free_heap() { ::malloc_trim(0); }
 
 }  // namespace zkpipe::memory

@@ -14,6 +14,7 @@
 #include "io/bounded_read.hpp"
 #include "io/file_error.hpp"
 #include "io/file_mapping.hpp"
+#include "memory/process_memory.hpp"
 #include "poly/evaluation_domain.hpp"
 #include "r1cs/shape_system.hpp"
 
@@ -46,11 +47,19 @@ std::pair<filecoin::C1Output, std::string> parse_c1(std::string_view json, std::
 
 FilecoinPorepInstance filecoin_porep_instance(std::string_view c1_json, std::string_view c1_source,
                                               std::string_view sector_json, std::string_view sector_source) {
-  // The sector first: the C1 output is checked against it.
-  filecoin::SectorValues sector = filecoin::parse_sector_values(sector_json, sector_source);
-  const auto [c1, c1_name] = parse_c1(c1_json, c1_source);
-  auto circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_from_c1(c1, sector, c1_name));
-  return FilecoinPorepInstance{std::move(circuit), std::move(sector)};
+  try {
+    // The sector first: the C1 output is checked against it.
+    filecoin::SectorValues sector = filecoin::parse_sector_values(sector_json, sector_source);
+    const auto [c1, c1_name] = parse_c1(c1_json, c1_source);
+    auto circuit =
+        std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_from_c1(c1, sector, c1_name));
+    return FilecoinPorepInstance{std::move(circuit), std::move(sector)};
+  } catch (const filecoin::C1OutputError&) {
+    // What a refused document was parsed into goes back to the system, not to a
+    // daemon's arenas.
+    memory::release_free_heap();
+    throw;
+  }
 }
 
 FilecoinPorepInstance read_filecoin_porep(const std::filesystem::path& c1_json,

@@ -6,6 +6,7 @@
 #include "circuits/filecoin/c1_output.hpp"
 #include "circuits/filecoin/commit2_input.hpp"
 #include "circuits/filecoin/sector_shape.hpp"
+#include "memory/process_memory.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_post_job.hpp"
 #include "service/filecoin_update_job.hpp"
@@ -52,6 +53,7 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
   try {
     input = filecoin::parse_commit2_input(request.vanilla_proof(), "vanilla_proof");
   } catch (const filecoin::C1OutputError& e) {
+    memory::release_free_heap();  // what the refused envelope was parsed into
     throw invalid(e.what());
   }
   const filecoin::C1Output& c1 = input.phase1_output;

@@ -447,7 +447,7 @@ TEST(FilecoinC1Output, WrongType) {
   proof01(j)["replica_column_proofs"]["c_x"]["column"]["_h"] = 0;
   expect_rejected(j, std::string(kProof01) + ".replica_column_proofs.c_x.column._h", "expected null");
 
-  expect_rejected(std::string("[1,2]"), "", "expected a SealCommitPhase1Output object, got an array of 2");
+  expect_rejected(std::string("[1,2]"), "", "expected a SealCommitPhase1Output object, got an array");
 }
 
 TEST(FilecoinC1Output, IndicesMustAgree) {
@@ -492,7 +492,22 @@ TEST(FilecoinC1Output, DuplicateField) {
 }
 
 TEST(FilecoinC1Output, DeepNestingIsRefused) {
-  expect_rejected(std::string(100, '[') + std::string(100, ']'), "", "nested deeper than 64 levels");
+  expect_rejected("{\"a\":" + std::string(100, '[') + std::string(100, ']') + "}", "", "nested deeper than 64 levels");
+}
+
+// The wrong shape is refused before a DOM of it is built: a document that is not an
+// object at its first token, and one whose DOM would outgrow a multiple of its text
+// (empty objects: 2 bytes of text each, far more in memory).
+TEST(FilecoinC1Output, RefusesANonObjectAtItsFirstToken) {
+  expect_rejected(std::string("[{},{},{}]"), "", "expected a SealCommitPhase1Output object, got an array");
+  expect_rejected(std::string("17"), "", "expected a SealCommitPhase1Output object, got the number 17");
+}
+
+TEST(FilecoinC1Output, BoundsTheDomToAMultipleOfItsText) {
+  std::string text = "{\"vanilla_proofs\":[";
+  for (int i = 0; i < 2'000'000; ++i) text += "{},";
+  text += "{}]}";
+  expect_rejected(text, "vanilla_proofs", "MiB in memory, over 8 times its");
 }
 
 // ---------------------------------------------------------------- lotus-bench / curio wrapper

@@ -379,10 +379,20 @@ class Reader {
 // nlohmann's DOM, built from its SAX events so that each array of 32 bytes becomes one
 // binary value: a 32 GiB sector's output holds millions of them, and a JSON value per
 // byte would take 16 times the text. Also refuses what serde_json refuses and nlohmann
-// accepts (a field given twice) and bounds the nesting.
+// accepts (a field given twice), bounds the nesting, refuses a document that is not an
+// object at its first token, and bounds the DOM's memory to a multiple of the text:
+// `[{},{},…]` once took 32 times its size before its shape was looked at.
 class DomBuilder final : public nlohmann::json_sax<Json> {
  public:
-  explicit DomBuilder(const Reader& reader) : reader_(reader) {}
+  // A C1 output's DOM takes about 3 times its text (binary byte arrays, a few keys
+  // per Merkle path element); past 8 times (at least 64 MiB) it is something else.
+  static constexpr std::size_t kBytesPerTextByte = 8;
+  static constexpr std::size_t kMinBudget = std::size_t{64} << 20;
+  // What one value costs in the DOM, roughly: the value, its slot or map node.
+  static constexpr std::size_t kValueBytes = 64;
+
+  DomBuilder(const Reader& reader, std::size_t text_bytes)
+      : reader_(reader), budget_(std::max(kMinBudget, kBytesPerTextByte * text_bytes)), text_bytes_(text_bytes) {}
 
   Json take() { return std::move(root_); }
 
@@ -447,13 +457,28 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   }
 
   void flush(Frame& f) {
+    spend(f.bytes.size() * kValueBytes);
     for (const std::uint8_t b : f.bytes) f.value->push_back(Json(b));
     f.bytes.clear();
     f.collecting = false;
   }
 
+  void spend(std::size_t bytes) {
+    spent_ += bytes;
+    if (spent_ > budget_) {
+      reader_.fail(where(), "the document would take more than " + std::to_string(budget_ >> 20) +
+                                " MiB in memory, over " + std::to_string(kBytesPerTextByte) + " times its " +
+                                std::to_string(text_bytes_) + " bytes of text: not a C1 output");
+    }
+  }
+
   Json* place(Json v, std::string& label) {
+    spend(kValueBytes + (v.is_string() ? v.get_ref<const std::string&>().size() : 0) + key_.size());
     if (frames_.empty()) {
+      if (!v.is_object()) {
+        reader_.fail(Where(), "expected a SealCommitPhase1Output object, got " +
+                                  (v.is_array() ? std::string("an array") : kind_of(v)));
+      }
       root_ = std::move(v);
       return &root_;
     }
@@ -486,13 +511,16 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   }
 
   const Reader& reader_;
+  std::size_t budget_;
+  std::size_t text_bytes_;
+  std::size_t spent_ = 0;
   Json root_;
   std::vector<Frame> frames_;  // the open objects and arrays; their values stay put until closed
   std::string key_;
 };
 
 Json Reader::parse(std::string_view text) const {
-  DomBuilder builder(*this);
+  DomBuilder builder(*this, text.size());
   try {
     Json::sax_parse(text.begin(), text.end(), &builder);
   } catch (const Json::exception& e) {
