@@ -97,6 +97,7 @@ void run_setup(const SetupOptions& o) {
   std::cerr << "setup: " << proof.name << " (" << describe_sector_size(proof.sector_bytes) << ", "
             << proof.partitions() << " partitions of " << proof.challenges_per_partition() << " challenges)\n";
   const filecoin::StackedCircuit circuit = filecoin::stacked_circuit_shape(proof);
+  check_setup_fits(o.request, circuit, o.params);
   const SetUpParameters parameters = set_up_parameters(o.request, circuit);
   for (const std::string& file : {o.params, o.vk}) {
     const fs::path parent = fs::path(file).parent_path();

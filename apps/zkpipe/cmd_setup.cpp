@@ -19,7 +19,11 @@ struct SetupOptions {
 
 void run_setup(const SetupOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const SetUpParameters parameters = set_up_parameters(o.request);
+  WorkloadSpec one = o.request.workload;
+  one.partitions = 1;
+  const auto circuit = make_circuit(one);
+  check_setup_fits(o.request, *circuit, o.out);
+  const SetUpParameters parameters = set_up_parameters(o.request, *circuit);
   write_parameters(o.out, parameters);
   std::cerr << "setup done in " << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
             << "; wrote " << o.out << " and its evaluator " << proving::evaluator_path(o.out).string() << "\n";

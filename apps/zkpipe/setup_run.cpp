@@ -3,13 +3,18 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <system_error>
 #include <iostream>
 #include <sstream>
 
 #include "groth16/evaluator_file.hpp"
+#include "groth16/footprint.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
+#include "memory/process_memory.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
 #ifdef ZKPIPE_WITH_CUDA
@@ -40,6 +45,36 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 }
 
 }  // namespace
+
+void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
+                      const std::filesystem::path& key_out) {
+  const groth16::CircuitShape s = groth16::count_shape(circuit);
+  const std::size_t b = s.b_input_density + s.b_aux_density;
+  const std::size_t g1_points = s.inputs + s.a_aux_density + b + s.aux + s.domain_size;
+  const std::size_t key = g1_points * sizeof(groth16::G1Affine) + b * sizeof(groth16::G2Affine);
+  const std::size_t evaluator = 3 * (s.constraints + 1) * sizeof(std::uint64_t) + 8 * s.nonzeros;
+  const std::size_t scalars = (g1_points + b) * sizeof(ff::Fr);
+  const bool key_on_host = !request.keep_on_device;
+  const std::size_t memory = evaluator + scalars + (key_on_host ? key : 0);
+  auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };
+  const std::size_t available = memory::usable_memory_bytes();
+  if (available != 0 && memory > available) {
+    throw std::invalid_argument("setup of " + circuit.name() + " needs about " + gib(memory) +
+                                " of host memory (the evaluator " + gib(evaluator) + ", the query scalars " +
+                                gib(scalars) + (key_on_host ? ", the key " + gib(key) : std::string()) + "), " +
+                                gib(available) + " is available");
+  }
+  if (key_out.empty()) return;
+  const std::filesystem::path dir = key_out.has_parent_path() ? key_out.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(dir, ec);
+  const std::size_t files = key + evaluator;
+  if (!ec && files > space.available) {
+    throw std::invalid_argument(key_out.string() + ": the key (about " + gib(key) + ") and its evaluator (about " +
+                                gib(evaluator) + ") need about " + gib(files) + " on " + dir.string() + ", " +
+                                gib(space.available) + " is free");
+  }
+}
 
 SetUpParameters set_up_parameters(const SetupRequest& request) {
   WorkloadSpec one = request.workload;

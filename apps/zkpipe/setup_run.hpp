@@ -35,6 +35,15 @@ struct SetUpParameters {
   std::string circuit_name;
 };
 
+// Before any work: the host memory and (with outputs) the disk a setup of `circuit`
+// needs, estimated from its counted shape — the compiled evaluator, the query
+// scalars, the key in host memory unless it stays on the device; the key's file and
+// the evaluator's beside it — against what this machine has (MemAvailable, the
+// address-space limit, the free space of the outputs' file system). Throws
+// std::invalid_argument (exit 2) naming the need and what is available.
+void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
+                      const std::filesystem::path& key_out);
+
 SetUpParameters set_up_parameters(const SetupRequest& request);
 // The same for a circuit given here (request.workload unused): one partition's shape.
 SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -162,6 +163,20 @@ MemoryBaseline MemoryBaseline::now() {
 double untracked_bytes(std::size_t rss, std::size_t tracked, std::size_t runtime, const MemoryBaseline& baseline) {
   const double growth = static_cast<double>(runtime) - static_cast<double>(baseline.runtime.total());
   return static_cast<double>(rss) - static_cast<double>(baseline.rss) - static_cast<double>(tracked) - growth;
+}
+
+std::size_t usable_memory_bytes() {
+  std::size_t usable = available_memory_bytes();
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    std::ifstream in("/proc/self/statm");
+    std::size_t total_pages = 0;
+    in >> total_pages;
+    const std::size_t mapped = total_pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t left = limit.rlim_cur > mapped ? static_cast<std::size_t>(limit.rlim_cur) - mapped : 0;
+    usable = usable == 0 ? left : std::min(usable, left);
+  }
+  return usable;
 }
 
 void release_free_heap() { ::malloc_trim(0); }

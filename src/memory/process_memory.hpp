@@ -35,6 +35,10 @@ bool reset_peak_resident();
 // MemAvailable from /proc/meminfo; 0 if unknown.
 std::size_t available_memory_bytes();
 
+// What this process may still take: MemAvailable, or less where an address-space
+// limit (RLIMIT_AS) leaves less above the current mappings; 0 if unknown.
+std::size_t usable_memory_bytes();
+
 // Gives the heap's free pages back to the system (malloc_trim): glibc keeps what a
 // large refused request was parsed into in its arenas, where a daemon would carry it
 // (3.5 GB after one 114 MiB C1 output).

@@ -203,6 +203,14 @@ expect 2 "cannot create a file in /proc/self" -- "$zkpipe" prove --preset tiny -
 expect 2 "not a regular file" -- "$zkpipe" prove --preset tiny --key "$dir/key.zkp" --out /dev/null
 expect 2 "does not exist" -- "$zkpipe" bench batch --preset tiny --key "$dir/key.zkp" --trace "$dir/no/t.json"
 
+# A setup that cannot fit is refused before any work, naming its need and what is
+# available (here: an address-space limit of about 3.8 GiB for a key of about 7 GiB).
+if [[ -z ${ASAN_OPTIONS:-} ]]; then
+  expect 2 "setup of .* needs about .* of host memory .* is available" -- \
+    bash -c 'ulimit -v 4000000 && exec "$0" setup --preset 2e24 --out "$1" --quiet' "$zkpipe" "$dir/big.zkp"
+  [ ! -e "$dir/big.zkp" ] || fail "a refused setup wrote a key"
+fi
+
 # --quiet hides the per-proof lines, never why proofs failed: each reason once, with
 # how many proofs it failed (here: the tiny key given for the 2e16 preset's witnesses).
 mkdir -p "$dir/other"

@@ -1352,6 +1352,8 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
     ADD_FAILURE() << "accepted: " << text;
   };
   refused("lisen = \"x\"\n", "lisen: unknown key");
+  // A key given twice is refused (TOML forbids it; toml++ says so), as in every JSON input.
+  refused("budget = \"1GiB\"\nbudget = \"2GiB\"\n", "zkpipe.toml:2:");
   refused("budget = \"lots\"\n", "budget: expected a byte size");
   refused("synthesis_workers = -1\n", "must not be negative");
   refused("listen = \"0.0.0.0:50051\"\n", "not a loopback address");
