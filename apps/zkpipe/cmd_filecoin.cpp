@@ -34,10 +34,12 @@
 #include "formats/bellperson_proof.hpp"
 #include "formats/bellperson_vk.hpp"
 #include "hex_args.hpp"
+#include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "io/atomic_file.hpp"
 #include "io/bounded_read.hpp"
 #include "memory/buffer_ledger.hpp"
+#include "memory/process_memory.hpp"
 #include "partition_lines.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
@@ -235,6 +237,25 @@ struct C2Options {
   bool quiet = false;
 };
 
+// Before the key is read: the evaluator, the key when it is decoded into host memory
+// (no key cache; a cached key is mapped from its file) and one partition's working set
+// against what this process may take, from the circuit's counted shape.
+void refuse_what_cannot_fit(const r1cs::PartitionedCircuit& circuit, bool key_decoded) {
+  const groth16::CircuitShape shape = groth16::count_shape(circuit);
+  const KeyFootprint f = KeyFootprint::of(shape);
+  const std::size_t partition = groth16::PartitionFootprint::of(shape).total();
+  const std::size_t need = f.evaluator + (key_decoded ? f.key : 0) + partition;
+  const std::size_t available = memory::usable_memory_bytes();
+  if (available == 0 || need <= available) return;
+  auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };
+  throw std::invalid_argument("proving this C1 output needs about " + gib(need) + " of host memory (the evaluator " +
+                              gib(f.evaluator) +
+                              (key_decoded ? ", the key decoded into host memory " + gib(f.key) + " (no key cache)"
+                                           : std::string()) +
+                              ", a partition's working set " + gib(partition) + "), " + gib(available) +
+                              " is available");
+}
+
 void run_c2(const C2Options& o) {
   const std::string key_cache =
       o.no_key_cache ? std::string()
@@ -251,6 +272,7 @@ void run_c2(const C2Options& o) {
     std::cerr << "C1 output of " << proof.name << ": " << circuit->partitions() << " partitions, checked in "
               << format_seconds(seconds_since(t)) << "\n";
   }
+  refuse_what_cannot_fit(*circuit, key_cache.empty());
   memory::BufferLedger& ledger = memory::BufferLedger::process();
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
   if (!o.quiet) std::cerr << "proving on the " << describe_backend(o.backend) << "\n";

@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "groth16/evaluator_file.hpp"
-#include "groth16/footprint.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -46,14 +45,16 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 
 }  // namespace
 
-void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
-                      const std::filesystem::path& key_out) {
-  const groth16::CircuitShape s = groth16::count_shape(circuit);
+KeyFootprint KeyFootprint::of(const groth16::CircuitShape& s) {
   const std::size_t b = s.b_input_density + s.b_aux_density;
   const std::size_t g1_points = s.inputs + s.a_aux_density + b + s.aux + s.domain_size;
-  const std::size_t key = g1_points * sizeof(groth16::G1Affine) + b * sizeof(groth16::G2Affine);
-  const std::size_t evaluator = 3 * (s.constraints + 1) * sizeof(std::uint64_t) + 8 * s.nonzeros;
-  const std::size_t scalars = (g1_points + b) * sizeof(ff::Fr);
+  return {g1_points * sizeof(groth16::G1Affine) + b * sizeof(groth16::G2Affine),
+          3 * (s.constraints + 1) * sizeof(std::uint64_t) + 8 * s.nonzeros, (g1_points + b) * sizeof(ff::Fr)};
+}
+
+void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
+                      const std::filesystem::path& key_out) {
+  const auto [key, evaluator, scalars] = KeyFootprint::of(groth16::count_shape(circuit));
   const bool key_on_host = !request.keep_on_device;
   const std::size_t memory = evaluator + scalars + (key_on_host ? key : 0);
   auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };

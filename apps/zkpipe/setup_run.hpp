@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/partitioned_circuit.hpp"
@@ -33,6 +34,17 @@ struct SetUpParameters {
   std::shared_ptr<const groth16::ProvingKey> key;
   std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
   std::string circuit_name;
+};
+
+// What a circuit's key and evaluator take in host memory, from its counted shape: the
+// key's points in zkpipe's layout (a bellperson .params is a few percent smaller), the
+// compiled evaluator (8 bytes a matrix entry, 24 a row), the setup's query scalars.
+struct KeyFootprint {
+  std::size_t key = 0;
+  std::size_t evaluator = 0;
+  std::size_t scalars = 0;
+
+  static KeyFootprint of(const groth16::CircuitShape& shape);
 };
 
 // Before any work: the host memory and (with outputs) the disk a setup of `circuit`

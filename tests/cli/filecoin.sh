@@ -34,6 +34,16 @@ grep -q "^converted $dir/p.params into $dir/p.params.zkp (mapped from now on)" "
 test "$(stat -c %s "$dir/proof.bin")" -eq 192
 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/proof.bin" | grep -qx valid
 
+# Proving that cannot fit is refused before the key is read: here the key decoded into
+# host memory (--no-key-cache) under an address-space limit of about 1.4 GiB.
+rc=0
+bash -c 'ulimit -v 1500000 && exec "$0" filecoin c2 --c1 "$1/s/c1.json" --sector "$1/s/sector.json" \
+  --params "$1/p.params" --no-key-cache --out "$1/refused.bin" --backend cpu --pw 1' "$zkpipe" "$dir" \
+  2> "$dir/refused.txt" > /dev/null || rc=$?
+[ "$rc" -eq 2 ] && grep -q "proving this C1 output needs about .*the key decoded into host memory" "$dir/refused.txt" ||
+  { cat "$dir/refused.txt" >&2; fail "c2 that cannot fit not refused before the key is read (exit $rc)"; }
+[ ! -e "$dir/refused.bin" ] || fail "a refused c2 wrote a proof"
+
 # The .params was converted into the key cache beside it, without the subgroup check:
 # the next run, which checks, converts it again (with the check), and the one after
 # maps it (--key-cache names the same file). A damaged cache, or a file at its place
