@@ -126,17 +126,23 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda or auto (default 0)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  add_device_memory_option(
+      cmd, o.device_memory,
+      "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
+      "what does not fit beside the working buffers is streamed from host memory");
+}
+
+void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, const std::string& description) {
   cmd.add_option_function<std::string>(
       "--device-memory",
-      [&o](const std::string& text) {
+      [&bytes](const std::string& text) {
         try {
-          o.device_memory = parse_device_memory(text);
+          bytes = parse_device_memory(text);
         } catch (const std::invalid_argument& e) {
           throw CLI::ValidationError("--device-memory", e.what());
         }
       },
-      "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
-      "what does not fit beside the working buffers is streamed from host memory");
+      description);
 }
 
 std::size_t parse_device_memory(std::string_view text) {

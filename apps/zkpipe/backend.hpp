@@ -46,6 +46,9 @@ void add_backend_options(CLI::App& cmd, BackendOptions& options);
 // A --device-memory value ("16GiB", "24 GiB", "20000MB"): at least 256 MiB. Throws
 // std::invalid_argument naming what is wrong.
 std::size_t parse_device_memory(std::string_view text);
+// --device-memory SIZE into `bytes` (parse_device_memory; a bad value is a
+// validation error naming the option), with the command's own description.
+void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, const std::string& description);
 // --devices, exclusive with --device (call after add_backend_options).
 void add_devices_option(CLI::App& cmd, BackendOptions& options);
 // --devices into a list of its own (parse_device_list; a bad list is a usage error).

@@ -110,6 +110,12 @@ class FailureReasons {
     }
   }
 
+  std::size_t total() const {
+    std::size_t n = 0;
+    for (const auto& c : counts_) n += c.second;
+    return n;
+  }
+
   // "reason (N proofs); other reason (M proofs)", at most kShown reasons.
   std::string describe() const {
     constexpr std::size_t kShown = 5;
@@ -355,8 +361,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   };
   const std::optional<double> device_busy_before = measured_busy();
   std::vector<double> latencies;
-  std::size_t failed = 0;
-  FailureReasons reasons;
+  FailureReasons failures;
   const auto t0 = Clock::now();
   {
     ProgressBar bar(show_bar);
@@ -371,8 +376,7 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
         report.verified += r.verified ? 1 : 0;
         line = line_for(r, done, o.count);
       } catch (const std::exception& e) {
-        ++failed;
-        reasons.add(e.what());
+        failures.add(e.what());
         line = "proof " + std::to_string(done) + "/" + std::to_string(o.count) + ": FAILED: " + e.what();
       }
       if (!o.quiet) {
@@ -443,10 +447,10 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
                       o.workload.preset + ", " + std::string(engine::policy_name(config.policy)) +
                           ", pw=" + std::to_string(config.synthesis_workers));
   }
-  if (failed != 0) {
+  if (const std::size_t failed = failures.total(); failed != 0) {
     // With --quiet the per-proof lines are not printed: the reasons come here, each once.
     throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(o.count) +
-                             " proofs failed: " + reasons.describe());
+                             " proofs failed: " + failures.describe());
   }
   return report;
 }

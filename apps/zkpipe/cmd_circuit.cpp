@@ -53,7 +53,7 @@ void run_info(const InfoOptions& o) {
             << format_bytes(double(f.abc)) << ", assignment " << format_bytes(double(f.assignment)) << ", density "
             << format_bytes(double(f.density)) << ", scratch " << format_bytes(double(f.scratch)) << "\n"
             << "A/B/C entries    " << s.nonzeros << " (the pce evaluator: about "
-            << format_bytes(double(8 * s.nonzeros + 3 * 8 * s.constraints)) << ", once per circuit shape)\n"
+            << format_bytes(double(s.evaluator_bytes())) << ", once per circuit shape)\n"
             << "pce witness      about " << format_bytes(double(s.aux / 4 + f.density + 32 * s.inputs))
             << " per partition while queued (0/1 values as bits; wide values add 32 bytes each)\n";
   print_device_plan(s, o.device_memory);
@@ -70,21 +70,11 @@ void register_circuit(CLI::App& app) {
               "--sector-size S) of a Filecoin seal proof's partition");
   add_circuit_options(*info, opts->workload);
   add_seal_proof_variant_options(*info, opts->seal_proof);
-  info->add_option_function<std::string>(
-      "--device-memory",
-      [opts](const std::string& text) {
-        try {
-          opts->device_memory = parse_device_memory(text);
-        } catch (const std::invalid_argument& e) {
-          throw CLI::ValidationError("--device-memory", e.what());
-        }
-      },
+  add_device_memory_option(
+      *info, opts->device_memory,
       "With the CUDA backend: whether a key of this shape stays resident within this much GPU memory, or streams");
   info->callback([opts, info] {
-    if (opts->workload.circuit == kFilecoinPorep && info->get_option("--sector-size")->count() == 0 &&
-        info->get_option("--preset")->count() == 0) {
-      throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
-    }
+    require_sector_size(*info, opts->workload);
     run_info(*opts);
   });
 }

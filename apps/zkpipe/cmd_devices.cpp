@@ -100,15 +100,8 @@ void register_devices(CLI::App& app) {
   auto opts = std::make_shared<DevicesOptions>();
   add_circuit_options(*cmd, opts->workload);
   add_seal_proof_variant_options(*cmd, opts->seal_proof);
-  cmd->add_option_function<std::string>(
-      "--device-memory",
-      [opts](const std::string& text) {
-        try {
-          opts->device_memory = parse_device_memory(text);
-        } catch (const std::invalid_argument& e) {
-          throw CLI::ValidationError("--device-memory", e.what());
-        }
-      },
+  add_device_memory_option(
+      *cmd, opts->device_memory,
       "With a circuit: the GPU memory to plan its placement within (default: each GPU's free memory)");
   cmd->callback([opts, cmd] {
     const auto given = [&](const char* name) { return cmd->get_option(name)->count() > 0; };
@@ -117,9 +110,7 @@ void register_devices(CLI::App& app) {
       throw std::invalid_argument("--device-memory with devices plans a circuit's placement: name one "
                                   "(--circuit, --preset or --sector-size)");
     }
-    if (opts->workload.circuit == kFilecoinPorep && !given("--sector-size") && !given("--preset")) {
-      throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
-    }
+    require_sector_size(*cmd, opts->workload);
     run_devices(*opts);
   });
 }

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 
 #include "circuits/filecoin/c1_circuit.hpp"
@@ -15,6 +16,13 @@
 #endif
 
 namespace zkpipe::cli {
+
+void require_sector_size(const CLI::App& cmd, const WorkloadSpec& workload) {
+  if (workload.circuit == kFilecoinPorep && cmd.get_option("--sector-size")->count() == 0 &&
+      cmd.get_option("--preset")->count() == 0) {
+    throw std::invalid_argument("--circuit filecoin-porep needs --sector-size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+  }
+}
 
 CountedWorkload count_workload(const WorkloadSpec& workload, const SealProofChoice& seal_proof) {
   CountedWorkload out;
@@ -42,7 +50,7 @@ void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t
   const std::size_t least = gpu::least_device_bytes(k);
   // The shape counts the matrices' entries when it comes from the circuit (the pce
   // path's evaluator); 0 when it does not know them.
-  const std::size_t evaluator = s.nonzeros == 0 ? 0 : gpu::evaluator_bytes(s.constraints, s.nonzeros);
+  const std::size_t evaluator = s.evaluator_bytes();
   std::cout << "on a GPU         key points about " << format_bytes(double(points)) << " (G1 A, B, L, H and G2 B); a "
             << "partition needs at least " << format_bytes(double(least)) << " of device memory (points streamed)";
   if (evaluator != 0) std::cout << "; the pce evaluator " << format_bytes(double(evaluator));

@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 
+#include <CLI/CLI.hpp>
+
 #include "circuits/filecoin/seal_proof.hpp"
 #include "groth16/footprint.hpp"
 #include "r1cs/partitioned_circuit.hpp"
@@ -23,6 +25,10 @@ struct CountedWorkload {
   const filecoin::SealProof* seal = nullptr;  // for filecoin-porep
   groth16::CircuitShape shape;
 };
+
+// filecoin-porep names no shape without a sector size: refused (std::invalid_argument)
+// when `cmd` was given neither --sector-size nor --preset for it.
+void require_sector_size(const CLI::App& cmd, const WorkloadSpec& workload);
 
 // filecoin-porep's shape from its seal proof (every value zero: no synthetic C1 to
 // draw for counting), any other circuit's from its shape circuit.

@@ -49,7 +49,7 @@ KeyFootprint KeyFootprint::of(const groth16::CircuitShape& s) {
   const std::size_t b = s.b_input_density + s.b_aux_density;
   const std::size_t g1_points = s.inputs + s.a_aux_density + b + s.aux + s.domain_size;
   return {g1_points * sizeof(groth16::G1Affine) + b * sizeof(groth16::G2Affine),
-          3 * (s.constraints + 1) * sizeof(std::uint64_t) + 8 * s.nonzeros, (g1_points + b) * sizeof(ff::Fr)};
+          s.evaluator_bytes(), (g1_points + b) * sizeof(ff::Fr)};
 }
 
 void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,

@@ -328,10 +328,13 @@ void upload(DeviceBuffer<ff::Fr>& dst, const std::vector<ff::Fr>& src) {
   check(cudaMemcpy(dst.data(), src.data(), src.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice), "upload table");
 }
 
+// Entries of the stage tables of lg stages (entry 0 unused; at least two).
+std::size_t stage_table_entries(unsigned lg) { return std::size_t{2} << (lg == 0 ? 0 : lg - 1); }
+
 // The stage tables of a transform of size 2^lg with root omega (2^lg entries;
 // entry 0 unused).
 DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg, memory::BufferLedger& ledger) {
-  DeviceBuffer<ff::Fr> table(ledger, std::size_t{2} << (lg == 0 ? 0 : lg - 1));
+  DeviceBuffer<ff::Fr> table(ledger, stage_table_entries(lg));
   if (lg == 0) return table;
   const DevicePowers powers(omega, ff::Fr::one(), lg - 1, ledger);
   const std::size_t half = std::size_t{1} << (lg - 1);
@@ -345,6 +348,11 @@ DeviceBuffer<ff::Fr> stage_twiddles(const ff::Fr& omega, unsigned lg, memory::Bu
 }
 
 }  // namespace
+
+std::size_t DevicePowers::entries(unsigned log_count) {
+  const unsigned lo_bits = (log_count + 1) / 2;
+  return (std::size_t{1} << lo_bits) + (std::size_t{1} << (log_count - lo_bits));
+}
 
 DevicePowers::DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count, memory::BufferLedger& ledger)
     : hi(ledger), lo(ledger), lo_bits((log_count + 1) / 2) {
@@ -373,14 +381,10 @@ DeviceNtt::StageTwiddles::StageTwiddles(const ff::Fr& omega, unsigned log_size, 
 
 std::size_t DeviceNtt::table_bytes(unsigned log_size, unsigned table_stages) {
   const unsigned stages = std::min(log_size, table_stages);
-  const auto powers = [](unsigned log_count) {
-    const unsigned lo_bits = (log_count + 1) / 2;
-    return (std::size_t{1} << lo_bits) + (std::size_t{1} << (log_count - lo_bits));
-  };
-  std::size_t per_direction = std::size_t{2} << (stages == 0 ? 0 : stages - 1);
-  if (stages < log_size) per_direction += powers(log_size - 1);
+  std::size_t per_direction = stage_table_entries(stages);
+  if (stages < log_size) per_direction += DevicePowers::entries(log_size - 1);
   // Both directions, and the four scalings' powers.
-  return (2 * per_direction + 4 * powers(log_size)) * sizeof(ff::Fr);
+  return (2 * per_direction + 4 * DevicePowers::entries(log_size)) * sizeof(ff::Fr);
 }
 
 DeviceNtt::DeviceNtt(const poly::EvaluationDomain& domain, unsigned tile_log, unsigned table_stages)

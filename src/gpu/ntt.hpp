@@ -35,6 +35,9 @@ struct DevicePowers {
   DevicePowers(const ff::Fr& x, const ff::Fr& scale, unsigned log_count,
                memory::BufferLedger& ledger = memory::BufferLedger::process());
 
+  // Entries of both tables for 2^log_count powers.
+  static std::size_t entries(unsigned log_count);
+
   DeviceBuffer<ff::Fr> hi;
   DeviceBuffer<ff::Fr> lo;
   unsigned lo_bits;

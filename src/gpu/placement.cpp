@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 
 #include "ff/fr.hpp"
 #include "gpu/msm.hpp"
@@ -28,7 +27,8 @@ std::size_t resident_point_bytes(const KeyQuerySizes& k, bool g2_on_device) {
 
 std::size_t working_bytes(const KeyQuerySizes& k) {
   const std::size_t vectors = k.domain + std::max(k.domain, k.l) + std::max(k.domain, k.inputs + k.l);
-  return vectors * sizeof(ff::Fr) + DeviceNtt::table_bytes(static_cast<unsigned>(std::bit_width(std::max<std::size_t>(k.domain, 1)) - 1));
+  const auto log_domain = static_cast<unsigned>(std::bit_width(std::max<std::size_t>(k.domain, 1)) - 1);
+  return vectors * sizeof(ff::Fr) + DeviceNtt::table_bytes(log_domain);
 }
 
 std::size_t least_device_bytes(const KeyQuerySizes& k) {
@@ -40,10 +40,6 @@ std::size_t least_device_bytes(const KeyQuerySizes& k) {
 
 bool evaluator_fits(const KeyQuerySizes& k, std::size_t evaluator_bytes, std::size_t available) {
   return evaluator_bytes + least_device_bytes(k) + device_memory_margin(available) <= available;
-}
-
-std::size_t evaluator_bytes(std::size_t constraints, std::size_t nonzeros) {
-  return 3 * (constraints + 1) * sizeof(std::uint64_t) + nonzeros * 2 * sizeof(std::uint32_t);
 }
 
 std::size_t resident_need(const KeyQuerySizes& k, std::size_t msm_pass_terms, bool g2_on_device,

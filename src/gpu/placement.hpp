@@ -45,11 +45,6 @@ std::size_t least_device_bytes(const KeyQuerySizes& k);
 // saves a byte of transfer per byte, the points only their non-zero terms'.
 bool evaluator_fits(const KeyQuerySizes& k, std::size_t evaluator_bytes, std::size_t available);
 
-// The device bytes of a resident evaluator from a circuit's counts: three CSR
-// matrices of `constraints` rows (8-byte offsets) and `nonzeros` entries in all
-// (8 bytes each); its coefficient table (a few KiB) not counted.
-std::size_t evaluator_bytes(std::size_t constraints, std::size_t nonzeros);
-
 // What keeping the points resident needs of `available` bytes: the points, the
 // scratch of the largest MSM pass (at most msm_pass_terms terms), the working
 // vectors and the margin device_memory_margin(available).
@@ -63,7 +58,7 @@ inline constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
 // The most terms per MSM pass, halving from max_pass_terms down to
 // kMinMsmPassTerms, with which the points stay resident in `available` bytes
 // (resident_need); nothing when even the smallest passes leave them no room. On an
-// 80 GB card a 32 GiB PoRep's points fit with passes of 2^24 terms, not 2^26.
+// 80 GB card a 32 GiB PoRep's points fit with passes of 2^23 terms, not 2^26.
 std::optional<std::size_t> resident_pass_terms(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
                                                std::size_t available);
 

@@ -336,9 +336,7 @@ DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compi
 DeviceEvaluator::~DeviceEvaluator() = default;
 
 std::size_t DeviceEvaluator::resident_bytes(const r1cs::CompiledR1cs& compiled) {
-  std::size_t total = compiled.coefficient_table.size() * sizeof(ff::Fr) + sizeof(unsigned long long);
-  for (const auto* m : {&compiled.a, &compiled.b, &compiled.c}) total += matrix_bytes(m->rows(), m->nonzeros());
-  return total;
+  return compiled.matrix_bytes() + sizeof(unsigned long long);
 }
 
 std::size_t DeviceEvaluator::default_chunk_bytes(const r1cs::CompiledR1cs& compiled) {

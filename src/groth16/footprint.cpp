@@ -1,6 +1,7 @@
 #include "groth16/footprint.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "ff/fr.hpp"
 #include "groth16/qap.hpp"
@@ -15,6 +16,11 @@ std::size_t popcount(const std::vector<bool>& bits) {
 }
 
 }  // namespace
+
+std::size_t CircuitShape::evaluator_bytes() const {
+  if (nonzeros == 0) return 0;
+  return 3 * (constraints + 1) * sizeof(std::uint64_t) + nonzeros * (sizeof(std::uint32_t) + sizeof(std::uint32_t));
+}
 
 CircuitShape CircuitShape::of(const ProvingKey& key) {
   CircuitShape s;

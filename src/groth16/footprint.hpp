@@ -22,6 +22,11 @@ struct CircuitShape {
   std::size_t b_aux_density = 0;
   std::size_t nonzeros = 0;  // of A, B, C (0 when built from a key, which does not know it)
 
+  // A compiled evaluator of this shape in memory (r1cs::CompiledR1cs's matrices: three
+  // CSR matrices of `constraints` rows with 8-byte row offsets, 8 bytes an entry; its
+  // few-KiB coefficient table not counted); 0 when the entries are not known.
+  std::size_t evaluator_bytes() const;
+
   static CircuitShape of(const ProvingKey& key);
   static CircuitShape of(const r1cs::R1csMatrices& m);
   // From counts alone (no matrices held): what `circuit info` answers with.

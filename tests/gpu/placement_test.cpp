@@ -43,7 +43,10 @@ TEST(Placement, APartitionOfThe32GiBPorepFitsIn16GiB) {
   EXPECT_GT(least_device_bytes(kPorep32GiB), std::size_t{12} << 30);
   EXPECT_LT(least_device_bytes(kPorep32GiB), std::size_t{13} << 30);
   // Its evaluator (8.6 GiB) streams at 16 GiB and at 24 GiB, stays at 80 GiB.
-  const std::size_t evaluator = evaluator_bytes(130278869, 756736221);
+  groth16::CircuitShape shape;
+  shape.constraints = 130278869;
+  shape.nonzeros = 756736221;
+  const std::size_t evaluator = shape.evaluator_bytes();
   EXPECT_FALSE(evaluator_fits(kPorep32GiB, evaluator, std::size_t{16} << 30));
   EXPECT_TRUE(evaluator_fits(kPorep32GiB, evaluator, std::size_t{79} << 30));
 }
