@@ -300,6 +300,7 @@ v1::GetStatusResponse ProvingService::status() const {
       row->set_keys_streamed(static_cast<std::uint32_t>(device.placement->keys_streamed));
       row->set_evaluator_streamed(device.placement->evaluator_streamed);
       row->set_streamed_bytes(device.placement->streamed_bytes);
+      row->set_host_registered_bytes(device.placement->host_registered_bytes);
     }
   }
   out.set_budget_bytes(engine_->budget_bytes());

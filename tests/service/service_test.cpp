@@ -1304,7 +1304,11 @@ class PlacesKeysOnGpuZero final : public CpuProverWith {
   std::string name() const override { return "placing"; }
   std::optional<int> device_ordinal() const override { return 0; }
   std::optional<Placement> placement() const override {
-    return Placement{.keys_resident = 1, .keys_streamed = 2, .evaluator_streamed = true, .streamed_bytes = 12345};
+    return Placement{.keys_resident = 1,
+                     .keys_streamed = 2,
+                     .evaluator_streamed = true,
+                     .streamed_bytes = 12345,
+                     .host_registered_bytes = 6789};
   }
 };
 
@@ -1318,12 +1322,14 @@ TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
   EXPECT_EQ(status.devices(0).keys_streamed(), 2u);
   EXPECT_TRUE(status.devices(0).evaluator_streamed());
   EXPECT_EQ(status.devices(0).streamed_bytes(), 12345u);
+  EXPECT_EQ(status.devices(0).host_registered_bytes(), 6789u);
   EXPECT_EQ(status.devices(1).keys_resident() + status.devices(1).keys_streamed(), 0u) << "no placement reported";
   const std::string metrics = s->metrics();
   for (const char* line : {"zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"resident\"} 1",
                            "zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"streamed\"} 2",
                            "zkpipe_device_streamed_bytes_total{device=\"0\",backend=\"placing\"} 12345",
-                           "zkpipe_device_streamed_bytes_total{device=\"1\",backend=\"on-gpu-0\"} 0"}) {
+                           "zkpipe_device_streamed_bytes_total{device=\"1\",backend=\"on-gpu-0\"} 0",
+                           "zkpipe_device_host_registered_bytes{device=\"0\",backend=\"placing\"} 6789"}) {
     EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
   }
 }
