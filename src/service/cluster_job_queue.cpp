@@ -54,11 +54,12 @@ NamedJob ClusterJobQueue::insert(const v1::SubmitProofRequest& request, const Jo
     const std::uint32_t partitions = partitions_of(request);
     const double now = unix_now();
     const NamedJob job = name != nullptr ? queue_.insert_named(priority, bytes, partitions, now, *name)
-                                         : NamedJob{queue_.insert(priority, bytes, partitions, now), {}, false};
+                                         : NamedJob{queue_.insert(priority, bytes, partitions, now), {}, false, std::nullopt};
     if (!job.existed) {
       services_.tally.submitted();
       worker_.wake();  // the local claimer asks at once
     }
+    if (job.replaced && !is_final(job.replaced->status)) cancel_with(job.replaced->id, replaced_reason(job.id));
     return job;
   } catch (const StoreError& e) {
     throw unavailable(e);
@@ -91,10 +92,12 @@ std::optional<std::chrono::steady_clock::duration> ClusterJobQueue::answer_poll(
   return std::chrono::milliseconds(100);
 }
 
-v1::JobState ClusterJobQueue::cancel(std::uint64_t job) {
+v1::JobState ClusterJobQueue::cancel(std::uint64_t job) { return cancel_with(job, kCancelledByClient); }
+
+v1::JobState ClusterJobQueue::cancel_with(std::uint64_t job, const std::string& reason) {
   std::optional<JobStatus> state;
   try {
-    state = queue_.end(job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), unix_now());
+    state = queue_.end(job, unsuccessful(JobStatus::cancelled, reason), unix_now());
   } catch (const StoreError& e) {
     throw unavailable(e);
   }

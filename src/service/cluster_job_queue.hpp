@@ -34,6 +34,8 @@ class ClusterJobQueue final : public JobQueue {
  private:
   // The job into the cluster's queue, under `name` when given.
   NamedJob insert(const v1::SubmitProofRequest& request, const JobName* name);
+  // cancel(), the job ending with `reason` as its error.
+  v1::JobState cancel_with(std::uint64_t job, const std::string& reason);
 
   JobQueueServices services_;
   // A connection: its calls take its own lock, answer() and report() included.

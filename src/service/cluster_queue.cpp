@@ -96,7 +96,7 @@ std::string from_hex(const std::string& hex) {
 std::optional<NamedJob> named_job(pqxx::work& w, const std::string& name) {
   const pqxx::result r = w.exec_params("SELECT id, encode(name_digest, 'hex') FROM zkpipe_jobs WHERE name = $1", name);
   if (r.empty()) return std::nullopt;
-  return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true};
+  return NamedJob{r[0][0].as<std::uint64_t>(), from_hex(r[0][1].as<std::string>()), true, std::nullopt};
 }
 
 // A lost server (restart, network) rather than a bad statement: worth reconnecting.
@@ -224,22 +224,42 @@ std::uint64_t ClusterQueue::insert(int priority, const std::string& request, std
 NamedJob ClusterQueue::insert_named(int priority, const std::string& request, std::uint32_t partitions, double now,
                                     const JobName& name) {
   return with_retry(false, [&](pqxx::connection& c) {
-    pqxx::work w(c);
-    const pqxx::result inserted = w.exec_params(
-        "INSERT INTO zkpipe_jobs (priority, request, partitions, submitted_at, name, name_digest) "
-        "VALUES ($1, decode($2, 'hex'), $3, $4, $5, decode($6, 'hex')) "
-        "ON CONFLICT (name) WHERE name IS NOT NULL DO NOTHING RETURNING id",
-        priority, to_hex(request), static_cast<std::int64_t>(partitions), now, name.name, to_hex(name.digest));
-    if (inserted.empty()) {
-      std::optional<NamedJob> existing = named_job(w, name.name);
+    // Another daemon may take the name between this one's look-up and insert: the
+    // insert then finds it taken, and the look-up runs again on what that daemon
+    // committed.
+    for (int attempt = 0;; ++attempt) {
+      pqxx::work w(c);
+      NamedJob out;
+      const pqxx::result held = w.exec_params(
+          "SELECT id, encode(name_digest, 'hex'), state FROM zkpipe_jobs WHERE name = $1 FOR UPDATE", name.name);
+      if (!held.empty()) {
+        const auto held_id = held[0][0].as<std::uint64_t>();
+        const auto status = static_cast<JobStatus>(held[0][2].as<int>());
+        if (name_answers_retry(status, from_hex(held[0][1].as<std::string>()), name.digest)) {
+          w.commit();
+          return NamedJob{held_id, name.digest, true, std::nullopt};
+        }
+        w.exec_params("UPDATE zkpipe_jobs SET name = NULL, name_digest = NULL WHERE id = $1",
+                      static_cast<std::int64_t>(held_id));
+        out.replaced = ReplacedJob{held_id, status};
+      }
+      const pqxx::result inserted = w.exec_params(
+          "INSERT INTO zkpipe_jobs (priority, request, partitions, submitted_at, name, name_digest) "
+          "VALUES ($1, decode($2, 'hex'), $3, $4, $5, decode($6, 'hex')) "
+          "ON CONFLICT (name) WHERE name IS NOT NULL DO NOTHING RETURNING id",
+          priority, to_hex(request), static_cast<std::int64_t>(partitions), now, name.name, to_hex(name.digest));
+      if (inserted.empty()) {
+        w.abort();
+        if (attempt < 3) continue;
+        throw StoreError("the job name " + name.name + " kept changing hands while it was submitted");
+      }
+      const auto id = inserted[0][0].as<std::int64_t>();
+      insert_partitions(w, id, partitions);
       w.commit();
-      if (!existing) throw StoreError("the job named " + name.name + " vanished while it was submitted again");
-      return *existing;
+      out.id = static_cast<std::uint64_t>(id);
+      out.digest = name.digest;
+      return out;
     }
-    const auto id = inserted[0][0].as<std::int64_t>();
-    insert_partitions(w, id, partitions);
-    w.commit();
-    return NamedJob{static_cast<std::uint64_t>(id), name.digest, false};
   });
 }
 

@@ -92,8 +92,10 @@ class ClusterQueue {
   static int schema_version();
 
   std::uint64_t insert(int priority, const std::string& request, std::uint32_t partitions, double now);
-  // The same under a name, unless a job has it already (any daemon's): then that job,
-  // nothing inserted. One statement decides, so racing daemons queue one job.
+  // The same under a name, unless the name's job (any daemon's) answers the retry
+  // (name_answers_retry): then that job, nothing inserted; otherwise the earlier job
+  // gives up the name (replaced) in the same transaction. The name's row is locked
+  // and the insert refuses a taken name, so racing daemons queue one job.
   NamedJob insert_named(int priority, const std::string& request, std::uint32_t partitions, double now,
                         const JobName& name);
   std::optional<NamedJob> find_named(const std::string& name);

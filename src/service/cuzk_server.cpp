@@ -2,7 +2,9 @@
 
 #include <grpcpp/alarm.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <sstream>
 
 #include "formats/excerpt.hpp"
@@ -173,13 +175,16 @@ grpc::ServerUnaryReactor* CuzkService::Prove(grpc::CallbackServerContext* ctx, c
   auto slot = peers_.acquire(ctx->peer());
   if (!slot) return finished(ctx, too_many_waits(peers_));
   auto submit = [this, response, job_request = request->submit()] {
-    const std::string job_id = this->submit(job_request).job_id();
+    const Submitted submitted = submit_job(job_request);
+    const std::string job_id = submitted.response.job_id();
+    const std::uint64_t job = submitted.job;
     auto answer = [response, job_id](const AwaitAnswer& a) {
       if (const auto* error = std::get_if<ServiceError>(&a)) return status_of(*error);
       *response->mutable_result() = cuzk_response(std::get<v1::AwaitProofResponse>(a), job_id);
       return grpc::Status::OK;
     };
-    return ProveCall::Submitted{job_of(job_id), std::move(answer), [this, job_id] { cancel(job_id); }};
+    // The job itself, not the id: a later submit may give the id to another job.
+    return ProveCall::Submitted{job, std::move(answer), [this, job] { service_.cancel(job); }};
   };
   auto call = std::make_shared<ProveCall>(service_, calls_, std::move(*slot), std::move(submit));
   call->start();
@@ -215,44 +220,61 @@ grpc::ServerUnaryReactor* CuzkService::EvictSRS(grpc::CallbackServerContext* ctx
 }
 
 cuzk::v1::SubmitProofResponse CuzkService::submit(const cuzk::v1::SubmitProofRequest& request) {
-  cuzk::v1::SubmitProofResponse out;
+  return submit_job(request).response;
+}
+
+CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofRequest& request) {
+  Submitted submitted;
+  cuzk::v1::SubmitProofResponse& out = submitted.response;
   std::uint32_t ahead = 0;
   const v1::GetStatusResponse queued = service_.status();
   for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
-  std::lock_guard lock(mutex_);
+  auto opened = [&](std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    // Amortized: a sweep whenever the map has doubled since the last one.
+    if (open_jobs_.size() >= sweep_at_) {
+      forget_ended_jobs();
+      sweep_at_ = std::max<std::size_t>(kFirstSweep, 2 * open_jobs_.size());
+    }
+    open_jobs_.emplace(id, request.proof_kind());
+  };
   if (request.request_id().empty()) {  // no retry can name it: no digest
     const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
-    jobs_.emplace(name_of(id), Job{id, request.proof_kind(), {}, true});
+    opened(id);
     out.set_job_id(name_of(id));
     out.set_queue_position(ahead);
-    return out;
-  }
-  const std::string bytes = request.SerializeAsString();
-  const r1cs::sha256::Digest digest =
-      r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-  const std::string request_digest(digest.begin(), digest.end());
-  auto another_request = [&] {
-    return ServiceError(ErrorKind::already_exists,
-                        "request_id " + formats::excerpt(request.request_id(), kShownIdChars) +
-                            " was submitted already, with another request");
-  };
-  if (const auto it = jobs_.find(request.request_id()); it != jobs_.end()) {
-    if (it->second.request_digest != request_digest) throw another_request();
-    out.set_job_id(request.request_id());
-    return out;
+    submitted.job = id;
+    return submitted;
   }
   if (request.request_id().size() > 256) {
     throw ServiceError(ErrorKind::invalid_argument, "request_id: longer than 256 bytes");
   }
+  const std::string bytes = request.SerializeAsString();
+  const r1cs::sha256::Digest digest =
+      r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   // Journaled under the id, so that a retry after a restart (or at another daemon of
-  // the cluster) finds the job.
-  const NamedJob job =
-      service_.submit_named(zkpipe_request(request, params_), {journal_name(request.request_id()), request_digest});
-  if (job.existed && job.digest != request_digest) throw another_request();
-  jobs_.emplace(request.request_id(), Job{job.id, request.proof_kind(), request_digest, true});
+  // the cluster) finds the job; the journal decides in one step whether the id's job
+  // answers this submit or a new one takes the id (name_answers_retry).
+  const NamedJob job = service_.submit_named(zkpipe_request(request, params_),
+                                             {journal_name(request.request_id()), std::string(digest.begin(), digest.end())});
   out.set_job_id(request.request_id());
-  if (!job.existed) out.set_queue_position(ahead);
-  return out;
+  submitted.job = job.id;
+  if (job.existed) return submitted;
+  opened(job.id);
+  out.set_queue_position(ahead);
+  if (job.replaced && !is_final(job.replaced->status)) {
+    std::cerr << "zkpipe serve: cuzk request_id " << formats::excerpt(request.request_id(), kShownIdChars)
+              << " submitted again with another request while job " << job.replaced->id
+              << " was unfinished: that job is cancelled, job " << job.id << " takes the id\n";
+  }
+  return submitted;
+}
+
+void CuzkService::forget_ended_jobs() {
+  std::erase_if(open_jobs_, [&](const auto& entry) {
+    const v1::JobState state = service_.await(entry.first, 0ms).state();
+    return state != v1::JOB_STATE_QUEUED && state != v1::JOB_STATE_RUNNING;
+  });
 }
 
 std::string CuzkService::name_of(std::uint64_t id) const { return std::string(kJobPrefix) + std::to_string(id); }
@@ -262,11 +284,8 @@ std::string CuzkService::journal_name(const std::string& request_id) {
 }
 
 std::uint64_t CuzkService::job_of(const std::string& job_id) const {
-  {
-    std::lock_guard lock(mutex_);
-    if (const auto it = jobs_.find(job_id); it != jobs_.end()) return it->second.id;
-  }
-  // A request id given before a restart, or to another daemon of the cluster.
+  // A request id: the job the journal has under it now (this daemon's, one before a
+  // restart, another daemon's of the cluster); gone once the journal purged it.
   if (const std::optional<NamedJob> job = service_.named(journal_name(job_id))) return job->id;
   if (job_id.starts_with(kJobPrefix)) {
     const std::string digits = job_id.substr(kJobPrefix.size());
@@ -306,17 +325,15 @@ cuzk::v1::GetStatusResponse CuzkService::status() {
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> queues;  // kind: pending, in progress
   {
     std::lock_guard lock(mutex_);
-    for (auto& [name, job] : jobs_) {
-      if (!job.open) continue;
-      const v1::JobState state = service_.await(job.id, 0ms).state();
+    std::erase_if(open_jobs_, [&](const auto& entry) {
+      const v1::JobState state = service_.await(entry.first, 0ms).state();
       if (state == v1::JOB_STATE_QUEUED) {
-        ++queues[kind_label(job.kind)].first;
+        ++queues[kind_label(entry.second)].first;
       } else if (state == v1::JOB_STATE_RUNNING) {
-        ++queues[kind_label(job.kind)].second;
-      } else {
-        job.open = false;
+        ++queues[kind_label(entry.second)].second;
       }
-    }
+      return state != v1::JOB_STATE_QUEUED && state != v1::JOB_STATE_RUNNING;
+    });
   }
   for (const auto& [kind, counts] : queues) {
     cuzk::v1::QueueStatus& q = *out.add_queues();

@@ -64,12 +64,11 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
   cuzk::v1::EvictSrsResponse evict(const std::string& circuit_id);
 
  private:
-  struct Job {
-    std::uint64_t id;
-    cuzk::v1::ProofKind kind;
-    std::string request_digest;  // SHA-256 of the request's bytes: a retry must be the same request
-    bool open;                 // not known to have ended
+  struct Submitted {
+    cuzk::v1::SubmitProofResponse response;
+    std::uint64_t job = 0;  // the zkpipe job that answers it
   };
+  Submitted submit_job(const cuzk::v1::SubmitProofRequest& request);
   const std::filesystem::path& params_of(const std::string& circuit_id) const;
   std::string name_of(std::uint64_t id) const;
   static std::string journal_name(const std::string& request_id);
@@ -82,8 +81,15 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
   const std::string token_;
   PeerLimit peers_;
   CallThreads calls_;
-  mutable std::mutex mutex_;     // jobs_; held across a submit, so one request_id queues once
-  std::map<std::string, Job, std::less<>> jobs_;  // by cuzk job id
+  // The jobs this daemon queued that are not known to have ended, with their kinds:
+  // GetStatus's queue rows. A request id is looked up in the journal at every use,
+  // never cached here: the journal alone says which job a name holds.
+  std::mutex mutex_;
+  std::map<std::uint64_t, cuzk::v1::ProofKind> open_jobs_;
+  static constexpr std::size_t kFirstSweep = 1024;
+  std::size_t sweep_at_ = kFirstSweep;
+  // Call with mutex_ held: drops the jobs that ended from open_jobs_.
+  void forget_ended_jobs();
 };
 
 }  // namespace zkpipe::service

@@ -26,6 +26,10 @@ JobOutcome unsuccessful(JobStatus status, std::string error) {
   return out;
 }
 
+std::string replaced_reason(std::uint64_t by) {
+  return "replaced by job " + std::to_string(by) + ": its request id was submitted again with another request";
+}
+
 v1::AwaitProofResponse response_from_record(const JobRecord& record, std::uint32_t done_so_far) {
   v1::SubmitProofRequest request;
   request.ParseFromString(record.request);

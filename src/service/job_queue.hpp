@@ -70,9 +70,11 @@ class JobQueue {
   // ServiceError: unavailable while draining or when the queue cannot be reached,
   // resource_exhausted when it holds config.max_jobs unfinished jobs.
   virtual std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) = 0;
-  // As submit, the job journaled under `name`; when a job has the name already,
-  // nothing is queued and that job is answered (existed). One step in the journal:
-  // two submits of one name queue one job.
+  // As submit, the job journaled under `name`. When the name's job answers the retry
+  // (name_answers_retry: queued, running or done, for the same request) nothing is
+  // queued and that job is answered (existed); otherwise the name moves to a new job
+  // and the earlier one, when unfinished, is cancelled (replaced_reason). One step in
+  // the journal: two submits of one name queue one job.
   virtual NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) = 0;
   // The job journaled under `name`, while the journal keeps it. ServiceError unavailable.
   virtual std::optional<NamedJob> named(const std::string& name) const = 0;
@@ -106,6 +108,10 @@ double unix_now();
 v1::JobState state_of(JobStatus status);
 // A job's end without a proof (failed, cancelled).
 JobOutcome unsuccessful(JobStatus status, std::string error);
+// The error of a job cancelled by its client, and of one whose name a later submit
+// took with another request (its job: `by`).
+inline constexpr const char* kCancelledByClient = "cancelled by the client";
+std::string replaced_reason(std::uint64_t by);
 // A journaled job as AwaitProof reports it; `done_so_far`: the partitions done while
 // it is not finished (all of them once it is).
 v1::AwaitProofResponse response_from_record(const JobRecord& record, std::uint32_t done_so_far);

@@ -86,6 +86,12 @@ bool is_final(JobStatus status) {
   return status == JobStatus::done || status == JobStatus::failed || status == JobStatus::cancelled;
 }
 
+bool name_answers_retry(JobStatus held_status, const std::string& held_digest, const std::string& digest) {
+  const bool live_or_proved =
+      held_status == JobStatus::queued || held_status == JobStatus::running || held_status == JobStatus::done;
+  return live_or_proved && held_digest == digest;
+}
+
 JobStore::JobStore(const std::filesystem::path& path) : path_(path), id_floor_(JobIdFloor::beside(path)) {
   // Its write-ahead log alone is a journal too: SQLite would replay it into a new file.
   std::error_code ec;
@@ -223,7 +229,10 @@ void JobStore::reconcile_ids(bool journal_existed) {
 
 std::uint64_t JobStore::insert(int priority, const std::string& request, double now) {
   std::lock_guard lock(mutex_);
-  return insert_locked(priority, request, now, nullptr);
+  const std::uint64_t id = insert_locked(priority, request, now, nullptr);
+  // Committed, and before the client hears of the id: no journal may give it out again.
+  id_floor_.raise(id);
+  return id;
 }
 
 std::uint64_t JobStore::insert_locked(int priority, const std::string& request, double now, const JobName* name) {
@@ -233,18 +242,36 @@ std::uint64_t JobStore::insert_locked(int priority, const std::string& request, 
   s.bind(1, std::int64_t{priority}).bind_blob(2, request).bind(3, now);
   if (name != nullptr) s.bind_text(4, name->name).bind_blob(5, name->digest);  // else NULL, unnamed
   s.step();
-  const auto id = static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
-  // Before the client hears of the id: from now on no journal may give it out again.
-  id_floor_.raise(id);
-  return id;
+  return static_cast<std::uint64_t>(sqlite3_last_insert_rowid(db_));
 }
 
 NamedJob JobStore::insert_named(int priority, const std::string& request, double now, const JobName& name) {
   std::lock_guard lock(mutex_);
-  // Under the store's lock, and one daemon per journal: the look-up and the insert
-  // are one step.
-  if (std::optional<NamedJob> existing = find_named_locked(name.name)) return *existing;
-  return {insert_locked(priority, request, now, &name), name.digest, false};
+  // Under the store's lock, and one daemon per journal: the look-up, the release of
+  // the name and the insert are one transaction.
+  exec("BEGIN IMMEDIATE");
+  try {
+    NamedJob out;
+    if (std::optional<NamedJob> held = find_named_locked(name.name)) {
+      const JobStatus status = get_locked(held->id)->status;
+      if (name_answers_retry(status, held->digest, name.digest)) {
+        exec("COMMIT");
+        return *held;
+      }
+      Statement release(db_, "UPDATE jobs SET name = NULL, name_digest = NULL WHERE id = ?", path_);
+      release.bind(1, static_cast<std::int64_t>(held->id));
+      release.step();
+      out.replaced = ReplacedJob{held->id, status};
+    }
+    out.id = insert_locked(priority, request, now, &name);
+    out.digest = name.digest;
+    exec("COMMIT");
+    id_floor_.raise(out.id);
+    return out;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
 }
 
 std::optional<NamedJob> JobStore::find_named(const std::string& name) const {
@@ -256,7 +283,7 @@ std::optional<NamedJob> JobStore::find_named_locked(const std::string& name) con
   Statement s(db_, "SELECT id, name_digest FROM jobs WHERE name = ?", path_);
   s.bind_text(1, name);
   if (!s.step()) return std::nullopt;
-  return NamedJob{static_cast<std::uint64_t>(s.int_at(0)), s.bytes_at(1), true};
+  return NamedJob{static_cast<std::uint64_t>(s.int_at(0)), s.bytes_at(1), true, std::nullopt};
 }
 
 void JobStore::mark_running(std::uint64_t id) {
@@ -292,6 +319,10 @@ void JobStore::finish(std::uint64_t id, const JobOutcome& outcome, double now) {
 
 std::optional<JobRecord> JobStore::get(std::uint64_t id) const {
   std::lock_guard lock(mutex_);
+  return get_locked(id);
+}
+
+std::optional<JobRecord> JobStore::get_locked(std::uint64_t id) const {
   Statement s(db_, (std::string("SELECT ") + kColumns + " FROM jobs WHERE id = ?").c_str(), path_);
   s.bind(1, static_cast<std::int64_t>(id));
   if (!s.step()) return std::nullopt;

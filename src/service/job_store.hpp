@@ -71,11 +71,26 @@ struct JobName {
   std::string digest;
 };
 
+// A job a name was given to earlier and taken from by a later submit: the name's
+// earlier job failed or was cancelled, or the name came with another request. Its
+// record stays under its id; the caller cancels it while it is unfinished.
+struct ReplacedJob {
+  std::uint64_t id = 0;
+  JobStatus status = JobStatus::queued;
+};
+
 struct NamedJob {
   std::uint64_t id = 0;
-  std::string digest;    // of the request the name was first given with
-  bool existed = false;  // submit_named: the name was taken, nothing was queued
+  std::string digest;    // of the request the name was given with
+  bool existed = false;  // submit_named: the name's job answers the retry, nothing was queued
+  std::optional<ReplacedJob> replaced;  // submit_named: the job the name was taken from
 };
+
+// How a name already held by a job answers a submit of (digest): that job when it
+// is queued, running or done for the same request; otherwise the name moves to a new
+// job (nullopt) — Curio's only recovery from anything is to send the same request
+// again, and a changed request under one id is a new attempt.
+bool name_answers_retry(JobStatus held_status, const std::string& held_digest, const std::string& digest);
 
 class JobStore {
  public:
@@ -89,7 +104,9 @@ class JobStore {
 
   // Commits a queued job; returns its id.
   std::uint64_t insert(int priority, const std::string& request, double now);
-  // The same under a name, unless a job has it already: then that job, nothing inserted.
+  // The same under a name, unless the name's job answers the retry
+  // (name_answers_retry): then that job, nothing inserted. Otherwise the earlier job
+  // gives up the name (replaced) and the new one takes it, in one transaction.
   NamedJob insert_named(int priority, const std::string& request, double now, const JobName& name);
   std::optional<NamedJob> find_named(const std::string& name) const;
   // Counts one more attempt.
@@ -105,9 +122,11 @@ class JobStore {
   std::size_t purge_finished_before(double cutoff);
 
  private:
-  // Under mutex_: the row (named when `name` is given), its id raised into the floor.
+  // Under mutex_: the row (named when `name` is given); the caller raises the id
+  // floor once it is committed.
   std::uint64_t insert_locked(int priority, const std::string& request, double now, const JobName* name);
   std::optional<NamedJob> find_named_locked(const std::string& name) const;
+  std::optional<JobRecord> get_locked(std::uint64_t id) const;
   void exec(const char* sql);
   int user_version();
   // Throws StoreError when SQLite finds the file damaged.

@@ -32,6 +32,7 @@ struct LocalJobQueue::Job {
   v1::Timings timings;
   std::optional<std::uint64_t> engine_id;  // once submitted to the engine
   bool cancel_requested = false;
+  std::string cancel_reason = kCancelledByClient;  // the error a cancelled job ends with
   // A drain cut it short: it stays queued in the journal for the next start.
   bool interrupted = false;
   Clock::time_point submitted = Clock::now();
@@ -133,8 +134,11 @@ NamedJob LocalJobQueue::insert(const v1::SubmitProofRequest& request, CheckedFil
   request.SerializeToString(&bytes);
   const double now = unix_now();
   const NamedJob job = name != nullptr ? store_.insert_named(request.priority(), bytes, now, *name)
-                                       : NamedJob{store_.insert(request.priority(), bytes, now), {}, false};
+                                       : NamedJob{store_.insert(request.priority(), bytes, now), {}, false, std::nullopt};
   if (!job.existed) enqueue(job.id, request, std::move(checked), now);
+  if (job.replaced && !is_final(job.replaced->status)) {
+    cancel_with(job.replaced->id, replaced_reason(job.id));
+  }
   return job;
 }
 
@@ -232,7 +236,7 @@ void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
       std::lock_guard lock(mutex_);
       job->public_signals = prepared.public_signals;
       if (job->cancel_requested) {
-        finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
+        finish_locked(*job, unsuccessful(JobStatus::cancelled, job->cancel_reason), {});
         return;
       }
       if (draining_) {
@@ -288,7 +292,8 @@ void LocalJobQueue::completed(const std::shared_ptr<Job>& job, const std::shared
     timings.set_queue_wait(std::max(0.0, before_engine) + std::max(0.0, first_synthesis - job->engine_submitted_at));
   } catch (const engine::RequestCancelled&) {
     outcome.status = JobStatus::cancelled;
-    outcome.error = "cancelled by the client";
+    std::lock_guard lock(mutex_);
+    outcome.error = job->cancel_reason;
   } catch (const std::exception& e) {
     outcome.status = JobStatus::failed;
     outcome.error = formats::excerpt(e.what(), 2000);
@@ -390,7 +395,9 @@ std::optional<AwaitAnswer> LocalJobQueue::answer(std::uint64_t id, bool expired)
   return response_locked(job);
 }
 
-v1::JobState LocalJobQueue::cancel(std::uint64_t id) {
+v1::JobState LocalJobQueue::cancel(std::uint64_t id) { return cancel_with(id, kCancelledByClient); }
+
+v1::JobState LocalJobQueue::cancel_with(std::uint64_t id, const std::string& reason) {
   std::unique_lock lock(mutex_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
@@ -399,18 +406,19 @@ v1::JobState LocalJobQueue::cancel(std::uint64_t id) {
   }
   const std::shared_ptr<Job> job = it->second;
   if (to_start_.contains({static_cast<int>(job->priority), id})) {
-    finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
+    finish_locked(*job, unsuccessful(JobStatus::cancelled, reason), {});
     return v1::JOB_STATE_CANCELLED;
   }
   if (job->parked) {
     // Waiting for another job's parameter load: nothing held yet.
     for (auto& [key, jobs] : parked_) std::erase(jobs, job);
     job->parked = false;
-    finish_locked(*job, unsuccessful(JobStatus::cancelled, "cancelled by the client"), {});
+    finish_locked(*job, unsuccessful(JobStatus::cancelled, reason), {});
     return v1::JOB_STATE_CANCELLED;
   }
   // Being started (the starter sees the flag) or in the engine.
   job->cancel_requested = true;
+  job->cancel_reason = reason;
   const std::optional<std::uint64_t> engine_id = job->engine_id;
   lock.unlock();
   if (engine_id) services_.engine.cancel(*engine_id);

@@ -64,6 +64,8 @@ class LocalJobQueue final : public JobQueue {
   // Journals the job (under `name` when given) and queues it unless the name was
   // taken. ServiceError unavailable while draining, resource_exhausted at max_jobs.
   NamedJob insert(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName* name);
+  // cancel(), the job ending with `reason` as its error.
+  v1::JobState cancel_with(std::uint64_t job, const std::string& reason);
   void starter_loop();
   // Starts the jobs parked behind the load of `key` until none is left.
   void loader_loop(const std::string& key);

@@ -424,7 +424,10 @@ void ProvingService::janitor_loop() {
       } catch (const StoreError& e) {
         std::cerr << "zkpipe serve: " << e.what() << "\n";
       }
-      next_purge = Clock::now() + std::chrono::minutes(10);
+      // Every ten minutes, or as often as results are kept when that is shorter (at
+      // most once a second): a result is gone about when keep_results_seconds says.
+      next_purge = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                                      std::clamp(config_.keep_results_seconds, 1.0, 600.0)));
     }
     lock.lock();
   }

@@ -160,6 +160,45 @@ TEST_F(ClusterQueueTest, ANamedJobIsQueuedOnceWhoeverSubmitsIt) {
   EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_partitions")[0][0].as<int>(), 6);
 }
 
+// Another request under a queued job's name, from daemons racing: one new job takes
+// the name (the queued one replaced, its row kept), the others answer with it. A
+// failed job's name goes to a new job on a retry of the same request; a proved one
+// answers it.
+TEST_F(ClusterQueueTest, ANamedJobMovesToAnotherRequestOnceWhoeverSubmitsIt) {
+  ClusterQueue q(options("first"));
+  const NamedJob first = q.insert_named(2, "request", 1, 1.0, {"cuzk:wpost-7", "digest-a"});
+  std::vector<NamedJob> got(4);
+  std::vector<std::thread> daemons;
+  for (int i = 0; i < 4; ++i) {
+    daemons.emplace_back([&, i] {
+      ClusterQueue d(options("d" + std::to_string(i)));
+      got[static_cast<std::size_t>(i)] = d.insert_named(2, "request", 1, 2.0, {"cuzk:wpost-7", "digest-b"});
+    });
+  }
+  for (auto& t : daemons) t.join();
+  int inserted = 0;
+  for (const NamedJob& job : got) {
+    EXPECT_EQ(job.id, got[0].id);
+    EXPECT_NE(job.id, first.id);
+    if (!job.existed) {
+      ++inserted;
+      ASSERT_TRUE(job.replaced.has_value());
+      EXPECT_EQ(job.replaced->id, first.id);
+      EXPECT_EQ(job.replaced->status, JobStatus::queued);
+    }
+  }
+  EXPECT_EQ(inserted, 1);
+  EXPECT_EQ(q.find_named("cuzk:wpost-7")->id, got[0].id);
+  EXPECT_TRUE(q.get(first.id).has_value()) << "the replaced job's row is kept";
+
+  q.end(got[0].id, unsuccessful(JobStatus::failed, "it broke"), 3.0);
+  const NamedJob retried = q.insert_named(2, "request", 1, 4.0, {"cuzk:wpost-7", "digest-b"});
+  EXPECT_FALSE(retried.existed);
+  EXPECT_NE(retried.id, got[0].id);
+  ASSERT_TRUE(retried.replaced.has_value());
+  EXPECT_EQ(retried.replaced->status, JobStatus::failed);
+}
+
 TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
   ClusterQueue a(options("a"));
   ClusterQueue b(options("b"));

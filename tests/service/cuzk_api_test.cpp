@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "groth16/cpu_prover.hpp"
@@ -186,6 +188,13 @@ class CuzkApi : public ::testing::Test {
     return stub_->AwaitProof(&ctx, r, &out);
   }
 
+  // The zkpipe job the journal holds under a request id now.
+  std::uint64_t job_named(const std::string& request_id) const {
+    const std::optional<NamedJob> job = service_->named("cuzk:" + request_id);
+    EXPECT_TRUE(job.has_value()) << request_id;
+    return job ? job->id : 0;
+  }
+
   cuzk::v1::GetStatusResponse status() {
     grpc::ClientContext ctx;
     authorize(ctx);
@@ -213,12 +222,18 @@ TEST_F(CuzkApi, APorepEnvelopeBecomesAFilecoinJobThatRunsAndFailsOnItsQuerylessK
   EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);
   EXPECT_TRUE(mentions(answer.error_message(), "no-queries.params")) << answer.error_message();
   EXPECT_TRUE(answer.proof().empty());
-  // The same request id again: the same job, nothing queued twice.
+  // The same request id again after the failure: Curio's retry, so a new job runs
+  // (and fails the same way) under the id; the failed one's record stays under its number.
+  const std::uint64_t failed_job = job_named("sector-42");
   cuzk::v1::SubmitProofResponse again;
   ASSERT_TRUE(submit(porep("sector-42"), again).ok());
   EXPECT_EQ(again.job_id(), "sector-42");
+  EXPECT_NE(job_named("sector-42"), failed_job);
+  ASSERT_TRUE(await("sector-42", 60000, answer).ok());
+  EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);
+  EXPECT_EQ(service_->await(failed_job, 0ms).state(), v1::JOB_STATE_FAILED);
   const cuzk::v1::GetStatusResponse s = status();
-  EXPECT_EQ(s.total_proofs_failed(), 1u);
+  EXPECT_EQ(s.total_proofs_failed(), 2u);
   ASSERT_EQ(s.gpus_size(), 1);
   EXPECT_EQ(s.gpus(0).name(), "cpu");
   // Without a request id the daemon names the job.
@@ -229,8 +244,7 @@ TEST_F(CuzkApi, APorepEnvelopeBecomesAFilecoinJobThatRunsAndFailsOnItsQuerylessK
 }
 
 // A request id is journaled with its job: after a restart AwaitProof still finds the
-// job by it, a retry of the request answers that job and queues nothing, and another
-// request under the id is refused.
+// job by it, and a retry of the failed job runs it again, once.
 TEST_F(CuzkApi, ARequestIdOutlivesARestart) {
   service_->pause();  // the job is still queued when the daemon stops
   cuzk::v1::SubmitProofResponse submitted;
@@ -246,17 +260,39 @@ TEST_F(CuzkApi, ARequestIdOutlivesARestart) {
   cuzk::v1::SubmitProofResponse again;
   ASSERT_TRUE(submit(porep("sector-7"), again).ok());
   EXPECT_EQ(again.job_id(), "sector-7");
-  cuzk::v1::SubmitProofRequest other = porep("sector-7");
-  other.set_priority(cuzk::v1::HIGH);
-  const grpc::Status refused = submit(other, again);
-  EXPECT_EQ(refused.error_code(), grpc::StatusCode::ALREADY_EXISTS) << refused.error_message();
-  EXPECT_TRUE(mentions(refused.error_message(), "sector-7")) << refused.error_message();
-  // One job in the journal: the retry queued nothing.
+  ASSERT_TRUE(await("sector-7", 60000, answer).ok());
+  EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);
+  // Two jobs in the journal: the retry queued one.
   server_.reset();
   service_.reset();
   const JobStore journal(config_.data_dir / "jobs.sqlite");
-  EXPECT_TRUE(journal.get(1).has_value());
-  EXPECT_FALSE(journal.get(2).has_value());
+  EXPECT_TRUE(journal.get(2).has_value());
+  EXPECT_FALSE(journal.get(3).has_value());
+}
+
+// A finished job purged from the journal (keep_results_seconds): its request id
+// names nothing any more (NOT_FOUND, not the purged job), and a retry queues a new job.
+TEST_F(CuzkApi, APurgedJobsIdIsRetried) {
+  // Results kept for no time: the janitor purges a finished job within seconds.
+  server_.reset();
+  service_.reset();
+  config_.keep_results_seconds = 0;
+  start();
+  cuzk::v1::SubmitProofResponse out;
+  AwaitProofResponse answer;
+  ASSERT_TRUE(submit(porep("sector-10"), out).ok());
+  ASSERT_TRUE(await("sector-10", 60000, answer).ok());
+  EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED);
+  grpc::Status gone;
+  for (int i = 0; i < 100; ++i) {
+    gone = await("sector-10", 0, answer);
+    if (!gone.ok()) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(gone.error_code(), grpc::StatusCode::NOT_FOUND) << "the job was never purged";
+  ASSERT_TRUE(submit(porep("sector-10"), out).ok());
+  ASSERT_TRUE(await("sector-10", 60000, answer).ok());
+  EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED) << "the retry ran";
 }
 
 TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {

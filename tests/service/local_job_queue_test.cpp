@@ -217,30 +217,83 @@ TEST_F(LocalQueue, ASubmitBeyondMaxJobsIsRefusedAndNotJournaled) {
   EXPECT_EQ(store.unfinished().size(), 2u);
 }
 
-// A client's name for a job: submitted again, the name answers the journaled job and
-// queues nothing, also after the queue is opened again; the digest comes back.
-TEST_F(LocalQueue, ANamedJobIsJournaledOnceAndFoundAfterAReopen) {
-  std::uint64_t id = 0;
+// A client's name for a job: the same request again answers the journaled job and
+// queues nothing, also after the queue is opened again; another request under the
+// name takes it: a new job, the earlier one (still queued) cancelled, its record kept
+// under its id with the reason.
+TEST_F(LocalQueue, ANamedJobAnswersItsRetryAndMovesToAnotherRequest) {
+  NamedJob first;
+  NamedJob other;
   {
-    Rig rig(config_);  // not started: the job stays queued
-    const NamedJob first = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
+    Rig rig(config_);  // not started: the jobs stay queued
+    first = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
     EXPECT_FALSE(first.existed);
-    const NamedJob again = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-b"});
+    EXPECT_FALSE(first.replaced.has_value());
+    const NamedJob again = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
     EXPECT_TRUE(again.existed);
     EXPECT_EQ(again.id, first.id);
-    EXPECT_EQ(again.digest, "digest-a");
     EXPECT_EQ(rig.tally.counters().submitted, 1u);
-    EXPECT_NE(rig.queue->submit_named(request(1, 2), {}, {"cuzk:b", "digest-b"}).id, first.id);
-    id = first.id;
+    other = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-b"});
+    EXPECT_FALSE(other.existed);
+    EXPECT_NE(other.id, first.id);
+    ASSERT_TRUE(other.replaced.has_value());
+    EXPECT_EQ(other.replaced->id, first.id);
+    EXPECT_EQ(other.replaced->status, JobStatus::queued);
+    EXPECT_EQ(rig.queue->cancel(first.id), v1::JOB_STATE_CANCELLED) << "cancelled when it was replaced";
+    EXPECT_NE(rig.queue->submit_named(request(1, 2), {}, {"cuzk:b", "digest-b"}).id, other.id);
   }
   Rig rig(config_);
   const std::optional<NamedJob> found = rig.queue->named("cuzk:a");
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(found->id, id);
-  EXPECT_EQ(found->digest, "digest-a");
+  EXPECT_EQ(found->id, other.id);
+  EXPECT_EQ(found->digest, "digest-b");
   EXPECT_FALSE(rig.queue->named("cuzk:c").has_value());
   JobStore store(config_.data_dir / "jobs.sqlite");
   EXPECT_EQ(store.unfinished().size(), 2u);
+  const std::optional<JobRecord> replaced = store.get(first.id);
+  ASSERT_TRUE(replaced.has_value());
+  EXPECT_EQ(replaced->status, JobStatus::cancelled);
+  EXPECT_NE(replaced->error.find("replaced by job " + std::to_string(other.id)), std::string::npos)
+      << replaced->error;
+}
+
+// The journal's rule for a name already held: its job answers a retry of the same
+// request while queued, running or done; a failed or cancelled job, or another
+// request, gives the name to a new job (Curio recovers from anything by sending the
+// same request again).
+TEST(JobName, AnswersARetryOnlyWithALiveOrProvedJobOfTheSameRequest) {
+  for (const JobStatus s : {JobStatus::queued, JobStatus::running, JobStatus::done}) {
+    EXPECT_TRUE(name_answers_retry(s, "d", "d")) << static_cast<int>(s);
+    EXPECT_FALSE(name_answers_retry(s, "d", "e")) << static_cast<int>(s);
+  }
+  for (const JobStatus s : {JobStatus::failed, JobStatus::cancelled}) {
+    EXPECT_FALSE(name_answers_retry(s, "d", "d")) << static_cast<int>(s);
+  }
+}
+
+TEST_F(LocalQueue, AFailedNamedJobIsRunAgainAndAProvedOneAnswersItsRetry) {
+  JobStore store(config_.data_dir / "jobs.sqlite");
+  const NamedJob first = store.insert_named(1, "request", 1.0, {"cuzk:f", "d"});
+  store.finish(first.id, unsuccessful(JobStatus::failed, "it broke"), 2.0);
+  const NamedJob retried = store.insert_named(1, "request", 3.0, {"cuzk:f", "d"});
+  EXPECT_FALSE(retried.existed);
+  EXPECT_NE(retried.id, first.id);
+  ASSERT_TRUE(retried.replaced.has_value());
+  EXPECT_EQ(retried.replaced->status, JobStatus::failed);
+  EXPECT_EQ(store.get(first.id)->error, "it broke") << "the failed job's record is kept";
+  JobOutcome proved;
+  proved.proof = "proof";
+  store.finish(retried.id, proved, 4.0);
+  const NamedJob answered = store.insert_named(1, "request", 5.0, {"cuzk:f", "d"});
+  EXPECT_TRUE(answered.existed);
+  EXPECT_EQ(answered.id, retried.id);
+  EXPECT_EQ(store.unfinished().size(), 0u);
+  // Purged, the name is free: the next submit queues a new job.
+  EXPECT_EQ(store.purge_finished_before(10.0), 2u);
+  EXPECT_FALSE(store.find_named("cuzk:f").has_value());
+  const NamedJob after_purge = store.insert_named(1, "request", 11.0, {"cuzk:f", "d"});
+  EXPECT_FALSE(after_purge.existed);
+  EXPECT_FALSE(after_purge.replaced.has_value());
 }
 
 TEST_F(LocalQueue, TheJournalsUnreadableAndThriceStartedJobsFailAtOpenTheRestRun) {

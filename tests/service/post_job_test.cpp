@@ -5,6 +5,8 @@
 // PoSt started on the device at the next partition boundary while a PoRep-like job
 // holds it.
 #include <gtest/gtest.h>
+
+#include <optional>
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
@@ -78,6 +80,18 @@ class PostService : public ::testing::Test {
     BackendSetup backend;
     backend.backends = {device ? device : std::make_shared<groth16::CpuProver>()};
     return std::make_unique<ProvingService>(config_, std::move(backend));
+  }
+
+  // Curio's Window PoSt request for the partition, under request_id.
+  static cuzk::v1::SubmitProofRequest cuzk_window_post(const PostPartitionInput& input, const std::string& request_id) {
+    cuzk::v1::SubmitProofRequest r;
+    r.set_request_id(request_id);
+    r.set_proof_kind(cuzk::v1::WINDOW_POST_PARTITION);
+    r.set_registered_proof(10);  // StackedDrgWindow2KiBV1_1 in the Go ABI
+    r.set_randomness(input.job.randomness());
+    *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
+    r.set_miner_id(1000);
+    return r;
   }
 
   bool verifies(const v1::AwaitProofResponse& r, const filecoin::FallbackPostCircuit& circuit) const {
@@ -210,6 +224,60 @@ TEST_F(PostService, ACriticalWindowPostStartsAtTheNextPartitionBoundary) {
 // Curio's Window PoSt request through cuzk's API: the randomness, the partition's
 // vanilla proofs as its blobs, the registered proof by its Go ABI number (10–14 are
 // proved as V1_2, as cuzk does).
+// Curio's retries of a deadline's partition while its job waits (the engine paused):
+// the same request answers the queued job; another request (another priority) takes
+// the id, the queued job cancelled saying why; after a cancel the same request queues
+// a new job, which proves once the engine goes on.
+TEST_F(PostService, CuzkRetriesReplaceOrRequeueAQueuedWindowPost) {
+  config_.listen = "127.0.0.1:0";
+  config_.cuzk_params = {{"wpost-2k", post_key()}};
+  auto s = start();
+  s->pause();
+  GrpcServer server(*s, config_, "");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
+  const PostPartitionInput input = window_partition(26, post_key());
+  const cuzk::v1::SubmitProofRequest r = cuzk_window_post(input, "wpost-deadline-9");
+  auto submit = [&](const cuzk::v1::SubmitProofRequest& request) {
+    grpc::ClientContext ctx;
+    cuzk::v1::SubmitProofResponse out;
+    const grpc::Status status = stub->SubmitProof(&ctx, request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(out.job_id(), "wpost-deadline-9");
+    return s->named("cuzk:wpost-deadline-9").value_or(NamedJob{}).id;
+  };
+  const std::uint64_t first = submit(r);
+  EXPECT_EQ(submit(r), first) << "the same request while its job is queued";
+  cuzk::v1::SubmitProofRequest changed = r;
+  changed.set_priority(cuzk::v1::HIGH);
+  const std::uint64_t second = submit(changed);
+  EXPECT_NE(second, first);
+  const v1::AwaitProofResponse replaced = s->await(first, 0ms);
+  EXPECT_EQ(replaced.state(), v1::JOB_STATE_CANCELLED);
+  EXPECT_TRUE(mentions(replaced.error(), "replaced by job " + std::to_string(second))) << replaced.error();
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::CancelProofRequest cancel;
+    cancel.set_job_id("wpost-deadline-9");
+    cuzk::v1::CancelProofResponse cancelled;
+    ASSERT_TRUE(stub->CancelProof(&ctx, cancel, &cancelled).ok());
+    EXPECT_TRUE(cancelled.was_running());
+  }
+  EXPECT_EQ(s->await(second, 0ms).state(), v1::JOB_STATE_CANCELLED);
+  const std::uint64_t third = submit(changed);
+  EXPECT_NE(third, second) << "a retry after the cancel queues a new job";
+  s->resume();
+  grpc::ClientContext ctx;
+  cuzk::v1::AwaitProofRequest await;
+  await.set_job_id("wpost-deadline-9");
+  cuzk::v1::AwaitProofResponse done;
+  ASSERT_TRUE(stub->AwaitProof(&ctx, await, &done).ok());
+  ASSERT_EQ(done.status(), cuzk::v1::AwaitProofResponse::COMPLETED) << done.error_message();
+  v1::AwaitProofResponse as_zkpipe;
+  as_zkpipe.set_proof(done.proof());
+  EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
+}
+
 TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   config_.listen = "127.0.0.1:0";
   config_.cuzk_params = {{"wpost-2k", post_key()}};
@@ -218,39 +286,45 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   const PostPartitionInput input = window_partition(24, post_key());
-  cuzk::v1::SubmitProofRequest r;
-  r.set_request_id("wpost-deadline-7");
-  r.set_proof_kind(cuzk::v1::WINDOW_POST_PARTITION);
-  r.set_registered_proof(10);  // StackedDrgWindow2KiBV1_1 in the Go ABI
-  r.set_randomness(input.job.randomness());
-  *r.mutable_vanilla_proofs() = input.job.vanilla_proofs();
-  r.set_miner_id(1000);
-  cuzk::v1::ProveRequest prove;
-  *prove.mutable_submit() = r;
-  cuzk::v1::ProveResponse proved;
-  {
+  cuzk::v1::SubmitProofRequest r = cuzk_window_post(input, "wpost-deadline-7");
+  auto prove = [&](const cuzk::v1::SubmitProofRequest& submit) {
+    cuzk::v1::ProveRequest request;
+    *request.mutable_submit() = submit;
+    cuzk::v1::ProveResponse proved;
     grpc::ClientContext ctx;
-    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-  }
-  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+    const grpc::Status status = stub->Prove(&ctx, request, &proved);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+    return proved.result().proof();
+  };
+  const std::string proof = prove(r);
   v1::AwaitProofResponse as_zkpipe;
-  as_zkpipe.set_proof(proved.result().proof());
+  as_zkpipe.set_proof(proof);
   EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
+  const std::optional<NamedJob> proved_job = s->named("cuzk:wpost-deadline-7");
+  ASSERT_TRUE(proved_job.has_value());
+  // The same request under the id again: the proved job's proof, nothing proved again.
+  EXPECT_EQ(prove(r), proof);
+  EXPECT_EQ(s->named("cuzk:wpost-deadline-7")->id, proved_job->id);
+  // Another request under the id (Curio's retry of the deadline at another priority):
+  // a new job, proved anew (another blinding, so another proof that verifies too).
+  cuzk::v1::SubmitProofRequest changed = r;
+  changed.set_priority(cuzk::v1::HIGH);
+  const std::string reproved = prove(changed);
+  EXPECT_NE(reproved, proof);
+  as_zkpipe.set_proof(reproved);
+  EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
+  EXPECT_NE(s->named("cuzk:wpost-deadline-7")->id, proved_job->id);
+  EXPECT_EQ(s->await(proved_job->id, 0ms).state(), v1::JOB_STATE_DONE) << "the first job's record is kept";
 
   auto refused = [&](const cuzk::v1::SubmitProofRequest& bad) {
     grpc::ClientContext ctx;
     cuzk::v1::SubmitProofResponse out;
     return stub->SubmitProof(&ctx, bad, &out);
   };
-  // The same request id with another request: refused, the first job kept.
-  cuzk::v1::SubmitProofRequest bad = r;
-  bad.set_partition_index(1);
-  grpc::Status status = refused(bad);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::ALREADY_EXISTS) << status.error_message();
-  EXPECT_EQ(refused(r).error_code(), grpc::StatusCode::OK) << "a retry of the same request";
+  grpc::Status status;
   r.clear_request_id();
-  bad = r;
+  cuzk::v1::SubmitProofRequest bad = r;
   bad.set_registered_proof(0);  // a Winning PoSt proof
   status = refused(bad);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
