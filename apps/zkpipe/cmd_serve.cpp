@@ -52,10 +52,16 @@ struct ServeOptions {
   std::optional<double> lease_seconds;
   std::optional<double> heartbeat_seconds;
   bool allow_remote = false;
+  bool cuzk = false;
 };
 
 service::ServiceConfig effective_config(const ServeOptions& o) {
-  service::ServiceConfig c = o.config_file.empty() ? service::ServiceConfig{} : service::load_config(o.config_file);
+  service::ServiceConfig c;
+  if (!o.config_file.empty()) {
+    c = service::load_config(o.config_file, o.cuzk);
+  } else if (o.cuzk) {
+    service::use_cuzk_defaults(c);
+  }
   if (o.listen) c.listen = *o.listen;
   if (o.metrics_listen) c.metrics_listen = *o.metrics_listen;
   if (o.data_dir) c.data_dir = *o.data_dir;
@@ -191,6 +197,7 @@ void run_serve(const ServeOptions& o) {
 
   std::cerr << "zkpipe serve: listening on " << config.listen;
   if (server.port() != 0) std::cerr << " (port " << server.port() << ")";
+  if (config.cuzk_defaults) std::cerr << " with Curio's defaults (requests up to " << config.max_request_bytes / (1 << 20) << " MiB)";
   if (metrics) std::cerr << ", metrics on http://" << config.metrics_listen << "/metrics (port " << metrics->port() << ")";
   if (const auto s = proving.status(); s.has_cluster()) {
     std::cerr << "; cluster queue as " << s.cluster().daemon() << " (" << s.cluster().daemons_size() << " daemons)";
@@ -249,6 +256,9 @@ void register_serve(CLI::App& app) {
                   "Cluster mode: a dead daemon's partitions are taken over after this long (default 10)");
   cmd->add_option("--heartbeat-seconds", o->heartbeat_seconds, "Cluster mode: lease renewal period (default 2)");
   cmd->add_flag("--allow-remote", o->allow_remote, "Allow a non-loopback listen address");
+  cmd->add_flag("--cuzk", o->cuzk,
+                "Stand in for cuzk with Curio's defaults (docs/CUZK.md): listen on unix:///run/curio/cuzk.sock and "
+                "take requests up to 256 MiB (a 32 GiB C1 output); --listen and the config's keys still win");
   cmd->callback([o] { run_serve(*o); });
 }
 

@@ -134,7 +134,13 @@ void ServiceConfig::validate() const {
   }
 }
 
-ServiceConfig load_config(const std::filesystem::path& path) {
+void use_cuzk_defaults(ServiceConfig& config) {
+  config.listen = kCuzkListen;
+  config.max_request_bytes = kCuzkMaxRequestBytes;
+  config.cuzk_defaults = true;
+}
+
+ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
   toml::table t;
   try {
     t = toml::parse_file(path.string());
@@ -148,11 +154,22 @@ ServiceConfig load_config(const std::filesystem::path& path) {
       "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",       "device_memory",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
-      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params"};
+      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params",     "cuzk"};
   for (const auto& [key, value] : t) {
     if (!known.contains(key.str())) throw ConfigError(key_error(path, key.str(), "unknown key"));
   }
   ServiceConfig c;
+  if (const toml::node* section = t.get("cuzk")) {
+    const toml::table* table = section->as_table();
+    if (table == nullptr) throw ConfigError(key_error(path, "cuzk", "expected a table ([cuzk]), empty or not"));
+    if (!table->empty()) {
+      throw ConfigError(key_error(path, "cuzk." + std::string(table->begin()->first.str()),
+                                  "unknown key ([cuzk] takes none: it turns Curio's defaults on; set listen and "
+                                  "max_request_bytes at the top level to change them)"));
+    }
+    cuzk = true;
+  }
+  if (cuzk) use_cuzk_defaults(c);
   read(t, path, "listen", c.listen);
   read(t, path, "metrics_listen", c.metrics_listen);
   read(t, path, "allow_remote", c.allow_remote);
@@ -241,8 +258,12 @@ ListenAddress parse_listen_address(const std::string& text) {
   ListenAddress a;
   if (text.starts_with("unix:")) {
     a.unix_socket = true;
-    a.path = text.substr(5);
+    // unix:PATH, or the URI form unix:///ABSOLUTE/PATH (Curio's).
+    a.path = text.starts_with("unix://") ? text.substr(7) : text.substr(5);
     if (a.path.empty()) throw ConfigError("listen address '" + text + "': empty socket path");
+    if (text.starts_with("unix://") && a.path.front() != '/') {
+      throw ConfigError("listen address '" + text + "': unix:// takes an absolute path (unix:///run/…)");
+    }
     return a;
   }
   const auto colon = text.rfind(':');

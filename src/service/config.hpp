@@ -46,6 +46,9 @@ struct ServiceConfig {
   // proved with ("porep-32g" = ".../v28-stacked-proof-of-replication-...params"); a
   // request for an id not listed gets NOT_FOUND. The files lie under parameter_roots.
   std::map<std::string, std::filesystem::path, std::less<>> cuzk_params;
+  // Set by use_cuzk_defaults (zkpipe serve --cuzk, a [cuzk] section): the daemon
+  // stands in for cuzk where Curio looks for it.
+  bool cuzk_defaults = false;
 
   // Engine.
   // auto | cpu | cuda. auto: cuda when the build has it and the driver reports a
@@ -101,9 +104,19 @@ struct ServiceConfig {
   std::vector<int> engine_devices() const;
 };
 
-// Reads a TOML file over the defaults; throws ConfigError naming the file, the key
-// and the problem (unknown keys included: a typo must not be silently ignored).
-ServiceConfig load_config(const std::filesystem::path& path);
+// Where Curio's cuzk client connects by default, and the request limit a 32 GiB C1
+// output (tens of MB) and a Window PoSt partition (~59 MB) need.
+inline constexpr const char* kCuzkListen = "unix:///run/curio/cuzk.sock";
+inline constexpr std::size_t kCuzkMaxRequestBytes = std::size_t{256} << 20;
+
+// Curio's defaults in one switch: listen on kCuzkListen, take requests up to
+// kCuzkMaxRequestBytes. Keys and flags given explicitly still win (applied after).
+void use_cuzk_defaults(ServiceConfig& config);
+
+// Reads a TOML file over the defaults (over Curio's, use_cuzk_defaults, when `cuzk`
+// or the file has a [cuzk] section); throws ConfigError naming the file, the key and
+// the problem (unknown keys included: a typo must not be silently ignored).
+ServiceConfig load_config(const std::filesystem::path& path, bool cuzk = false);
 
 // A gRPC listen address, split: unix sockets, or host and port.
 struct ListenAddress {

@@ -221,6 +221,15 @@ std::string read_token_file(const std::filesystem::path& path) {
 void claim_unix_socket(const std::string& listen) {
   const ListenAddress address = parse_listen_address(listen);
   if (!address.unix_socket) return;
+  // Curio's /run/curio may not exist before its first daemon.
+  const std::filesystem::path directory = std::filesystem::path(address.path).parent_path();
+  if (std::error_code error; !directory.empty() && !std::filesystem::exists(directory, error)) {
+    std::filesystem::create_directories(directory, error);
+    if (error) {
+      throw ConfigError("cannot create " + directory.string() + " for unix socket " + address.path + ": " +
+                        error.message() + " (run as a user who may, or listen elsewhere with --listen unix:PATH)");
+    }
+  }
   struct stat st {};
   if (lstat(address.path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return;
   sockaddr_un peer{};

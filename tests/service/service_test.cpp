@@ -1406,6 +1406,23 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
     EXPECT_EQ(chosen.engine_devices(), std::vector<int>{0});
   }
   EXPECT_EQ(ServiceConfig{}.backend, "auto");
+  // Curio's defaults: a [cuzk] section (or zkpipe serve --cuzk) listens where Curio
+  // looks and takes a 32 GiB C1 output; keys given explicitly still win.
+  std::ofstream(file) << "[cuzk]\n";
+  const ServiceConfig cuzk = load_config(file);
+  EXPECT_TRUE(cuzk.cuzk_defaults);
+  EXPECT_EQ(cuzk.listen, "unix:///run/curio/cuzk.sock");
+  EXPECT_EQ(cuzk.max_request_bytes, std::size_t{256} << 20);
+  EXPECT_NO_THROW(cuzk.validate());
+  EXPECT_EQ(parse_listen_address(cuzk.listen).path, "/run/curio/cuzk.sock");
+  std::ofstream(file) << "listen = \"unix:/tmp/c.sock\"\nmax_request_bytes = \"64MiB\"\n";
+  EXPECT_EQ(load_config(file, true).listen, "unix:/tmp/c.sock");
+  EXPECT_EQ(load_config(file, true).max_request_bytes, std::size_t{64} << 20);
+  EXPECT_TRUE(load_config(file, true).cuzk_defaults);
+  EXPECT_FALSE(load_config(file).cuzk_defaults);
+  refused("[cuzk]\nlisten = \"x\"\n", "cuzk.listen: unknown key");
+  refused("cuzk = true\n", "cuzk: expected a table");
+  refused("listen = \"unix://relative.sock\"\n", "unix:// takes an absolute path");
   // The documented example is every default, and parses.
   const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
   const ServiceConfig defaults;
