@@ -38,6 +38,8 @@ struct ServeOptions {
   std::optional<std::string> data_dir;
   std::vector<std::string> parameter_roots;
   std::optional<std::string> token_file;
+  std::optional<std::string> filecoin_params;
+  std::optional<std::string> key_cache_dir;
   std::optional<std::string> backend;
   std::optional<int> device;
   std::vector<int> devices;
@@ -67,6 +69,8 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   if (o.data_dir) c.data_dir = *o.data_dir;
   if (!o.parameter_roots.empty()) c.parameter_roots.assign(o.parameter_roots.begin(), o.parameter_roots.end());
   if (o.token_file) c.token_file = *o.token_file;
+  if (o.filecoin_params) c.filecoin_params = *o.filecoin_params;
+  if (o.key_cache_dir) c.key_cache_dir = *o.key_cache_dir;
   if (o.backend) c.backend = *o.backend;
   if (o.device) {
     c.device = *o.device;
@@ -233,6 +237,13 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--param-root", o->parameter_roots,
                   "Directory requests may name parameter files under (repeatable; default: the data dir)");
   cmd->add_option("--token-file", o->token_file, "Require this bearer token (first line of the file)");
+  cmd->add_option("--filecoin-params", o->filecoin_params,
+                  "Filecoin's parameter directory: a cuzk circuit id not listed in [cuzk_params] is proved with its "
+                  "published v28-….params there (default $FIL_PROOFS_PARAMETER_CACHE, else "
+                  "/var/tmp/filecoin-proof-parameters; empty: none)");
+  cmd->add_option("--key-cache-dir", o->key_cache_dir,
+                  "Where Filecoin .params are converted into zkpipe's key caches, never beside the .params "
+                  "(default <data dir>/key-cache)");
   cmd->add_option("--backend", o->backend,
                   "Prover backend: auto | cpu | cuda (default auto: cuda when this build has it and a GPU is "
                   "present, else cpu)");

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <toml++/toml.h>
@@ -68,9 +69,23 @@ void read_bytes(const toml::table& t, const std::filesystem::path& file, std::st
 
 }  // namespace
 
+std::filesystem::path default_filecoin_params() {
+  const char* set = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+  return set != nullptr && *set != '\0' ? std::filesystem::path(set) : "/var/tmp/filecoin-proof-parameters";
+}
+
 std::vector<std::filesystem::path> ServiceConfig::effective_parameter_roots() const {
-  if (!parameter_roots.empty()) return parameter_roots;
-  return {data_dir};
+  std::vector<std::filesystem::path> roots = parameter_roots;
+  if (roots.empty()) roots.push_back(data_dir);
+  std::error_code error;
+  if (!filecoin_params.empty() && std::filesystem::is_directory(filecoin_params, error)) {
+    roots.push_back(filecoin_params);
+  }
+  return roots;
+}
+
+std::filesystem::path ServiceConfig::effective_key_cache_dir() const {
+  return key_cache_dir.empty() ? data_dir / "key-cache" : key_cache_dir;
 }
 
 std::vector<int> ServiceConfig::engine_devices() const {
@@ -154,7 +169,8 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
       "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",       "device_memory",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
-      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params",     "cuzk"};
+      "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params",     "cuzk",
+      "filecoin_params",  "key_cache_dir"};
   for (const auto& [key, value] : t) {
     if (!known.contains(key.str())) throw ConfigError(key_error(path, key.str(), "unknown key"));
   }
@@ -196,6 +212,12 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
       c.cuzk_params.emplace(std::string(id.str()), file.as_string()->get());
     }
   }
+  std::string filecoin_params = c.filecoin_params.string();
+  read(t, path, "filecoin_params", filecoin_params);
+  c.filecoin_params = filecoin_params;
+  std::string key_cache_dir = c.key_cache_dir.string();
+  read(t, path, "key_cache_dir", key_cache_dir);
+  c.key_cache_dir = key_cache_dir;
   std::string token = c.token_file.string();
   read(t, path, "token_file", token);
   c.token_file = token;

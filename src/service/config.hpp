@@ -19,6 +19,10 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// $FIL_PROOFS_PARAMETER_CACHE, as rust-fil-proofs reads it, else its default
+// /var/tmp/filecoin-proof-parameters.
+std::filesystem::path default_filecoin_params();
+
 struct ServiceConfig {
   // gRPC address: "unix:PATH" or "HOST:PORT".
   std::string listen = "127.0.0.1:50051";
@@ -46,6 +50,14 @@ struct ServiceConfig {
   // proved with ("porep-32g" = ".../v28-stacked-proof-of-replication-...params"); a
   // request for an id not listed gets NOT_FOUND. The files lie under parameter_roots.
   std::map<std::string, std::filesystem::path, std::less<>> cuzk_params;
+  // Where Filecoin .params are converted into zkpipe's key caches (tens of GiB for a
+  // 32 GiB sector) and their evaluators cached; empty: <data_dir>/key-cache.
+  std::filesystem::path key_cache_dir;
+  // Filecoin's parameter directory (where paramfetch puts the published v28-….params
+  // and .vk files): a cuzk circuit id not in cuzk_params is proved with its published
+  // file there (service/cuzk_params.hpp); the directory counts as a parameter root.
+  // Empty: none. Default default_filecoin_params().
+  std::filesystem::path filecoin_params = default_filecoin_params();
   // Set by use_cuzk_defaults (zkpipe serve --cuzk, a [cuzk] section): the daemon
   // stands in for cuzk where Curio looks for it.
   bool cuzk_defaults = false;
@@ -96,8 +108,11 @@ struct ServiceConfig {
   // How long a daemon keeps reconnecting to an unreachable database before a call fails.
   double reconnect_seconds = 120;
 
-  // The effective parameter roots (parameter_roots, or the data dir).
+  // The effective parameter roots (parameter_roots, or the data dir), and
+  // filecoin_params when that directory exists.
   std::vector<std::filesystem::path> effective_parameter_roots() const;
+  // key_cache_dir, or <data_dir>/key-cache.
+  std::filesystem::path effective_key_cache_dir() const;
   // Throws ConfigError naming the first bad value.
   void validate() const;
   // devices, or [device] (device 0 when unset).

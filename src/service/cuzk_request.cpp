@@ -31,19 +31,6 @@ std::uint64_t millis(double seconds) {
   return seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 1000)) : 0;
 }
 
-// The key file cuzk_params lists for the circuit id; NOT_FOUND naming the id and the
-// registered proof it was derived from when none is listed.
-const std::filesystem::path& params_for(const CuzkParams& params, const std::string& circuit_id,
-                                        std::string_view registered) {
-  const auto file = params.find(circuit_id);
-  if (file == params.end()) {
-    throw ServiceError(ErrorKind::not_found, "no parameters for circuit id " + circuit_id + " (" +
-                                                 std::string(registered) +
-                                                 "): the daemon's cuzk_params does not list it");
-  }
-  return file->second;
-}
-
 v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
   if (request.vanilla_proof().empty()) {
     throw invalid("vanilla_proof: empty; a POREP_SEAL_COMMIT carries the C1 output envelope "
@@ -62,8 +49,8 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
     throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but the C1 output is a " +
                   std::string(proof.name) + " proof of " + std::to_string(proof.sector_bytes) + "-byte sectors");
   }
-  const std::filesystem::path& file =
-      params_for(params, cuzk_porep_circuit_id(proof), "the C1 output's " + std::string(proof.name));
+  const std::filesystem::path file =
+      params.file_for(cuzk_porep_circuit_id(proof), "the C1 output's " + std::string(proof.name));
   filecoin::SectorValues sector;
   sector.registered_proof = &proof;
   sector.prover_id = prover_id_of_miner(request.miner_id());
@@ -99,7 +86,7 @@ v1::SubmitProofRequest post_request(const cuzk::v1::SubmitProofRequest& request,
                   std::to_string(request.registered_proof()) + " is " + registered.name);
   }
   if (request.vanilla_proofs().empty()) throw invalid("vanilla_proofs: none given (one bincode blob a sector)");
-  const std::filesystem::path& file = params_for(params, cuzk_post_circuit_id(registered.proof), registered.name);
+  const std::filesystem::path file = params.file_for(cuzk_post_circuit_id(registered.proof), registered.name);
   v1::SubmitProofRequest out;
   v1::FilecoinPostJob& job = *out.mutable_filecoin_post();
   job.set_registered_proof(registered.name);
@@ -130,8 +117,8 @@ v1::SubmitProofRequest update_request(const cuzk::v1::SubmitProofRequest& reques
   if (request.vanilla_proofs().empty()) {
     throw invalid("vanilla_proofs: none given (one bincode PartitionProof a partition, in order)");
   }
-  const std::filesystem::path& file =
-      params_for(params, cuzk_update_circuit_id(registered.sector_bytes), registered.name);
+  const std::filesystem::path file =
+      params.file_for(cuzk_update_circuit_id(registered.sector_bytes), registered.name);
   v1::SubmitProofRequest out;
   v1::FilecoinUpdateJob& job = *out.mutable_filecoin_update();
   job.set_registered_proof(registered.name);

@@ -26,12 +26,11 @@
 #include "circuits/filecoin/seal_proof.hpp"
 #include "circuits/filecoin/sector_values.hpp"
 #include "cuzk/v1/proving.pb.h"
+#include "service/cuzk_params.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
 
-// cuzk circuit ids → the .params files they are proved with (ServiceConfig::cuzk_params).
-using CuzkParams = std::map<std::string, std::filesystem::path, std::less<>>;
 
 // cuzk's ids for a seal proof's circuit: "porep-32g", "porep-64g"; for the smaller
 // sizes (not in cuzk) "porep-2k", "porep-8m", "porep-512m".

@@ -132,7 +132,7 @@ class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shar
 
 CuzkService::CuzkService(ProvingService& service, const ServiceConfig& config, std::string token)
     : service_(service),
-      params_(config.cuzk_params),
+      params_(config.cuzk_params, config.filecoin_params),
       token_(std::move(token)),
       peers_(config.max_waits_per_peer),
       calls_(kMaxBlockingCalls) {}
@@ -313,11 +313,7 @@ cuzk::v1::GetStatusResponse CuzkService::status() {
   }
   for (const v1::ResidentParams& p : s.parameters()) {
     cuzk::v1::SRSStatus& srs = *out.add_loaded_srs();
-    std::string id = p.parameter_file();
-    for (const auto& [circuit_id, file] : params_) {
-      if (file == p.parameter_file()) id = circuit_id;
-    }
-    srs.set_circuit_id(id);
+    srs.set_circuit_id(params_.circuit_id_of(p.parameter_file()));
     srs.set_tier(p.tier() == "device" ? cuzk::v1::SRSStatus::HOT : cuzk::v1::SRSStatus::WARM);
     srs.set_size_bytes(p.bytes());
     srs.set_ref_count(p.in_use());
@@ -365,18 +361,8 @@ std::string CuzkService::metrics() {
   return text.str() + service_.metrics();
 }
 
-const std::filesystem::path& CuzkService::params_of(const std::string& circuit_id) const {
-  const auto it = params_.find(circuit_id);
-  if (it == params_.end()) {
-    throw ServiceError(ErrorKind::not_found,
-                       "unknown circuit ID: " + formats::excerpt(circuit_id, kShownIdChars) +
-                           " (the daemon's cuzk_params does not list it)");
-  }
-  return it->second;
-}
-
 cuzk::v1::PreloadSrsResponse CuzkService::preload(const std::string& circuit_id) {
-  const std::filesystem::path& file = params_of(circuit_id);
+  const std::filesystem::path file = params_.file_for(circuit_id);
   if (std::error_code error; !std::filesystem::exists(file, error)) {
     throw ServiceError(ErrorKind::not_found, "circuit id " + formats::excerpt(circuit_id, kShownIdChars) +
                                                  ": its parameter file " + file.string() +
@@ -395,7 +381,7 @@ cuzk::v1::PreloadSrsResponse CuzkService::preload(const std::string& circuit_id)
 }
 
 cuzk::v1::EvictSrsResponse CuzkService::evict(const std::string& circuit_id) {
-  const std::uint64_t freed = service_.evict(params_of(circuit_id).string());
+  const std::uint64_t freed = service_.evict(params_.file_for(circuit_id).string());
   cuzk::v1::EvictSrsResponse out;
   out.set_was_loaded(freed > 0);
   out.set_freed_bytes(freed);

@@ -69,7 +69,6 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
     std::uint64_t job = 0;  // the zkpipe job that answers it
   };
   Submitted submit_job(const cuzk::v1::SubmitProofRequest& request);
-  const std::filesystem::path& params_of(const std::string& circuit_id) const;
   std::string name_of(std::uint64_t id) const;
   static std::string journal_name(const std::string& request_id);
   // Runs `call` on a call thread, finishing the call with what it throws.

@@ -14,7 +14,6 @@ enum class ErrorKind {
   failed_precondition,  // evicting parameters in use
   resource_exhausted,   // too many jobs, parameters that cannot fit the budget
   unavailable,          // the daemon is draining
-  already_exists,       // a cuzk.v1 request id already used by another request
 };
 
 class ServiceError : public std::runtime_error {

@@ -23,7 +23,6 @@ grpc::StatusCode code_of(ErrorKind kind) {
     case ErrorKind::failed_precondition: return grpc::StatusCode::FAILED_PRECONDITION;
     case ErrorKind::resource_exhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
     case ErrorKind::unavailable: return grpc::StatusCode::UNAVAILABLE;
-    case ErrorKind::already_exists: return grpc::StatusCode::ALREADY_EXISTS;
   }
   return grpc::StatusCode::INTERNAL;
 }

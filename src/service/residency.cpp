@@ -82,8 +82,9 @@ std::optional<std::string> ParameterResidency::Lease::damage() const {
   return std::nullopt;
 }
 
-ParameterResidency::ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds)
-    : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds) {}
+ParameterResidency::ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds,
+                                       std::filesystem::path key_cache_dir)
+    : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds), key_cache_dir_(std::move(key_cache_dir)) {}
 
 void ParameterResidency::returned(const std::shared_ptr<Entry>& entry) {
   std::vector<std::shared_ptr<Entry>> dropped;
@@ -319,17 +320,19 @@ ParameterResidency::Resident ParameterResidency::load_bellperson(
   // As for a .zkey: a point outside the subgroup can only spoil this daemon's own
   // proofs, which are verified before they are returned; checking ~470 million
   // points is what would make a 32 GiB sector's load slow. The key is mapped from
-  // the cache converted beside the .params (where the evaluator is cached too), so
-  // the host never holds it whole; only when that cannot be written is it decoded
-  // into memory.
-  proving::CachedBellpersonKey cached = proving::load_bellperson_key(mapping, name, requirements,
-                                                                    proving::default_key_cache(file),
-                                                                    {.check_subgroup = false});
+  // the cache converted into the daemon's key cache directory (where the evaluator
+  // is cached too), so the host never holds it whole; only when that cannot be
+  // written is it decoded into memory.
+  std::error_code error;
+  std::filesystem::create_directories(key_cache_dir_, error);
+  const std::filesystem::path cache = key_cache_dir_ / proving::default_key_cache(file).filename();
+  proving::CachedBellpersonKey cached =
+      proving::load_bellperson_key(mapping, name, requirements, cache, {.check_subgroup = false});
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
   // The .params is not read again: the mapping goes, the identity read stays the check.
   const io::FileIdentity source = mapping->identity();
   mapping.reset();
-  proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(file, *key, shape);
+  proving::CachedEvaluator evaluator = proving::load_or_compile_evaluator(cache, *key, shape);
   std::vector<MappedSource> mappings;
   if (cached.cache_mapping) mappings.push_back({"key cache", cached.cache_mapping});
   if (evaluator.mapping) mappings.push_back({"evaluator file", evaluator.mapping});

@@ -131,7 +131,11 @@ class ParameterResidency {
     double load_seconds_ = 0;
   };
 
-  ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds);
+  // A Filecoin .params is converted into a key cache (and its evaluator cached) in
+  // `key_cache_dir`, created when needed: never beside the .params, whose directory
+  // is often read-only (shared, fetched once).
+  ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds,
+                     std::filesystem::path key_cache_dir);
   ParameterResidency(const ParameterResidency&) = delete;
   ParameterResidency& operator=(const ParameterResidency&) = delete;
 
@@ -225,6 +229,7 @@ class ParameterResidency {
   engine::Engine& engine_;
   const ParameterTiers tiers_;
   const double idle_seconds_;
+  const std::filesystem::path key_cache_dir_;
   mutable std::mutex mutex_;
   std::map<Id, std::shared_ptr<Entry>> entries_;
   std::map<std::string, KeyShape> key_shapes_;                  // by file

@@ -5,16 +5,17 @@
 // PoSt started on the device at the next partition boundary while a PoRep-like job
 // holds it.
 #include <gtest/gtest.h>
-
-#include <optional>
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
 #include <filesystem>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "circuits/filecoin/post_vanilla.hpp"
+#include "circuits/filecoin/published_parameters.hpp"
 #include "circuits/filecoin/synthetic_post.hpp"
 #include "circuits/filecoin/vanilla_proofs.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
@@ -127,7 +128,8 @@ TEST_F(PostService, AWindowPostIsProvedWithBellpersonParams) {
   const v1::AwaitProofResponse done = finish(*s, s->submit(r));
   ASSERT_EQ(done.state(), v1::JOB_STATE_DONE) << done.error();
   EXPECT_TRUE(verifies(done, input.circuit));
-  EXPECT_TRUE(fs::exists(root_ / "wpost-2k.params.zkp"));
+  EXPECT_TRUE(fs::exists(config_.data_dir / "key-cache" / "wpost-2k.params.zkp")) << "converted into the key cache";
+  EXPECT_FALSE(fs::exists(root_ / "wpost-2k.params.zkp")) << "never beside the .params";
   r.mutable_filecoin_post()->set_parameter_file((root_ / "tiny.params").string());
   const ServiceError e = refusal(*s, r);
   EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
@@ -224,6 +226,52 @@ TEST_F(PostService, ACriticalWindowPostStartsAtTheNextPartitionBoundary) {
 // Curio's Window PoSt request through cuzk's API: the randomness, the partition's
 // vanilla proofs as its blobs, the registered proof by its Go ABI number (10–14 are
 // proved as V1_2, as cuzk does).
+// A storage provider's parameter directory, read-only, holding Filecoin's Window PoSt
+// .params and .vk under their published names: Curio's request is proved with no
+// [cuzk_params] list, the key cache written into the daemon's own directory. A .params
+// whose verifying key is not its .vk's is refused, naming both.
+TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
+  const fs::path filecoin = dir_.path() / "filecoin-proof-parameters";
+  fs::create_directories(filecoin);
+  const std::string name(
+      filecoin::published_params_name(filecoin::ParameterCircuit::kWindowPost, 2048).value());
+  fs::copy_file(root_ / "wpost-2k.params", filecoin / name);
+  const fs::path vk = fs::path(filecoin / name).replace_extension(".vk");
+  const groth16::VerifyingKey post_vk = groth16::load_parameter_file(post_key()).vk;
+  formats::write_bellperson_vk(vk, post_vk);
+  fs::permissions(filecoin, fs::perms::owner_read | fs::perms::owner_exec, fs::perm_options::replace);
+  config_.listen = "127.0.0.1:0";
+  config_.filecoin_params = filecoin;
+  auto s = start();
+  GrpcServer server(*s, config_, "");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
+  const PostPartitionInput input = window_partition(27, filecoin / name);
+  cuzk::v1::ProveRequest prove;
+  *prove.mutable_submit() = cuzk_window_post(input, "wpost-published");
+  cuzk::v1::ProveResponse proved;
+  {
+    grpc::ClientContext ctx;
+    const grpc::Status status = stub->Prove(&ctx, prove, &proved);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  ASSERT_EQ(proved.result().status(), cuzk::v1::AwaitProofResponse::COMPLETED) << proved.result().error_message();
+  v1::AwaitProofResponse as_zkpipe;
+  as_zkpipe.set_proof(proved.result().proof());
+  EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
+  EXPECT_TRUE(fs::exists(config_.data_dir / "key-cache" / (name + ".zkp")));
+  fs::permissions(filecoin, fs::perms::owner_all, fs::perm_options::replace);
+  EXPECT_EQ(std::distance(fs::directory_iterator(filecoin), fs::directory_iterator{}), 2) << "nothing written there";
+
+  // Another key's verifying key in the .vk: the .params is not Filecoin's under that name.
+  formats::write_bellperson_vk(vk, groth16::load_parameter_file(root_ / "tiny.zkp").vk);
+  grpc::ClientContext ctx;
+  cuzk::v1::SubmitProofResponse out;
+  const grpc::Status refused = stub->SubmitProof(&ctx, cuzk_window_post(input, "wpost-mismatch"), &out);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << refused.error_message();
+  EXPECT_TRUE(mentions(refused.error_message(), ".vk")) << refused.error_message();
+}
+
 // Curio's retries of a deadline's partition while its job waits (the engine paused):
 // the same request answers the queued job; another request (another priority) takes
 // the id, the queued job cancelled saying why; after a cancel the same request queues
