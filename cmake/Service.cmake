@@ -49,7 +49,7 @@ message(STATUS "zkpipe: proving service ON")
 set(zkpipe_proto_dir ${CMAKE_SOURCE_DIR}/proto)
 set(zkpipe_gen ${CMAKE_BINARY_DIR}/generated)
 set(zkpipe_gen_srcs)
-foreach(zkpipe_proto_name zkpipe/v1/zkpipe cuzk/v1/proving)
+foreach(zkpipe_proto_name zkpipe/v1/zkpipe cuzk/v1/proving grpc/reflection/v1/reflection)
   set(zkpipe_proto ${zkpipe_proto_dir}/${zkpipe_proto_name}.proto)
   set(zkpipe_proto_out ${zkpipe_gen}/${zkpipe_proto_name}.pb.cc ${zkpipe_gen}/${zkpipe_proto_name}.grpc.pb.cc
                        ${zkpipe_gen}/${zkpipe_proto_name}.pb.h ${zkpipe_gen}/${zkpipe_proto_name}.grpc.pb.h)

@@ -26,6 +26,10 @@ struct DeviceStatus {
   // What it keeps on its device and streams (ProverBackend::placement); nullopt for
   // a backend without a device.
   std::optional<groth16::ProverBackend::Placement> placement;
+  // Its GPU's memory as the driver reports it, all users counted; nullopt without a
+  // device or when the driver cannot tell.
+  std::optional<std::size_t> driver_total_bytes;
+  std::optional<std::size_t> driver_used_bytes;
 };
 
 }  // namespace zkpipe::engine

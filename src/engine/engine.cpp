@@ -198,6 +198,8 @@ std::vector<DeviceStatus> Engine::device_status() const {
     status.partitions_reassigned = health.reassigned();
     if (status.ordinal) status.memory = ledger.device(static_cast<std::size_t>(*status.ordinal));
     status.placement = backend.placement();
+    status.driver_total_bytes = backend.device_memory_total();
+    status.driver_used_bytes = backend.device_memory_used();
     out.push_back(std::move(status));
   }
   return out;

@@ -768,6 +768,14 @@ std::optional<double> CudaProver::device_busy_seconds() const {
 
 const memory::BufferLedger* CudaProver::ledger() const { return &state_->ledger; }
 
+std::optional<std::size_t> CudaProver::device_memory_total() const {
+  try {
+    return gpu::device_memory_total(state_->device);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::optional<std::size_t> CudaProver::device_memory_used() const {
   try {
     return gpu::device_memory_used(state_->device);

@@ -103,6 +103,7 @@ class CudaProver final : public groth16::ProverBackend {
   bool allocates_own_scratch() const override { return true; }
   // As the CUDA driver reports it (cudaMemGetInfo).
   std::optional<std::size_t> device_memory_used() const override;
+  std::optional<std::size_t> device_memory_total() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
   // Since construction: the bytes the streamed MSMs sent over the link (the non-zero

@@ -44,6 +44,14 @@ std::size_t device_memory_used(int ordinal) {
   return total - free;
 }
 
+std::size_t device_memory_total(int ordinal) {
+  ScopedDevice scope(ordinal);
+  std::size_t free = 0;
+  std::size_t total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return total;
+}
+
 std::size_t available_device_bytes(const memory::BufferLedger& ledger, int ordinal) {
   ScopedDevice scope(ordinal);
   std::size_t free = 0;

@@ -28,8 +28,9 @@ void require_device(int ordinal);
 // The device's name ("NVIDIA H200"); throws CudaError.
 std::string device_name(int ordinal);
 
-// Total minus free memory on the device (cudaMemGetInfo); throws CudaError.
+// Total minus free memory on the device, and its total (cudaMemGetInfo); throw CudaError.
 std::size_t device_memory_used(int ordinal);
+std::size_t device_memory_total(int ordinal);
 
 // Device memory the buffers charged to `ledger` may still take on the device: the
 // driver's free bytes, or less where the ledger's limit for the device (the

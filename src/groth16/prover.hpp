@@ -129,6 +129,8 @@ class ProverBackend {
   // without a device, or when the driver cannot tell: a figure for a log line,
   // which must not fail the proof it describes.
   virtual std::optional<std::size_t> device_memory_used() const { return std::nullopt; }
+  // The device's whole memory as its driver reports it; nullopt as above.
+  virtual std::optional<std::size_t> device_memory_total() const { return std::nullopt; }
 };
 
 // The device memory in use on the GPUs the backends drive, as their drivers report

@@ -37,6 +37,16 @@ grpc::ServerUnaryReactor* finished(grpc::CallbackServerContext* ctx, const grpc:
   return reactor;
 }
 
+// cuzk's label of a kind in its metrics (underscores; its status rows use hyphens).
+const char* metric_label(cuzk::v1::ProofKind kind) {
+  switch (kind) {
+    case cuzk::v1::SNAP_DEALS_UPDATE: return "snap_update";
+    case cuzk::v1::WINDOW_POST_PARTITION: return "window_post";
+    case cuzk::v1::WINNING_POST: return "winning_post";
+    default: return "porep_c2";
+  }
+}
+
 const char* kind_label(cuzk::v1::ProofKind kind) {
   switch (kind) {
     case cuzk::v1::SNAP_DEALS_UPDATE: return "snap-update";
@@ -272,9 +282,30 @@ CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofReques
 
 void CuzkService::forget_ended_jobs() {
   std::erase_if(open_jobs_, [&](const auto& entry) {
-    const v1::JobState state = service_.await(entry.first, 0ms).state();
-    return state != v1::JOB_STATE_QUEUED && state != v1::JOB_STATE_RUNNING;
+    v1::JobState state{};
+    return count_if_ended(entry.first, entry.second, state);
   });
+}
+
+bool CuzkService::count_if_ended(std::uint64_t job, cuzk::v1::ProofKind kind, v1::JobState& state) {
+  v1::AwaitProofResponse answer;
+  try {
+    answer = service_.await(job, 0ms);
+  } catch (const ServiceError& e) {
+    if (e.kind() != ErrorKind::not_found) throw;
+    state = v1::JOB_STATE_CANCELLED;  // purged already: gone, outcome unknown
+    return true;
+  }
+  state = answer.state();
+  if (state == v1::JOB_STATE_QUEUED || state == v1::JOB_STATE_RUNNING) return false;
+  KindOutcomes& outcomes = outcomes_[metric_label(kind)];
+  if (state == v1::JOB_STATE_DONE) {
+    ++outcomes.completed;
+    outcomes.seconds.observe(answer.timings().total());
+  } else if (state == v1::JOB_STATE_FAILED) {
+    ++outcomes.failed;
+  }
+  return true;
 }
 
 std::string CuzkService::name_of(std::uint64_t id) const { return std::string(kJobPrefix) + std::to_string(id); }
@@ -306,11 +337,18 @@ bool CuzkService::cancel(const std::string& job_id) {
 cuzk::v1::GetStatusResponse CuzkService::status() {
   const v1::GetStatusResponse s = service_.status();
   cuzk::v1::GetStatusResponse out;
+  std::uint64_t pinned = 0;
   for (const v1::Device& device : s.devices()) {
     cuzk::v1::GPUStatus& gpu = *out.add_gpus();
     gpu.set_ordinal(device.has_ordinal() ? static_cast<std::uint32_t>(device.ordinal()) : device.index());
     gpu.set_name(device.backend());
+    gpu.set_vram_total_bytes(device.driver_total_bytes());
+    gpu.set_vram_free_bytes(device.driver_total_bytes() - std::min(device.driver_used_bytes(), device.driver_total_bytes()));
+    pinned += device.host_registered_bytes();
   }
+  // cuzk's pinned memory is parameters page-locked in host memory: here, the key
+  // points and evaluator matrices registered in place for streaming.
+  out.set_pinned_memory_bytes(pinned);
   for (const v1::ResidentParams& p : s.parameters()) {
     cuzk::v1::SRSStatus& srs = *out.add_loaded_srs();
     srs.set_circuit_id(params_.circuit_id_of(p.parameter_file()));
@@ -322,13 +360,14 @@ cuzk::v1::GetStatusResponse CuzkService::status() {
   {
     std::lock_guard lock(mutex_);
     std::erase_if(open_jobs_, [&](const auto& entry) {
-      const v1::JobState state = service_.await(entry.first, 0ms).state();
+      v1::JobState state{};
+      if (count_if_ended(entry.first, entry.second, state)) return true;
       if (state == v1::JOB_STATE_QUEUED) {
         ++queues[kind_label(entry.second)].first;
-      } else if (state == v1::JOB_STATE_RUNNING) {
+      } else {
         ++queues[kind_label(entry.second)].second;
       }
-      return state != v1::JOB_STATE_QUEUED && state != v1::JOB_STATE_RUNNING;
+      return false;
     });
   }
   for (const auto& [kind, counts] : queues) {
@@ -358,6 +397,17 @@ std::string CuzkService::metrics() {
        << "\n# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth " << pending
        << "\n# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs " << running
        << "\n# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers " << s.gpus_size() << "\n";
+  // cuzk's per-kind series (its label values); the duration a histogram here, whose
+  // _count and _sum are what cuzk's summary of the same name carries.
+  std::lock_guard lock(mutex_);
+  text << "# TYPE cuzk_proofs_completed counter\n";
+  for (const auto& [kind, o] : outcomes_) text << "cuzk_proofs_completed{proof_kind=\"" << kind << "\"} " << o.completed << "\n";
+  text << "# TYPE cuzk_proofs_failed counter\n";
+  for (const auto& [kind, o] : outcomes_) text << "cuzk_proofs_failed{proof_kind=\"" << kind << "\"} " << o.failed << "\n";
+  text << "# TYPE cuzk_proof_duration_seconds histogram\n";
+  for (const auto& [kind, o] : outcomes_) {
+    text << o.seconds.render("cuzk_proof_duration_seconds", "proof_kind=\"" + kind + "\"");
+  }
   return text.str() + service_.metrics();
 }
 

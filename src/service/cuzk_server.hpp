@@ -26,6 +26,7 @@
 #include "service/call_threads.hpp"
 #include "service/config.hpp"
 #include "service/cuzk_request.hpp"
+#include "service/metrics.hpp"
 #include "service/peer_limit.hpp"
 #include "service/proving_service.hpp"
 
@@ -85,6 +86,16 @@ class CuzkService final : public cuzk::v1::ProvingEngine::CallbackService {
   // never cached here: the journal alone says which job a name holds.
   std::mutex mutex_;
   std::map<std::uint64_t, cuzk::v1::ProofKind> open_jobs_;
+  // The outcomes of those jobs once seen ended, by cuzk's metric label of their kind
+  // (porep_c2, snap_update, window_post, winning_post): GetMetrics' per-kind series.
+  struct KindOutcomes {
+    std::uint64_t completed = 0;
+    std::uint64_t failed = 0;
+    LatencyHistogram seconds;  // submission to proof, queue wait included (cuzk's measure)
+  };
+  std::map<std::string, KindOutcomes, std::less<>> outcomes_;
+  // Call with mutex_ held: whether the job ended, its outcome counted when it did.
+  bool count_if_ended(std::uint64_t job, cuzk::v1::ProofKind kind, v1::JobState& state);
   static constexpr std::size_t kFirstSweep = 1024;
   std::size_t sweep_at_ = kFirstSweep;
   // Call with mutex_ held: drops the jobs that ended from open_jobs_.

@@ -407,16 +407,21 @@ class GrpcServer::Handler final : public RawProverService {
 GrpcServer::GrpcServer(ProvingService& service, const ServiceConfig& config, std::string token)
     : service_(service),
       handler_(std::make_unique<Handler>(service, config, token)),
-      cuzk_(std::make_unique<CuzkService>(service, config, token)) {
+      cuzk_(std::make_unique<CuzkService>(service, config, token)),
+      reflection_(std::make_unique<ReflectionV1>(std::vector<std::string>{
+          "zkpipe.v1.Prover", "cuzk.v1.ProvingEngine", "grpc.health.v1.Health",
+          "grpc.reflection.v1alpha.ServerReflection", "grpc.reflection.v1.ServerReflection"})) {
   const ListenAddress address = parse_listen_address(config.listen);
   claim_unix_socket(config.listen);
-  // grpc.health.v1.Health and server reflection: process-wide switches, read by the builder.
+  // grpc.health.v1.Health and server reflection (v1alpha, the plugin's; v1 is
+  // reflection_): process-wide switches, read by the builder.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address.grpc_target(), grpc::InsecureServerCredentials(), &port_);
   builder.RegisterService(handler_.get());
   builder.RegisterService(cuzk_.get());
+  builder.RegisterService(reflection_.get());
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_request_bytes));
   server_ = builder.BuildAndStart();
   if (server_ == nullptr) throw ConfigError("cannot listen on " + config.listen);

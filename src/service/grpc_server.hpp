@@ -24,6 +24,7 @@
 #include "service/cuzk_server.hpp"
 #include "service/grpc_status.hpp"
 #include "service/proving_service.hpp"
+#include "service/reflection_v1.hpp"
 
 namespace grpc {
 class Server;
@@ -58,6 +59,7 @@ class GrpcServer {
   ProvingService& service_;
   std::unique_ptr<Handler> handler_;
   std::unique_ptr<CuzkService> cuzk_;  // cuzk.v1.ProvingEngine on the same listener
+  std::unique_ptr<ReflectionV1> reflection_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool stopped_ = false;

@@ -64,14 +64,16 @@ void LatencyHistogram::observe(double seconds) {
   sum_ += seconds;
 }
 
-std::string LatencyHistogram::render(const std::string& name) const {
+std::string LatencyHistogram::render(const std::string& name, const std::string& labels) const {
   std::lock_guard lock(mutex_);
   std::ostringstream out;
+  const std::string before_le = labels.empty() ? "{" : "{" + labels + ",";
   for (std::size_t i = 0; i < kBounds.size(); ++i) {
-    out << name << "_bucket{le=\"" << number(kBounds[i]) << "\"} " << buckets_[i] << "\n";
+    out << name << "_bucket" << before_le << "le=\"" << number(kBounds[i]) << "\"} " << buckets_[i] << "\n";
   }
-  out << name << "_bucket{le=\"+Inf\"} " << count_ << "\n";
-  out << name << "_sum " << number(sum_) << "\n" << name << "_count " << count_ << "\n";
+  out << name << "_bucket" << before_le << "le=\"+Inf\"} " << count_ << "\n";
+  const std::string own = labels.empty() ? "" : "{" + labels + "}";
+  out << name << "_sum" << own << " " << number(sum_) << "\n" << name << "_count" << own << " " << count_ << "\n";
   return out.str();
 }
 

@@ -19,8 +19,8 @@ class LatencyHistogram {
   static constexpr std::array<double, 12> kBounds = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800};
 
   void observe(double seconds);
-  // The histogram's series, named `name`.
-  std::string render(const std::string& name) const;
+  // The histogram's series, named `name`, with `labels` (`kind="x"`, or none) on each.
+  std::string render(const std::string& name, const std::string& labels = {}) const;
 
  private:
   mutable std::mutex mutex_;

@@ -303,6 +303,8 @@ v1::GetStatusResponse ProvingService::status() const {
       row->set_streamed_bytes(device.placement->streamed_bytes);
       row->set_host_registered_bytes(device.placement->host_registered_bytes);
     }
+    row->set_driver_total_bytes(device.driver_total_bytes.value_or(0));
+    row->set_driver_used_bytes(device.driver_used_bytes.value_or(0));
   }
   out.set_budget_bytes(engine_->budget_bytes());
   out.set_uptime_seconds(seconds(Clock::now() - started_));

@@ -412,7 +412,10 @@ TEST_F(CuzkApi, CancelOfAnEndedJobAndStatusAndMetrics) {
   cuzk::v1::GetMetricsResponse metrics;
   ASSERT_TRUE(stub_->GetMetrics(&ctx, {}, &metrics).ok());
   for (const char* line : {"\ncuzk_proofs_completed_total 0\n", "\ncuzk_proofs_failed_total 1\n",
-                           "\ncuzk_queue_depth 0\n", "\ncuzk_running_jobs 0\n", "\ncuzk_gpu_workers 1\n"}) {
+                           "\ncuzk_queue_depth 0\n", "\ncuzk_running_jobs 0\n", "\ncuzk_gpu_workers 1\n",
+                           "\ncuzk_proofs_failed{proof_kind=\"porep_c2\"} 1\n",
+                           "\ncuzk_proofs_completed{proof_kind=\"porep_c2\"} 0\n",
+                           "\ncuzk_proof_duration_seconds_count{proof_kind=\"porep_c2\"} 0\n"}) {
     EXPECT_TRUE(mentions(metrics.prometheus_text(), line)) << line << " in\n" << metrics.prometheus_text();
   }
   EXPECT_TRUE(mentions(metrics.prometheus_text(), "zkpipe_")) << "zkpipe's own metrics follow";

@@ -364,6 +364,17 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
   EXPECT_NE(s->named("cuzk:wpost-deadline-7")->id, proved_job->id);
   EXPECT_EQ(s->await(proved_job->id, 0ms).state(), v1::JOB_STATE_DONE) << "the first job's record is kept";
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::GetMetricsResponse metrics;
+    ASSERT_TRUE(stub->GetMetrics(&ctx, {}, &metrics).ok());
+    for (const char* line : {"\ncuzk_proofs_completed{proof_kind=\"window_post\"} 2\n",
+                             "\ncuzk_proofs_failed{proof_kind=\"window_post\"} 0\n",
+                             "\ncuzk_proof_duration_seconds_count{proof_kind=\"window_post\"} 2\n",
+                             "\ncuzk_proof_duration_seconds_bucket{proof_kind=\"window_post\",le=\"+Inf\"} 2\n"}) {
+      EXPECT_TRUE(mentions(metrics.prometheus_text(), line)) << line << " in\n" << metrics.prometheus_text();
+    }
+  }
 
   auto refused = [&](const cuzk::v1::SubmitProofRequest& bad) {
     grpc::ClientContext ctx;

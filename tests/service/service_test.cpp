@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <grpcpp/generic/generic_stub.h>
+#include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <grpcpp/grpcpp.h>
 #include <httplib.h>
@@ -38,6 +39,8 @@
 #include "groth16/verifier.hpp"
 #include "io/mapping_faults.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
+#include "grpc/reflection/v1/reflection.grpc.pb.h"
+#include "service/cuzk_server.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
 #include "service/http_metrics.hpp"
@@ -182,15 +185,17 @@ int health_of(const std::shared_ptr<grpc::Channel>& channel, const std::string& 
   return 0;  // UNKNOWN is encoded as no field
 }
 
-// The services server reflection (grpc.reflection.v1alpha) lists, over its stream:
-// ServerReflectionRequest{list_services (7): ""}; the response's
-// list_services_response (6) repeats service (1), each with its name (1).
-std::vector<std::string> reflected_services(const std::shared_ptr<grpc::Channel>& channel) {
+// The services server reflection (grpc.reflection.`version`: v1alpha or v1, the same
+// messages) lists, over its stream: ServerReflectionRequest{list_services (7): ""};
+// the response's list_services_response (6) repeats service (1), each with its name (1).
+std::vector<std::string> reflected_services(const std::shared_ptr<grpc::Channel>& channel,
+                                            const std::string& version) {
   grpc::GenericStub generic(channel);
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + 30s);
   grpc::CompletionQueue cq;
-  auto call = generic.PrepareCall(&ctx, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &cq);
+  auto call =
+      generic.PrepareCall(&ctx, "/grpc.reflection." + version + ".ServerReflection/ServerReflectionInfo", &cq);
   auto completed = [&] {
     void* tag = nullptr;
     bool ok = false;
@@ -795,7 +800,7 @@ TEST_F(Service, ParkedCallsOfAClientThatLeavesEnd) {
 }
 
 // grpc.health.v1.Health answers SERVING, then NOT_SERVING once the daemon drains,
-// without a token (probes carry none); reflection lists zkpipe.v1.Prover.
+// without a token (probes carry none); reflection, v1alpha and v1, lists the services.
 TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
   auto s = start();
   ServiceConfig c = config_;
@@ -804,9 +809,12 @@ TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
   auto channel = grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials());
   EXPECT_EQ(health_of(channel, ""), 1);
   EXPECT_EQ(health_of(channel, "zkpipe.v1.Prover"), 1);
-  const auto services = reflected_services(channel);
-  EXPECT_NE(std::find(services.begin(), services.end(), "zkpipe.v1.Prover"), services.end());
-  EXPECT_NE(std::find(services.begin(), services.end(), "grpc.health.v1.Health"), services.end());
+  for (const std::string version : {"v1alpha", "v1"}) {
+    const auto services = reflected_services(channel, version);
+    for (const char* name : {"zkpipe.v1.Prover", "cuzk.v1.ProvingEngine", "grpc.health.v1.Health"}) {
+      EXPECT_NE(std::find(services.begin(), services.end(), name), services.end()) << version << ": " << name;
+    }
+  }
   EXPECT_EQ(server.drain(0s), 0u);
   EXPECT_EQ(health_of(channel, ""), 2);
   EXPECT_EQ(health_of(channel, "zkpipe.v1.Prover"), 2);
@@ -814,6 +822,47 @@ TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
   const auto [submit, unused] =
       raw_unary(channel, "/zkpipe.v1.Prover/SubmitProof", request(1).SerializeAsString(), "sesame");
   EXPECT_EQ(submit.error_code(), grpc::StatusCode::UNAVAILABLE) << submit.error_message();
+}
+
+// Reflection v1, as grpcurl asks it: the file that defines cuzk's service, parsed
+// into its descriptor; its dependencies once per stream; an unknown symbol NOT_FOUND.
+TEST_F(Service, ReflectionV1DescribesTheServices) {
+  auto s = start();
+  ServiceConfig c = config_;
+  c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
+  GrpcServer server(*s, c, "");
+  auto stub = grpc::reflection::v1::ServerReflection::NewStub(
+      grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  auto stream = stub->ServerReflectionInfo(&ctx);
+  auto ask = [&](const grpc::reflection::v1::ServerReflectionRequest& request) {
+    grpc::reflection::v1::ServerReflectionResponse response;
+    EXPECT_TRUE(stream->Write(request));
+    EXPECT_TRUE(stream->Read(&response));
+    return response;
+  };
+  grpc::reflection::v1::ServerReflectionRequest request;
+  request.set_file_containing_symbol("cuzk.v1.ProvingEngine");
+  const auto cuzk = ask(request);
+  ASSERT_EQ(cuzk.file_descriptor_response().file_descriptor_proto_size(), 1) << cuzk.DebugString();
+  google::protobuf::FileDescriptorProto file;
+  ASSERT_TRUE(file.ParseFromString(cuzk.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(file.name(), "cuzk/v1/proving.proto");
+  ASSERT_EQ(file.service_size(), 1);
+  EXPECT_EQ(file.service(0).name(), "ProvingEngine");
+  EXPECT_EQ(cuzk.original_request().file_containing_symbol(), "cuzk.v1.ProvingEngine");
+  request.set_file_containing_symbol("zkpipe.v1.Prover.SubmitProof");
+  const auto prover = ask(request);
+  ASSERT_GE(prover.file_descriptor_response().file_descriptor_proto_size(), 1);
+  ASSERT_TRUE(file.ParseFromString(prover.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(file.name(), "zkpipe/v1/zkpipe.proto");
+  request.set_file_containing_symbol("no.such.Service");
+  const auto unknown = ask(request);
+  EXPECT_EQ(unknown.error_response().error_code(), static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  request.set_file_by_filename("cuzk/v1/proving.proto");
+  EXPECT_EQ(ask(request).file_descriptor_response().file_descriptor_proto_size(), 1) << "asked again, sent again";
+  EXPECT_TRUE(stream->WritesDone());
+  EXPECT_TRUE(stream->Finish().ok());
 }
 
 // Bytes that are no valid request: UNAUTHENTICATED without the token (checked
@@ -1310,6 +1359,8 @@ class PlacesKeysOnGpuZero final : public CpuProverWith {
                      .streamed_bytes = 12345,
                      .host_registered_bytes = 6789};
   }
+  std::optional<std::size_t> device_memory_total() const override { return 80000; }
+  std::optional<std::size_t> device_memory_used() const override { return 30000; }
 };
 
 TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
@@ -1323,6 +1374,14 @@ TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
   EXPECT_TRUE(status.devices(0).evaluator_streamed());
   EXPECT_EQ(status.devices(0).streamed_bytes(), 12345u);
   EXPECT_EQ(status.devices(0).host_registered_bytes(), 6789u);
+  EXPECT_EQ(status.devices(0).driver_total_bytes(), 80000u);
+  EXPECT_EQ(status.devices(0).driver_used_bytes(), 30000u);
+  // cuzk's GetStatus: VRAM from the driver, pinned memory the registered host bytes.
+  const cuzk::v1::GetStatusResponse cuzk_status = CuzkService(*s, config_, "").status();
+  ASSERT_EQ(cuzk_status.gpus_size(), 2);
+  EXPECT_EQ(cuzk_status.gpus(0).vram_total_bytes(), 80000u);
+  EXPECT_EQ(cuzk_status.gpus(0).vram_free_bytes(), 50000u);
+  EXPECT_EQ(cuzk_status.pinned_memory_bytes(), 6789u);
   EXPECT_EQ(status.devices(1).keys_resident() + status.devices(1).keys_streamed(), 0u) << "no placement reported";
   const std::string metrics = s->metrics();
   for (const char* line : {"zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"resident\"} 1",
