@@ -130,10 +130,6 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       cmd, o.device_memory,
       "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
       "what does not fit beside the working buffers is streamed from host memory");
-  cmd.add_flag("--staged-streaming", o.staged_streaming,
-               "Stream the key's points and the evaluator's matrices that stay in host memory through pinned "
-               "staging buffers, filled by host threads, instead of registering them with the driver in place "
-               "(which keeps their pages in RAM while the key is loaded)");
 }
 
 void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, const std::string& description) {
@@ -181,16 +177,12 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
   if (!is_cuda(o)) {
     if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
     if (o.device_memory) throw std::invalid_argument("--device-memory applies only to --backend cuda");
-    if (o.staged_streaming) throw std::invalid_argument("--staged-streaming applies only to --backend cuda");
     return std::make_shared<groth16::CpuProver>();
   }
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
   if (o.device_memory) limit_device_memory(ordinal(o), *o.device_memory, ledger);
-  return std::make_shared<gpu::CudaProver>(
-      ordinal(o), gpu::CudaProverOptions{.host_streaming = o.staged_streaming ? gpu::HostStreaming::staged
-                                                                              : gpu::HostStreaming::registered,
-                                         .ledger = &ledger});
+  return std::make_shared<gpu::CudaProver>(ordinal(o), gpu::CudaProverOptions{.ledger = &ledger});
 #else
   throw std::runtime_error(
       "--backend cuda: this zkpipe was built without the CUDA backend (nvcc not found at configure time)");
@@ -265,18 +257,12 @@ std::string describe_key_residence(const BackendOptions& options, [[maybe_unused
   if (auto* cuda = dynamic_cast<gpu::CudaProver*>(&backend)) {
     const std::string device = std::to_string(cuda->device_ordinal().value_or(0));
     const gpu::CudaProver::StreamedTotals sent = cuda->streamed_totals();
-    const std::size_t registered = cuda->placement().value_or(groth16::ProverBackend::Placement{}).host_registered_bytes;
     // A deferred witness's evaluator streamed too: its matrices at every partition.
-    // How streamed bytes crossed: from host memory registered in place, or staged.
-    const std::string how = registered > 0 ? "; " + format_bytes(static_cast<double>(registered)) +
-                                                 " of host memory registered for the device to read in place"
-                                           : "; through pinned staging";
     const std::string evaluator =
-        (sent.evaluations == 0 ? ""
-                               : "; the evaluator's matrices streamed (" +
-                                     format_bytes(static_cast<double>(sent.evaluator_bytes)) + " in " +
-                                     std::to_string(sent.evaluations) + " evaluations)") +
-        (sent.evaluations > 0 || sent.sums > 0 ? how : "");
+        sent.evaluations == 0 ? ""
+                              : "; the evaluator's matrices streamed (" +
+                                    format_bytes(static_cast<double>(sent.evaluator_bytes)) + " in " +
+                                    std::to_string(sent.evaluations) + " evaluations)";
     switch (cuda->base_placement(key)) {
       case gpu::BasePlacement::kResident:
         return "in host memory, a copy resident on device " + device + evaluator;

@@ -430,9 +430,6 @@ void run_status(Client& client) {
     }
     if (d.evaluator_streamed()) std::cout << "  evaluator streamed";
     if (d.streamed_bytes() > 0) std::cout << "  streamed " << bytes_text(d.streamed_bytes()) << " from host memory";
-    if (d.host_registered_bytes() > 0) {
-      std::cout << "  host memory read in place " << bytes_text(d.host_registered_bytes());
-    }
     std::cout << "\n";
   }
   if (s.has_cluster()) {

@@ -25,8 +25,6 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/host_registration.hpp"
-#include "gpu/mapped_points.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/ntt.hpp"
@@ -155,70 +153,11 @@ void bench_link() {
   std::printf("\n== pinned host-to-device copy: 1 GiB in %.2f ms, %.1f GB/s ==\n", ms, kBytes / ms / 1e6);
 }
 
-// How a streamed key's points reach the device, in GB/s of host point bytes (104 a
-// G1 point): staged (host threads convert into pinned chunks, the copy engine moves
-// them), and registered in place (a copy of the raw bytes; the device's gather of a
-// run and of a random half, converting as it reads).
-void bench_host_points(unsigned lg) {
-  const std::size_t n = std::size_t{1} << lg;
-  const std::vector<Affine> points = bench_points(n);
-  const double bytes = static_cast<double>(n * sizeof(Affine));
-  std::printf("\n== 2^%u G1 points from host memory (%.2f GiB; GB/s of host bytes, median of %d) ==\n", lg,
-              bytes / double(1 << 30), kRuns);
-  gpu::DeviceBuffer<gpu::G1AffineWords> words(n);
-  EventTimer timer;
-  {
-    gpu::PinnedStaging staging;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int run = 0; run < kRuns; ++run) {
-      staging.upload(words.data(), n, nullptr, [&](std::size_t first, std::size_t m, gpu::G1AffineWords* out) {
-        gpu::to_device_words(std::span<const Affine>(points).subspan(first, m), out);
-      });
-      gpu::check(cudaStreamSynchronize(nullptr), "staged upload");
-    }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRuns;
-    std::printf("staged (%d host threads): %.1f GB/s\n", tbb::this_task_arena::max_concurrency(), bytes / ms / 1e6);
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  const gpu::HostRegistration::Range range{points.data(), n * sizeof(Affine)};
-  const gpu::HostRegistration registered(std::span(&range, 1));
-  const double register_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (!registered.registered()) {
-    std::printf("registering refused: %s\n", registered.failure().c_str());
-    return;
-  }
-  std::printf("registered in %.0f ms (%.1f GB/s)\n", register_ms, bytes / register_ms / 1e6);
-  const Affine* mapped = registered.device_pointer(points.data(), n);
-  gpu::DeviceBuffer<std::byte> raw(n * sizeof(Affine));
-  const double copy_ms = timer.median_ms(nullptr, [&](cudaStream_t s) {
-    gpu::check(cudaMemcpyAsync(raw.data(), points.data(), n * sizeof(Affine), cudaMemcpyHostToDevice, s), "copy");
-  });
-  std::printf("registered, raw copy: %.1f GB/s\n", bytes / copy_ms / 1e6);
-  const double run_ms = timer.median_ms(
-      nullptr, [&](cudaStream_t s) { gpu::gather_mapped_points(mapped, nullptr, 0, n, words.data(), s); });
-  std::printf("registered, device gather of the run: %.1f GB/s\n", bytes / run_ms / 1e6);
-  std::vector<std::uint32_t> half;
-  std::mt19937_64 rng(lg);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (rng() % 2 == 0) half.push_back(i);
-  }
-  gpu::DeviceBuffer<std::uint32_t> indices(half.size());
-  gpu::check(cudaMemcpy(indices.data(), half.data(), half.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
-             "indices");
-  const double half_ms = timer.median_ms(nullptr, [&](cudaStream_t s) {
-    gpu::gather_mapped_points(mapped, indices.data(), 0, half.size(), words.data(), s);
-  });
-  std::printf("registered, device gather of a random half: %.1f GB/s of the half's bytes\n",
-              static_cast<double>(half.size() * sizeof(Affine)) / half_ms / 1e6);
-}
-
-// G1 MSM with the bases in host memory, streamed in chunks (StreamedMsm), staged and
-// registered in place, against the resident sum; wall time, since the host converts
-// the staged chunks. Random scalars
+// G1 MSM with the bases in host memory, streamed in chunks (StreamedMsm), against
+// the resident sum; wall time, since the host converts the chunks. Random scalars
 // send every base; a witness's (half zeros) send only the non-zero terms'.
 void bench_msm_streamed(unsigned max_log) {
   bench_link();
-  bench_host_points(std::min(max_log, 25u));
   std::printf("\n== G1 MSM, bases streamed from host memory (wall ms, median of %d) ==\n", kRuns);
   gpu::PinnedStaging staging;
   gpu::DeviceMsm msm;
@@ -238,27 +177,22 @@ void bench_msm_streamed(unsigned max_log) {
         resident_sum = msm.sum(bases, d_scalars.data(), n, nullptr);
         std::printf("2^%u resident: %.2f ms\n", lg, ms);
       }
-      const gpu::HostRegistration::Range range{points.data(), n * sizeof(Affine)};
-      const gpu::HostRegistration registration(std::span(&range, 1));
-      for (const gpu::HostRegistration* registered : {static_cast<const gpu::HostRegistration*>(nullptr), &registration}) {
-        for (const std::size_t chunk : {n / 4, n / 16}) {
-          gpu::StreamedG1Msm streamed(chunk);
-          std::vector<double> ms;
-          bool same = true;
-          for (int run = 0; run <= kRuns; ++run) {
-            const auto t0 = std::chrono::steady_clock::now();
-            const auto sum = streamed.sum(msm, points, d_scalars.data(), n, nullptr, 0, registered);
-            const auto t1 = std::chrono::steady_clock::now();
-            if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-            same = same && sum == resident_sum;
-          }
-          std::sort(ms.begin(), ms.end());
-          std::printf("2^%u streamed %s, chunks of 2^%d points: %.2f ms, %.0f MiB sent (%s the resident sum)\n", lg,
-                      registered == nullptr ? "staged" : "registered", static_cast<int>(std::bit_width(chunk)) - 1,
-                      ms[ms.size() / 2], static_cast<double>(streamed.last_sent_bytes()) / (1 << 20),
-                      same ? "equal to" : "DIFFERENT from");
-          std::fflush(stdout);
+      for (const std::size_t chunk : {n / 4, n / 16}) {
+        gpu::StreamedG1Msm streamed(chunk);
+        std::vector<double> ms;
+        bool same = true;
+        for (int run = 0; run <= kRuns; ++run) {
+          const auto t0 = std::chrono::steady_clock::now();
+          const auto sum = streamed.sum(msm, points, d_scalars.data(), n, nullptr);
+          const auto t1 = std::chrono::steady_clock::now();
+          if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+          same = same && sum == resident_sum;
         }
+        std::sort(ms.begin(), ms.end());
+        std::printf("2^%u streamed, chunks of 2^%d points: %.2f ms, %.0f MiB sent (%s the resident sum)\n", lg,
+                    static_cast<int>(std::bit_width(chunk)) - 1, ms[ms.size() / 2],
+                    static_cast<double>(streamed.last_sent_bytes()) / (1 << 20), same ? "equal to" : "DIFFERENT from");
+        std::fflush(stdout);
       }
     }
   }

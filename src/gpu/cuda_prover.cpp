@@ -24,7 +24,6 @@
 #include "gpu/device_memory.hpp"
 #include "gpu/device_profile.hpp"
 #include "gpu/device_query.hpp"
-#include "gpu/host_registration.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/placement.hpp"
@@ -49,9 +48,6 @@ namespace {
 // uploaded from its host arrays and owned here.
 struct KeyBases {
   bool streamed = false;
-  // A streamed key's host points, registered for the device to gather in place
-  // (not registered when the driver refused or staging was asked for).
-  HostRegistration registration;
   DeviceBasesView<ec::G1Curve> a{nullptr, 0};
   DeviceBasesView<ec::G1Curve> b_g1{nullptr, 0};
   DeviceBasesView<ec::G1Curve> l{nullptr, 0};
@@ -250,7 +246,7 @@ struct CudaProver::State {
       placed->h = view_of<ec::G1Curve>(key.h);
       placed->b_g2 = view_of<ec::G2Curve>(key.b_g2);
     } else if (!fits_on_device(key)) {
-      placed = streamed_bases(key);
+      placed->streamed = true;
     } else {
       upload_bases(key, *placed);
     }
@@ -319,24 +315,10 @@ struct CudaProver::State {
     if (it == bases.end() || it->second->uploaded_g1.empty()) return false;
     sync();
     forget_placement(id);
-    keep_bases(id, streamed_bases(key));
+    auto streamed = std::make_unique<KeyBases>();
+    streamed->streamed = true;
+    keep_bases(id, std::move(streamed));
     return true;
-  }
-
-  // A key whose points stay in host memory: registered there, unless staging was
-  // asked for or the driver refuses (then they go through staging).
-  std::unique_ptr<KeyBases> streamed_bases(const ProvingKey& key) const {
-    auto placed = std::make_unique<KeyBases>();
-    placed->streamed = true;
-    if (options.host_streaming == HostStreaming::registered) {
-      const HostRegistration::Range ranges[] = {
-          {key.a.span().data(), key.a.span().size_bytes()},       {key.b_g1.span().data(), key.b_g1.span().size_bytes()},
-          {key.l.span().data(), key.l.span().size_bytes()},       {key.h.span().data(), key.h.span().size_bytes()},
-          {key.b_g2.span().data(), key.b_g2.span().size_bytes()},
-      };
-      placed->registration = HostRegistration(ranges);
-    }
-    return placed;
   }
 
   // The key is placed again at its next start(); points uploaded for it are freed.
@@ -391,7 +373,7 @@ struct CudaProver::State {
     if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
     release_evaluator();
     if (stream_evaluators || !evaluator_fits(*compiled, key)) {
-      evaluator = std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger, options.host_streaming);
+      evaluator = std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger);
     } else {
       evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
     }
@@ -507,7 +489,7 @@ struct CudaProver::State {
     DeviceMsm& msm = work->msm;
     if (key_bases.streamed) {
       StreamedMsm<Curve>& sum = streamed<Curve>();
-      const ec::Jacobian<Curve> out = sum.sum(msm, host.span(), device_scalars, n, stream, 0, &key_bases.registration);
+      const ec::Jacobian<Curve> out = sum.sum(msm, host.span(), device_scalars, n, stream);
       streamed_totals.bytes += sum.last_sent_bytes();
       streamed_totals.zero_terms += sum.last_zero_terms();
       ++streamed_totals.sums;
@@ -820,10 +802,8 @@ std::optional<groth16::ProverBackend::Placement> CudaProver::placement() const {
     } else {
       ++out.keys_resident;
     }
-    out.host_registered_bytes += placed->registration.bytes();
   }
   out.evaluator_streamed = s.evaluator != nullptr && s.evaluator->streamed();
-  if (s.evaluator) out.host_registered_bytes += s.evaluator->registered_bytes();
   out.streamed_bytes = s.streamed_totals.bytes + s.streamed_totals.evaluator_bytes;
   return out;
 }

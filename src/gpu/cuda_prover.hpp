@@ -33,7 +33,6 @@
 #include <optional>
 #include <string>
 
-#include "gpu/host_registration.hpp"
 #include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
 
@@ -55,11 +54,6 @@ struct CudaProverOptions {
   // at 2^27 one pass's would not fit beside a resident key; two passes of 2^26 cost
   // what one of 2^27 does.
   std::size_t max_msm_pass_terms = std::size_t{1} << 26;
-  // How a streamed key's points and a streamed evaluator's matrices reach the device:
-  // registered in place (read by the copy engines and a gather kernel at the link's
-  // speed; their pages stay in RAM) where the driver allows, or through pinned
-  // staging that host threads fill.
-  HostStreaming host_streaming = HostStreaming::registered;
   // The ledger every device and page-locked buffer of the prover charges: the
   // engine's (EngineConfig::ledger); null: the process-wide one.
   memory::BufferLedger* ledger = nullptr;

@@ -6,7 +6,6 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_memory.hpp"
-#include "gpu/mapped_points.hpp"
 
 namespace zkpipe::gpu {
 
@@ -90,19 +89,11 @@ SetBits StreamedMsm<Curve>::nonzero_terms(const ff::Fr* scalars, std::size_t n, 
 }
 
 template <class Curve>
-void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, const ec::Affine<Curve>* mapped,
-                                std::span<const std::uint32_t> terms, std::size_t first, std::size_t count,
-                                int slot) {
+void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, std::span<const std::uint32_t> terms,
+                                std::size_t first, std::size_t count, int slot) {
   // Refilled only while no MSM reads the buffer: the previous sum from this slot
   // has returned, so its stream is past every read.
-  if (mapped != nullptr) {
-    const std::uint32_t* indices = nullptr;
-    if (!terms.empty()) {
-      staging_.upload(indices_[slot].data(), terms.subspan(first, count), copy_stream_);
-      indices = indices_[slot].data();
-    }
-    gather_mapped_points(mapped, indices, first, count, chunks_[slot].data(), copy_stream_);
-  } else if (terms.empty()) {
+  if (terms.empty()) {
     staging_.upload(chunks_[slot].data(), count, copy_stream_,
                     [&](std::size_t at, std::size_t m, AffineWords<Curve>* out) {
                       to_device_words(bases.subspan(first + at, m), out);
@@ -121,7 +112,7 @@ void StreamedMsm<Curve>::upload(std::span<const ec::Affine<Curve>> bases, const 
 template <class Curve>
 ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::Affine<Curve>> bases,
                                             const ff::Fr* scalars, std::size_t n, cudaStream_t stream,
-                                            unsigned window_bits, const HostRegistration* registered) {
+                                            unsigned window_bits) {
   using Jacobian = ec::Jacobian<Curve>;
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
   last_sent_bytes_ = 0;
@@ -140,10 +131,8 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   reserve(chunk, chunks > 1 ? 2 : 1, sparse);
   last_sent_bytes_ = sent * (sizeof(AffineWords<Curve>) + (sparse ? sizeof(std::uint32_t) : 0));
 
-  const ec::Affine<Curve>* mapped =
-      registered != nullptr ? registered->device_pointer(bases.data(), bases.size()) : nullptr;
   const std::span<const std::uint32_t> term_span(nonzero.indices);
-  upload(bases, mapped, term_span, 0, count_of(0), 0);
+  upload(bases, term_span, 0, count_of(0), 0);
   Jacobian acc = Jacobian::identity();
   for (std::size_t k = 0; k < chunks; ++k) {
     const int slot = static_cast<int>(k % 2);
@@ -152,10 +141,10 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
     // exception from the sum below cannot free buffers it still writes.
     std::future<void> next;
     if (k + 1 < chunks) {
-      next = std::async(std::launch::async, [this, bases, mapped, term_span, first = (k + 1) * chunk,
-                                             count = count_of(k + 1), slot] {
+      next = std::async(std::launch::async, [this, bases, term_span, first = (k + 1) * chunk, count = count_of(k + 1),
+                                             slot] {
         check(cudaSetDevice(device_), "cudaSetDevice");
-        upload(bases, mapped, term_span, first, count, 1 - slot);
+        upload(bases, term_span, first, count, 1 - slot);
       });
     }
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");

@@ -8,8 +8,6 @@
 // through two device buffers: while the device sums chunk k from one, a host thread
 // converts chunk k + 1 into pinned staging and the copy engine moves it into the
 // other, on a stream of its own; an event orders the chunk's MSM after its copy.
-// When the bases are in registered host memory (HostRegistration) no host thread
-// touches them: a kernel on the copy stream gathers chunk k + 1 over the link.
 // The result is the same point as one resident sum.
 #pragma once
 
@@ -24,7 +22,6 @@
 #include "ec/curves.hpp"
 #include "ec/jacobian.hpp"
 #include "ff/fr.hpp"
-#include "gpu/host_registration.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/nonzero_terms.hpp"
 #include "gpu/staging.hpp"
@@ -60,10 +57,9 @@ class StreamedMsm {
   // memory; scalars is a device pointer to n Montgomery Fr values, n ≤ bases.size().
   // The chunk MSMs run on stream, in msm (whose scratch is sized by the chunk, not
   // by n); call with the construction's device current. Returns once every chunk
-  // is summed. When `registered` holds the bases, the device gathers them itself.
+  // is summed.
   ec::Jacobian<Curve> sum(DeviceMsm& msm, std::span<const ec::Affine<Curve>> bases, const ff::Fr* scalars,
-                          std::size_t n, cudaStream_t stream, unsigned window_bits = 0,
-                          const HostRegistration* registered = nullptr);
+                          std::size_t n, cudaStream_t stream, unsigned window_bits = 0);
 
   // Points per chunk for a sum of n terms (at most n).
   std::size_t chunk_points(std::size_t n) const;
@@ -90,10 +86,9 @@ class StreamedMsm {
   SetBits nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
   // Host thread side: terms [first, first + count) into buffer `slot` on the copy
   // stream — the points of those terms (terms[first + j], or first + j when terms is
-  // empty) and, when sparse, their indices — then records uploaded_[slot]. `mapped`:
-  // the device address of the bases when registered (gathered by the device), or null.
-  void upload(std::span<const ec::Affine<Curve>> bases, const ec::Affine<Curve>* mapped,
-              std::span<const std::uint32_t> terms, std::size_t first, std::size_t count, int slot);
+  // empty) and, when sparse, their indices — then records uploaded_[slot].
+  void upload(std::span<const ec::Affine<Curve>> bases, std::span<const std::uint32_t> terms, std::size_t first,
+              std::size_t count, int slot);
 
   std::size_t chunk_points_;
   memory::BufferLedger* ledger_;

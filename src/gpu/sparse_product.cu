@@ -280,9 +280,6 @@ std::size_t DeviceEvaluator::Matrix::device_bytes() const {
 
 struct DeviceEvaluator::Streamed {
   std::shared_ptr<const r1cs::CompiledR1cs> compiled;
-  // The matrices registered with the driver, when it allows: the copy engine reads
-  // them in place, without staging (declared after `compiled`: unregistered first).
-  HostRegistration registration;
   PinnedStaging* staging;
   std::vector<RowChunk> chunks;
   std::vector<Matrix> buffers;  // [turn · 3 + matrix], two turns
@@ -306,7 +303,7 @@ DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStagi
 }
 
 DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
-                                 std::size_t chunk_bytes, memory::BufferLedger& ledger, HostStreaming streaming)
+                                 std::size_t chunk_bytes, memory::BufferLedger& ledger)
     : num_inputs_(compiled->num_inputs),
       num_aux_(compiled->num_aux),
       num_constraints_(compiled->num_constraints),
@@ -331,29 +328,12 @@ DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compi
   }
   staging.upload(table_.data(), compiled->coefficient_table, st->copy.get());
   check(cudaStreamSynchronize(st->copy.get()), "upload evaluator table");
-  if (streaming == HostStreaming::registered) {
-    std::vector<HostRegistration::Range> ranges;
-    for (const r1cs::CompiledMatrix* m : {&compiled->a, &compiled->b, &compiled->c}) {
-      ranges.push_back({m->row_offsets.data(), m->row_offsets.size_bytes()});
-      ranges.push_back({m->columns.data(), m->columns.size_bytes()});
-      ranges.push_back({m->coefficients.data(), m->coefficients.size_bytes()});
-    }
-    st->registration = HostRegistration(ranges);
-  }
   st->staging = &staging;
   st->compiled = std::move(compiled);
   streamed_ = std::move(st);
 }
 
 DeviceEvaluator::~DeviceEvaluator() = default;
-
-std::size_t DeviceEvaluator::registered_bytes() const {
-  return streamed_ ? streamed_->registration.bytes() : 0;
-}
-
-std::string DeviceEvaluator::registration_failure() const {
-  return streamed_ ? streamed_->registration.failure() : std::string();
-}
 
 std::size_t DeviceEvaluator::resident_bytes(const r1cs::CompiledR1cs& compiled) {
   return compiled.matrix_bytes() + sizeof(unsigned long long);
@@ -410,14 +390,6 @@ void DeviceEvaluator::evaluate_streamed(const DeviceAssignment& z, ff::Fr* a, ff
                                         cudaStream_t stream) {
   Streamed& st = *streamed_;
   const r1cs::CompiledMatrix* host[3] = {&st.compiled->a, &st.compiled->b, &st.compiled->c};
-  const auto send = [&](auto* dst, auto src) {
-    if (st.registration.registered()) {
-      check(cudaMemcpyAsync(dst, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, st.copy.get()),
-            "copy a registered evaluator chunk");
-    } else {
-      st.staging->upload(dst, src, st.copy.get());
-    }
-  };
   last_sent_bytes_ = 0;
   for (std::size_t k = 0; k < st.chunks.size(); ++k) {
     const RowChunk& chunk = st.chunks[k];
@@ -429,9 +401,11 @@ void DeviceEvaluator::evaluate_streamed(const DeviceAssignment& z, ff::Fr* a, ff
       Matrix& buf = st.buffers[turn * 3 + i];
       const std::size_t rows = chunk.end_row - chunk.first_row;
       const std::size_t entries = chunk.end_entry[i] - chunk.first_entry[i];
-      send(buf.row_offsets.data(), host[i]->row_offsets.subspan(chunk.first_row, rows + 1));
-      send(buf.columns.data(), host[i]->columns.subspan(chunk.first_entry[i], entries));
-      send(buf.codes.data(), host[i]->coefficients.subspan(chunk.first_entry[i], entries));
+      st.staging->upload(buf.row_offsets.data(), host[i]->row_offsets.subspan(chunk.first_row, rows + 1),
+                         st.copy.get());
+      st.staging->upload(buf.columns.data(), host[i]->columns.subspan(chunk.first_entry[i], entries), st.copy.get());
+      st.staging->upload(buf.codes.data(), host[i]->coefficients.subspan(chunk.first_entry[i], entries),
+                         st.copy.get());
       last_sent_bytes_ += matrix_bytes(rows, entries);
       buffers[i] = &buf;
     }

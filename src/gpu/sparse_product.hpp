@@ -16,11 +16,9 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string>
 
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/host_registration.hpp"
 #include "gpu/staging.hpp"
 #include "r1cs/compact_values.hpp"
 #include "r1cs/compiled_r1cs.hpp"
@@ -90,13 +88,11 @@ class DeviceEvaluator {
   // device memory charges `ledger`.
   DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStaging& staging, cudaStream_t stream,
                   memory::BufferLedger& ledger = memory::BufferLedger::process());
-  // Streamed: `compiled` is held (its matrices are read at every evaluate()). Its
-  // matrices are registered with the driver and copied in place, unless `streaming`
-  // says staged or the driver refuses; then the chunks go up through `staging`,
-  // which must outlive the evaluator. chunk_bytes 0: default_chunk_bytes.
+  // Streamed: `compiled` is held (its matrices are read at every evaluate()), the
+  // chunks go up through `staging`, which must outlive the evaluator. chunk_bytes 0:
+  // default_chunk_bytes.
   DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
-                  std::size_t chunk_bytes = 0, memory::BufferLedger& ledger = memory::BufferLedger::process(),
-                  HostStreaming streaming = HostStreaming::registered);
+                  std::size_t chunk_bytes = 0, memory::BufferLedger& ledger = memory::BufferLedger::process());
   ~DeviceEvaluator();
   DeviceEvaluator(const DeviceEvaluator&) = delete;
   DeviceEvaluator& operator=(const DeviceEvaluator&) = delete;
@@ -106,10 +102,6 @@ class DeviceEvaluator {
   static std::size_t streamed_bytes(const r1cs::CompiledR1cs& compiled, std::size_t chunk_bytes = 0);
 
   bool streamed() const { return streamed_ != nullptr; }
-  // Host bytes of the streamed matrices registered in place (0 when resident or
-  // staged), and why registering was refused, when it was.
-  std::size_t registered_bytes() const;
-  std::string registration_failure() const;
   // Bytes of matrices the last evaluate() sent over the link (0 when resident).
   std::size_t last_sent_bytes() const { return last_sent_bytes_; }
 

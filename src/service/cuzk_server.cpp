@@ -337,18 +337,13 @@ bool CuzkService::cancel(const std::string& job_id) {
 cuzk::v1::GetStatusResponse CuzkService::status() {
   const v1::GetStatusResponse s = service_.status();
   cuzk::v1::GetStatusResponse out;
-  std::uint64_t pinned = 0;
   for (const v1::Device& device : s.devices()) {
     cuzk::v1::GPUStatus& gpu = *out.add_gpus();
     gpu.set_ordinal(device.has_ordinal() ? static_cast<std::uint32_t>(device.ordinal()) : device.index());
     gpu.set_name(device.backend());
     gpu.set_vram_total_bytes(device.driver_total_bytes());
     gpu.set_vram_free_bytes(device.driver_total_bytes() - std::min(device.driver_used_bytes(), device.driver_total_bytes()));
-    pinned += device.host_registered_bytes();
   }
-  // cuzk's pinned memory is parameters page-locked in host memory: here, the key
-  // points and evaluator matrices registered in place for streaming.
-  out.set_pinned_memory_bytes(pinned);
   for (const v1::ResidentParams& p : s.parameters()) {
     cuzk::v1::SRSStatus& srs = *out.add_loaded_srs();
     srs.set_circuit_id(params_.circuit_id_of(p.parameter_file()));

@@ -159,13 +159,6 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
     if (!d.has_ordinal()) continue;
     out << "zkpipe_device_streamed_bytes_total{" << device_labels(d) << "} " << d.streamed_bytes() << "\n";
   }
-  header(out, "zkpipe_device_host_registered_bytes", "gauge",
-         "Host memory a GPU reads in place, registered with the driver (page-locked): streamed key points and "
-         "evaluator matrices.");
-  for (const auto& d : status.devices()) {
-    if (!d.has_ordinal()) continue;
-    out << "zkpipe_device_host_registered_bytes{" << device_labels(d) << "} " << d.host_registered_bytes() << "\n";
-  }
   header(out, "zkpipe_job_seconds", "histogram", "Job latency, submission to completion.");
   out << latency.render("zkpipe_job_seconds");
   if (status.has_cluster()) {

@@ -301,7 +301,6 @@ v1::GetStatusResponse ProvingService::status() const {
       row->set_keys_streamed(static_cast<std::uint32_t>(device.placement->keys_streamed));
       row->set_evaluator_streamed(device.placement->evaluator_streamed);
       row->set_streamed_bytes(device.placement->streamed_bytes);
-      row->set_host_registered_bytes(device.placement->host_registered_bytes);
     }
     row->set_driver_total_bytes(device.driver_total_bytes.value_or(0));
     row->set_driver_used_bytes(device.driver_used_bytes.value_or(0));

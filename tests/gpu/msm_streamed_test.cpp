@@ -1,6 +1,5 @@
 // StreamedMsm (bases in host memory, summed in chunks on the device) against
-// ec::msm and the resident DeviceMsm, for G1 and G2, compared as points; the bases
-// staged by host threads and gathered by the device from registered host memory.
+// ec::msm and the resident DeviceMsm, for G1 and G2, compared as points.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +13,6 @@
 #include "ec/msm/msm.hpp"
 #include "ec/msm/testing.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/host_registration.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/nonzero_terms.hpp"
@@ -43,26 +41,17 @@ class GpuStreamedMsm : public ::testing::Test {
     return d;
   }
 
-  // The first n terms through `streamed` (all of them when n is 0), the points
-  // gathered by the device from `registered` when given.
+  // The first n terms through `streamed` (all of them when n is 0).
   Jacobian streamed_sum(StreamedMsm<Curve>& streamed, const std::vector<Affine>& points,
-                        const std::vector<Fr>& scalars, std::size_t n = 0, unsigned window_bits = 0,
-                        const HostRegistration* registered = nullptr) {
+                        const std::vector<Fr>& scalars, std::size_t n = 0, unsigned window_bits = 0) {
     const DeviceBuffer<Fr> d = upload(scalars);
-    return streamed.sum(*msm_, points, d.data(), n ? n : scalars.size(), nullptr, window_bits, registered);
+    return streamed.sum(*msm_, points, d.data(), n ? n : scalars.size(), nullptr, window_bits);
   }
 
-  // Staged by host threads, and gathered by the device from the points registered in place.
   void expect_matches(std::size_t chunk, const std::vector<Affine>& points, const std::vector<Fr>& scalars) {
+    StreamedMsm<Curve> streamed(chunk);
     const Jacobian expected = ec::msm<Curve>(std::span<const Affine>(points).first(scalars.size()), scalars);
-    StreamedMsm<Curve> staged(chunk);
-    EXPECT_EQ(streamed_sum(staged, points, scalars), expected) << "staged, n " << scalars.size() << " chunk " << chunk;
-    const HostRegistration::Range range{points.data(), points.size() * sizeof(Affine)};
-    const HostRegistration registered(std::span(&range, 1));
-    ASSERT_TRUE(registered.registered()) << registered.failure();
-    StreamedMsm<Curve> gathered(chunk);
-    EXPECT_EQ(streamed_sum(gathered, points, scalars, 0, 0, &registered), expected)
-        << "registered, n " << scalars.size() << " chunk " << chunk;
+    EXPECT_EQ(streamed_sum(streamed, points, scalars), expected) << "n " << scalars.size() << " chunk " << chunk;
   }
 
   std::unique_ptr<DeviceMsm> msm_;

@@ -1353,11 +1353,7 @@ class PlacesKeysOnGpuZero final : public CpuProverWith {
   std::string name() const override { return "placing"; }
   std::optional<int> device_ordinal() const override { return 0; }
   std::optional<Placement> placement() const override {
-    return Placement{.keys_resident = 1,
-                     .keys_streamed = 2,
-                     .evaluator_streamed = true,
-                     .streamed_bytes = 12345,
-                     .host_registered_bytes = 6789};
+    return Placement{.keys_resident = 1, .keys_streamed = 2, .evaluator_streamed = true, .streamed_bytes = 12345};
   }
   std::optional<std::size_t> device_memory_total() const override { return 80000; }
   std::optional<std::size_t> device_memory_used() const override { return 30000; }
@@ -1373,22 +1369,19 @@ TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
   EXPECT_EQ(status.devices(0).keys_streamed(), 2u);
   EXPECT_TRUE(status.devices(0).evaluator_streamed());
   EXPECT_EQ(status.devices(0).streamed_bytes(), 12345u);
-  EXPECT_EQ(status.devices(0).host_registered_bytes(), 6789u);
   EXPECT_EQ(status.devices(0).driver_total_bytes(), 80000u);
   EXPECT_EQ(status.devices(0).driver_used_bytes(), 30000u);
-  // cuzk's GetStatus: VRAM from the driver, pinned memory the registered host bytes.
+  // cuzk's GetStatus: VRAM from the driver.
   const cuzk::v1::GetStatusResponse cuzk_status = CuzkService(*s, config_, "").status();
   ASSERT_EQ(cuzk_status.gpus_size(), 2);
   EXPECT_EQ(cuzk_status.gpus(0).vram_total_bytes(), 80000u);
   EXPECT_EQ(cuzk_status.gpus(0).vram_free_bytes(), 50000u);
-  EXPECT_EQ(cuzk_status.pinned_memory_bytes(), 6789u);
   EXPECT_EQ(status.devices(1).keys_resident() + status.devices(1).keys_streamed(), 0u) << "no placement reported";
   const std::string metrics = s->metrics();
   for (const char* line : {"zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"resident\"} 1",
                            "zkpipe_device_keys{device=\"0\",backend=\"placing\",placement=\"streamed\"} 2",
                            "zkpipe_device_streamed_bytes_total{device=\"0\",backend=\"placing\"} 12345",
-                           "zkpipe_device_streamed_bytes_total{device=\"1\",backend=\"on-gpu-0\"} 0",
-                           "zkpipe_device_host_registered_bytes{device=\"0\",backend=\"placing\"} 6789"}) {
+                           "zkpipe_device_streamed_bytes_total{device=\"1\",backend=\"on-gpu-0\"} 0"}) {
     EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
   }
 }
