@@ -295,6 +295,32 @@ TEST_F(CuzkApi, APurgedJobsIdIsRetried) {
   EXPECT_EQ(answer.status(), AwaitProofResponse::FAILED) << "the retry ran";
 }
 
+// A 32 GiB sector's C1 output is tens of MB: under Curio's defaults (--cuzk) a 50 MB
+// request reaches the C1 reader (here refused for what it holds), where the default
+// limit refuses it at the transport.
+TEST_F(CuzkApi, CuzkDefaultsTakeA50MbRequest) {
+  cuzk::v1::SubmitProofRequest large = porep("large");
+  large.set_vanilla_proof(std::string(50'000'000, ' ') + "[]");
+  for (const bool cuzk : {false, true}) {
+    server_.reset();
+    service_.reset();
+    config_.max_request_bytes = ServiceConfig{}.max_request_bytes;
+    if (cuzk) {
+      use_cuzk_defaults(config_);
+      config_.listen = "127.0.0.1:0";
+    }
+    start();
+    cuzk::v1::SubmitProofResponse out;
+    const grpc::Status status = submit(large, out);
+    if (cuzk) {
+      EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+      EXPECT_TRUE(mentions(status.error_message(), "vanilla_proof")) << status.error_message();
+    } else {
+      EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+    }
+  }
+}
+
 TEST_F(CuzkApi, BadRequestsAreRefusedNamingTheFieldAndNothingIsQueued) {
   cuzk::v1::SubmitProofResponse out;
   auto expect_refused = [&](const cuzk::v1::SubmitProofRequest& r, grpc::StatusCode code, const std::string& what) {
