@@ -241,12 +241,17 @@ CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofReques
   for (const v1::QueueDepth& depth : queued.queue()) ahead += depth.jobs();
   auto opened = [&](std::uint64_t id) {
     std::lock_guard lock(mutex_);
-    // Amortized: a sweep whenever the map has doubled since the last one.
+    open_jobs_.emplace(id, request.proof_kind());
+    // Amortized: a sweep whenever the map has doubled since the last one. The job is
+    // queued already: a queue that cannot answer now leaves the sweep to the next time.
     if (open_jobs_.size() >= sweep_at_) {
-      forget_ended_jobs();
+      try {
+        forget_ended_jobs();
+      } catch (const ServiceError&) {
+        return;
+      }
       sweep_at_ = std::max<std::size_t>(kFirstSweep, 2 * open_jobs_.size());
     }
-    open_jobs_.emplace(id, request.proof_kind());
   };
   if (request.request_id().empty()) {  // no retry can name it: no digest
     const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
