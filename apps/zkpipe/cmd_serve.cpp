@@ -40,6 +40,7 @@ struct ServeOptions {
   std::optional<std::string> token_file;
   std::optional<std::string> filecoin_params;
   std::optional<std::string> key_cache_dir;
+  std::optional<std::string> key_cache_budget;
   std::optional<std::string> backend;
   std::optional<int> device;
   std::vector<int> devices;
@@ -71,6 +72,14 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   if (o.token_file) c.token_file = *o.token_file;
   if (o.filecoin_params) c.filecoin_params = *o.filecoin_params;
   if (o.key_cache_dir) c.key_cache_dir = *o.key_cache_dir;
+  if (o.key_cache_budget) {
+    const auto bytes = formats::parse_byte_size(*o.key_cache_budget);
+    if (!bytes) {
+      throw service::ConfigError("--key-cache-budget: expected a byte size such as 200GiB, not '" +
+                                 *o.key_cache_budget + "'");
+    }
+    c.key_cache_budget_bytes = *bytes;
+  }
   if (o.backend) c.backend = *o.backend;
   if (o.device) {
     c.device = *o.device;
@@ -244,6 +253,9 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--key-cache-dir", o->key_cache_dir,
                   "Where Filecoin .params are converted into zkpipe's key caches, never beside the .params "
                   "(default <data dir>/key-cache)");
+  cmd->add_option("--key-cache-budget", o->key_cache_budget,
+                  "The most disk the key cache directory takes, e.g. 200GiB: before a conversion the oldest caches "
+                  "not in use are removed (default: no limit)");
   cmd->add_option("--backend", o->backend,
                   "Prover backend: auto | cpu | cuda (default auto: cuda when this build has it and a GPU is "
                   "present, else cpu)");

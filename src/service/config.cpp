@@ -170,7 +170,7 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
       "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params",     "cuzk",
-      "filecoin_params",  "key_cache_dir"};
+      "filecoin_params",  "key_cache_dir",    "key_cache_budget"};
   for (const auto& [key, value] : t) {
     if (!known.contains(key.str())) throw ConfigError(key_error(path, key.str(), "unknown key"));
   }
@@ -218,6 +218,7 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
   std::string key_cache_dir = c.key_cache_dir.string();
   read(t, path, "key_cache_dir", key_cache_dir);
   c.key_cache_dir = key_cache_dir;
+  read_bytes(t, path, "key_cache_budget", c.key_cache_budget_bytes);
   std::string token = c.token_file.string();
   read(t, path, "token_file", token);
   c.token_file = token;

@@ -53,6 +53,9 @@ struct ServiceConfig {
   // Where Filecoin .params are converted into zkpipe's key caches (tens of GiB for a
   // 32 GiB sector) and their evaluators cached; empty: <data_dir>/key-cache.
   std::filesystem::path key_cache_dir;
+  // The most bytes that directory may hold: before a conversion the oldest caches not
+  // in use are removed to make room (key_cache_budget); 0: no limit.
+  std::size_t key_cache_budget_bytes = 0;
   // Filecoin's parameter directory (where paramfetch puts the published v28-….params
   // and .vk files): a cuzk circuit id not in cuzk_params is proved with its published
   // file there (service/cuzk_params.hpp); the directory counts as a parameter root.

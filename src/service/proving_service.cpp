@@ -44,8 +44,9 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   ec.budget_bytes = config.budget_bytes;
   engine_ = std::make_unique<engine::Engine>(ec, backend_.backends);
   engine_->add_listener(progress_);
-  residency_ = std::make_unique<ParameterResidency>(*engine_, backend_.tiers, config.param_idle_seconds,
-                                                    config.effective_key_cache_dir());
+  residency_ = std::make_unique<ParameterResidency>(
+      *engine_, backend_.tiers, config.param_idle_seconds,
+      KeyCacheOptions{config.effective_key_cache_dir(), config.key_cache_budget_bytes});
   requests_ = std::make_unique<JobRequestBuilder>(paths_, *residency_, *backend_.backends.front());
   queue_ = open_job_queue({config_, *engine_, *requests_, *progress_, tally_, *this});
   awaits_ = std::make_unique<AwaitRegistry>(

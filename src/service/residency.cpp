@@ -1,6 +1,7 @@
 #include "service/residency.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include "circuits/filecoin/c1_circuit.hpp"
 #include "formats/zkey_file.hpp"
@@ -83,8 +84,36 @@ std::optional<std::string> ParameterResidency::Lease::damage() const {
 }
 
 ParameterResidency::ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds,
-                                       std::filesystem::path key_cache_dir)
-    : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds), key_cache_dir_(std::move(key_cache_dir)) {}
+                                       KeyCacheOptions key_cache)
+    : engine_(engine), tiers_(std::move(tiers)), idle_seconds_(idle_seconds), key_cache_(std::move(key_cache)) {}
+
+std::set<std::filesystem::path> ParameterResidency::mapped_files() const {
+  std::set<std::filesystem::path> files;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, entry] : entries_) {
+    if (!entry->loaded) continue;
+    for (const MappedSource& source : entry->ready.get().mappings) files.insert(source.mapping->name());
+  }
+  return files;
+}
+
+void ParameterResidency::make_room_for(const std::filesystem::path& params, const std::filesystem::path& cache) const {
+  std::error_code error;
+  if (key_cache_.budget == 0 || std::filesystem::exists(cache, error)) return;
+  // The key cache takes about the .params' bytes, its evaluator about a fifth more.
+  const std::uintmax_t params_bytes = std::filesystem::file_size(params, error);
+  if (error) return;
+  const KeyCacheRoom room =
+      make_key_cache_room(key_cache_.dir, key_cache_.budget, params_bytes + params_bytes / 5, mapped_files());
+  for (const std::filesystem::path& removed : room.removed) {
+    std::cerr << "zkpipe serve: key cache: removed " << removed.string() << ", the oldest, to make room for "
+              << cache.filename().string() << " within key_cache_budget\n";
+  }
+  if (!room.fits) {
+    std::cerr << "zkpipe serve: key cache: " << cache.filename().string() << " does not fit within key_cache_budget ("
+              << room.bytes_after << " bytes held by caches in use); converting it anyway\n";
+  }
+}
 
 void ParameterResidency::returned(const std::shared_ptr<Entry>& entry) {
   std::vector<std::shared_ptr<Entry>> dropped;
@@ -324,8 +353,9 @@ ParameterResidency::Resident ParameterResidency::load_bellperson(
   // is cached too), so the host never holds it whole; only when that cannot be
   // written is it decoded into memory.
   std::error_code error;
-  std::filesystem::create_directories(key_cache_dir_, error);
-  const std::filesystem::path cache = key_cache_dir_ / proving::default_key_cache(file).filename();
+  std::filesystem::create_directories(key_cache_.dir, error);
+  const std::filesystem::path cache = key_cache_.dir / proving::default_key_cache(file).filename();
+  make_room_for(file, cache);
   proving::CachedBellpersonKey cached =
       proving::load_bellperson_key(mapping, name, requirements, cache, {.check_subgroup = false});
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,7 @@
 #include "io/read_only_file.hpp"
 #include "proving/circom_instance.hpp"
 #include "r1cs/partitioned_circuit.hpp"
+#include "service/key_cache_budget.hpp"
 
 namespace zkpipe::service {
 
@@ -132,10 +134,10 @@ class ParameterResidency {
   };
 
   // A Filecoin .params is converted into a key cache (and its evaluator cached) in
-  // `key_cache_dir`, created when needed: never beside the .params, whose directory
-  // is often read-only (shared, fetched once).
-  ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds,
-                     std::filesystem::path key_cache_dir);
+  // key_cache.dir, created when needed: never beside the .params, whose directory is
+  // often read-only (shared, fetched once); the oldest caches not in use make room
+  // within key_cache.budget (make_key_cache_room).
+  ParameterResidency(engine::Engine& engine, ParameterTiers tiers, double idle_seconds, KeyCacheOptions key_cache);
   ParameterResidency(const ParameterResidency&) = delete;
   ParameterResidency& operator=(const ParameterResidency&) = delete;
 
@@ -219,6 +221,10 @@ class ParameterResidency {
                                                                   std::shared_ptr<const groth16::ProvingKey> key,
                                                                   std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
                                                                   std::size_t companion_bytes);
+  // The files the loaded parameters view in place (key caches, evaluators, keys).
+  std::set<std::filesystem::path> mapped_files() const;
+  // Before a .params is converted into `cache`: room made within the key cache's budget.
+  void make_room_for(const std::filesystem::path& params, const std::filesystem::path& cache) const;
   // The circuit's counts, computed once per circuit name.
   groth16::CircuitShape circuit_shape(const r1cs::PartitionedCircuit& circuit);
   // Under mutex_: removes the least recently used idle entry; false if none.
@@ -229,7 +235,7 @@ class ParameterResidency {
   engine::Engine& engine_;
   const ParameterTiers tiers_;
   const double idle_seconds_;
-  const std::filesystem::path key_cache_dir_;
+  const KeyCacheOptions key_cache_;
   mutable std::mutex mutex_;
   std::map<Id, std::shared_ptr<Entry>> entries_;
   std::map<std::string, KeyShape> key_shapes_;                  // by file

@@ -79,7 +79,7 @@ class LocalQueue : public ::testing::Test {
       engine = std::make_unique<engine::Engine>(ec, std::vector<std::shared_ptr<groth16::ProverBackend>>{backend});
       engine->add_listener(progress);
       residency =
-          std::make_unique<ParameterResidency>(*engine, ParameterTiers{}, 0, config.effective_key_cache_dir());
+          std::make_unique<ParameterResidency>(*engine, ParameterTiers{}, 0, KeyCacheOptions{config.effective_key_cache_dir()});
       requests = std::make_unique<JobRequestBuilder>(paths, *residency, *backend);
       queue = std::make_unique<LocalJobQueue>(JobQueueServices{config, *engine, *requests, *progress, tally, events});
     }

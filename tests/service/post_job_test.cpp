@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -242,6 +243,13 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   fs::permissions(filecoin, fs::perms::owner_read | fs::perms::owner_exec, fs::perm_options::replace);
   config_.listen = "127.0.0.1:0";
   config_.filecoin_params = filecoin;
+  // A stale cache of 1 MiB in the key cache directory, and a budget that holds the new
+  // cache (with its evaluator's share) but not both: the stale one makes room.
+  const fs::path stale = config_.data_dir / "key-cache" / "stale.params.zkp";
+  fs::create_directories(stale.parent_path());
+  std::ofstream(stale, std::ios::binary) << std::string(1 << 20, 's');
+  const std::uintmax_t params_bytes = fs::file_size(filecoin / name);
+  config_.key_cache_budget_bytes = params_bytes + params_bytes / 5 + (std::size_t{512} << 10);
   auto s = start();
   GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
@@ -260,6 +268,7 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   as_zkpipe.set_proof(proved.result().proof());
   EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
   EXPECT_TRUE(fs::exists(config_.data_dir / "key-cache" / (name + ".zkp")));
+  EXPECT_FALSE(fs::exists(stale)) << "the oldest cache makes room within key_cache_budget";
   fs::permissions(filecoin, fs::perms::owner_all, fs::perm_options::replace);
   EXPECT_EQ(std::distance(fs::directory_iterator(filecoin), fs::directory_iterator{}), 2) << "nothing written there";
 
