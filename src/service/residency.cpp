@@ -352,10 +352,17 @@ ParameterResidency::Resident ParameterResidency::load_bellperson(
   // the cache converted into the daemon's key cache directory (where the evaluator
   // is cached too), so the host never holds it whole; only when that cannot be
   // written is it decoded into memory.
+  // A cache already beside the .params (converted there by `zkpipe filecoin c2`, or
+  // by an earlier daemon) is used where it is; new ones go to the key cache directory.
   std::error_code error;
-  std::filesystem::create_directories(key_cache_.dir, error);
-  const std::filesystem::path cache = key_cache_.dir / proving::default_key_cache(file).filename();
-  make_room_for(file, cache);
+  const std::filesystem::path beside = proving::default_key_cache(file);
+  std::filesystem::path cache = key_cache_.dir / beside.filename();
+  if (std::filesystem::is_regular_file(beside, error) && !std::filesystem::exists(cache, error)) {
+    cache = beside;
+  } else {
+    std::filesystem::create_directories(key_cache_.dir, error);
+    make_room_for(file, cache);
+  }
   proving::CachedBellpersonKey cached =
       proving::load_bellperson_key(mapping, name, requirements, cache, {.check_subgroup = false});
   auto key = std::make_shared<const groth16::ProvingKey>(std::move(cached.key));
