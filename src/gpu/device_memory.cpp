@@ -36,27 +36,31 @@ std::string device_name(int ordinal) {
   return prop.name;
 }
 
-std::size_t device_memory_used(int ordinal) {
-  ScopedDevice scope(ordinal);
+namespace {
+
+struct MemoryInfo {
   std::size_t free = 0;
   std::size_t total = 0;
-  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  return total - free;
+};
+
+MemoryInfo memory_info(int ordinal) {
+  ScopedDevice scope(ordinal);
+  MemoryInfo info;
+  check(cudaMemGetInfo(&info.free, &info.total), "cudaMemGetInfo");
+  return info;
 }
 
-std::size_t device_memory_total(int ordinal) {
-  ScopedDevice scope(ordinal);
-  std::size_t free = 0;
-  std::size_t total = 0;
-  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  return total;
+}  // namespace
+
+std::size_t device_memory_used(int ordinal) {
+  const MemoryInfo info = memory_info(ordinal);
+  return info.total - info.free;
 }
+
+std::size_t device_memory_total(int ordinal) { return memory_info(ordinal).total; }
 
 std::size_t available_device_bytes(const memory::BufferLedger& ledger, int ordinal) {
-  ScopedDevice scope(ordinal);
-  std::size_t free = 0;
-  std::size_t total = 0;
-  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  const std::size_t free = memory_info(ordinal).free;
   const std::size_t limit = ledger.device_limit(ordinal);
   if (limit == 0) return free;
   const std::size_t held = ledger.device_bytes(ordinal);

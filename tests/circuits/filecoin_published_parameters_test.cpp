@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "circuits/filecoin/hex_bytes.hpp"
 #include "circuits/filecoin/post_proof.hpp"
 #include "circuits/filecoin/published_parameters.hpp"
 #include "circuits/filecoin/seal_proof.hpp"
@@ -21,13 +22,7 @@ namespace {
 
 std::string sha256_hex(const std::string& text) {
   const auto digest = r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const std::uint8_t b : digest) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
+  return hex_of(digest);
 }
 
 std::string tree_name(const SectorShape& shape) {
