@@ -19,6 +19,8 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace zkpipe::engine {
 
@@ -78,6 +80,27 @@ class BoundedChannel {
     lock.unlock();
     space_.notify_all();
     return item;
+  }
+
+  // Takes every waiting item `matches` accepts, whether in the channel or held by a
+  // waiting sender (whose send() then returns): what a cancelled request has queued
+  // goes back at once instead of waiting for a receiver.
+  template <class Matches>
+  std::vector<T> take_if(Matches matches) {
+    std::vector<T> taken;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto at = entries_.begin(); at != entries_.end();) {
+        if (matches(std::as_const(at->item))) {
+          taken.push_back(std::move(at->item));
+          at = entries_.erase(at);
+        } else {
+          ++at;
+        }
+      }
+    }
+    if (!taken.empty()) space_.notify_all();
+    return taken;
   }
 
   // Asks the waiting receivers' choosers again (what they choose by has changed).

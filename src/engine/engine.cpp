@@ -598,6 +598,9 @@ void Engine::abort(const std::shared_ptr<Request>& request, std::exception_ptr e
   for (const AdmissionTask& task : admission_->remove_request(request->id)) {
     retire(std::make_unique<Partition>(request, task.partition, Admission::Reservation{}));
   }
+  for (PartitionPtr& p : channel_.take_if([&](const PartitionPtr& p) { return p->request == request; })) {
+    dealloc_queue_.push(std::move(p));
+  }
 }
 
 void Engine::completion_loop() {

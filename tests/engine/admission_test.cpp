@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "engine/admission.hpp"
 #include "engine/bounded_channel.hpp"
@@ -125,6 +126,27 @@ TEST(BoundedChannel, SendWaitsForRoomAndDetachedSendsDoNot) {
   EXPECT_EQ(channel.receive(), 4);
   channel.close();
   EXPECT_FALSE(channel.receive().has_value());
+}
+
+// take_if removes matching items wherever they wait, and a sender whose item it
+// took returns.
+TEST(BoundedChannel, TakeIfRemovesWaitingItemsAndReleasesTheirSenders) {
+  BoundedChannel<int> channel(1);
+  channel.send(1);
+  std::atomic<bool> sent{false};
+  std::thread sender([&] {
+    channel.send(2);
+    sent = true;
+  });
+  while (channel.size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FALSE(sent);
+  const std::vector<int> taken = channel.take_if([](int v) { return v == 2; });
+  sender.join();
+  EXPECT_TRUE(sent);
+  EXPECT_EQ(taken, std::vector<int>{2});
+  EXPECT_EQ(channel.size(), 1u);
+  EXPECT_TRUE(channel.take_if([](int v) { return v == 7; }).empty());
+  EXPECT_EQ(channel.receive(), 1);
 }
 
 // A receiver's chooser takes an item out of order; the others keep theirs, and a

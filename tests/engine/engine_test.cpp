@@ -441,6 +441,29 @@ TEST(Engine, ShutdownCancelStopsEverything) {
   h.finish();
 }
 
+// A cancelled request's synthesized partition waiting in the channel for a busy
+// device is taken out and freed at once: its ticket is ready while the device still
+// holds another request's partition.
+TEST(Engine, CancelFreesAPartitionWaitingForABusyDevice) {
+  Gate gate;
+  Harness h({.synthesis_workers = 1, .channel_capacity = 1},
+            {.start = milliseconds(1), .finish = milliseconds(1), .gate = gate.future});
+  ProofTicket first = h.engine->submit(h.request(1, milliseconds(1)));
+  ASSERT_TRUE(eventually([&] { return h.backend->started_log().size() == 1; }));
+  ProofTicket waiting = h.engine->submit(h.request(1, milliseconds(1)));
+  h.wait_for(1, 1);
+  waiting.cancel();
+  const bool freed = waiting.result().wait_for(kHangDeadline) == std::future_status::ready;
+  const LedgerSnapshot after_cancel = h.ledger.snapshot();
+  gate.open();
+  ASSERT_TRUE(freed) << "the cancelled partition waited for the device";
+  EXPECT_EQ(after_cancel[Stage::queued].count, 0u);
+  EXPECT_THROW(waiting.get(), RequestCancelled);
+  EXPECT_EQ(first.get().proofs.size(), 1u);
+  EXPECT_EQ(h.backend->started(), 1);
+  h.finish();
+}
+
 TEST(Engine, RequestLargerThanTheBudgetIsRefused) {
   FakeShape shape;
   Harness h({.budget_bytes = shape.footprint().total() - 1}, FakeBackend::Options{}, shape);
