@@ -195,7 +195,7 @@ std::size_t loaded_parameter_bytes(const PreparedWorkload& w) {
 std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
   switch (spec.kind) {
     case BudgetSpec::Kind::automatic: {
-      const std::size_t available = memory::available_memory_bytes();
+      const std::size_t available = memory::usable_memory().bytes;
       return available == 0 ? 0 : available + loaded_parameter_bytes(w);
     }
     case BudgetSpec::Kind::working_sets:

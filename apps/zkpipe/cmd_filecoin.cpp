@@ -245,15 +245,15 @@ void refuse_what_cannot_fit(const r1cs::PartitionedCircuit& circuit, bool key_de
   const KeyFootprint f = KeyFootprint::of(shape);
   const std::size_t partition = groth16::PartitionFootprint::of(shape).total();
   const std::size_t need = f.evaluator + (key_decoded ? f.key : 0) + partition;
-  const std::size_t available = memory::usable_memory_bytes();
-  if (available == 0 || need <= available) return;
+  const memory::UsableMemory available = memory::usable_memory();
+  if (available.bytes == 0 || need <= available.bytes) return;
   auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };
   throw std::invalid_argument("proving this C1 output needs about " + gib(need) + " of host memory (the evaluator " +
                               gib(f.evaluator) +
                               (key_decoded ? ", the key decoded into host memory " + gib(f.key) + " (no key cache)"
                                            : std::string()) +
-                              ", a partition's working set " + gib(partition) + "), " + gib(available) +
-                              " is available");
+                              ", a partition's working set " + gib(partition) + "), " + gib(available.bytes) +
+                              " is available (" + available.bound + ")");
 }
 
 void run_c2(const C2Options& o) {

@@ -58,12 +58,12 @@ void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircui
   const bool key_on_host = !request.keep_on_device;
   const std::size_t memory = evaluator + scalars + (key_on_host ? key : 0);
   auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };
-  const std::size_t available = memory::usable_memory_bytes();
-  if (available != 0 && memory > available) {
+  const memory::UsableMemory available = memory::usable_memory();
+  if (available.bytes != 0 && memory > available.bytes) {
     throw std::invalid_argument("setup of " + circuit.name() + " needs about " + gib(memory) +
                                 " of host memory (the evaluator " + gib(evaluator) + ", the query scalars " +
                                 gib(scalars) + (key_on_host ? ", the key " + gib(key) : std::string()) + "), " +
-                                gib(available) + " is available");
+                                gib(available.bytes) + " is available (" + available.bound + ")");
   }
   if (key_out.empty()) return;
   const std::filesystem::path dir = key_out.has_parent_path() ? key_out.parent_path() : std::filesystem::path(".");

@@ -77,7 +77,7 @@ std::exception_ptr failure(std::uint64_t request, std::size_t partition, std::si
 }
 
 std::size_t default_budget() {
-  std::size_t available = memory::available_memory_bytes();
+  const std::size_t available = memory::usable_memory().bytes;
   return available == 0 ? std::numeric_limits<std::size_t>::max() : available;
 }
 

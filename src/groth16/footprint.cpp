@@ -59,6 +59,38 @@ CircuitShape CircuitShape::of(const r1cs::ShapeSystem& counted) {
   return s;
 }
 
+CircuitShape CircuitShape::of(const r1cs::CompiledR1cs& compiled) {
+  CircuitShape s;
+  s.constraints = compiled.num_constraints;
+  s.inputs = compiled.num_inputs;
+  s.aux = compiled.num_aux;
+  s.domain_size = poly::EvaluationDomain(compiled.num_constraints).size();
+  s.a_aux_density = compiled.a_aux_density.count();
+  s.b_input_density = compiled.b_input_density.count();
+  s.b_aux_density = compiled.b_aux_density.count();
+  s.nonzeros = compiled.nonzeros();
+  return s;
+}
+
+std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const ProvingKey& key) {
+  const CircuitShape k = CircuitShape::of(key);
+  auto differs = [](const char* what, std::size_t in_circuit, std::size_t in_key) {
+    return std::string(what) + ": the circuit has " + std::to_string(in_circuit) + ", the key " +
+           std::to_string(in_key);
+  };
+  if (circuit.inputs != k.inputs) return differs("public inputs (ONE included)", circuit.inputs, k.inputs);
+  if (circuit.aux != k.aux) return differs("aux variables", circuit.aux, k.aux);
+  if (circuit.domain_size != k.domain_size) return differs("domain size", circuit.domain_size, k.domain_size);
+  if (circuit.a_aux_density != k.a_aux_density) {
+    return differs("aux variables in A", circuit.a_aux_density, k.a_aux_density);
+  }
+  if (circuit.b_input_density != k.b_input_density || circuit.b_aux_density != k.b_aux_density) {
+    return differs("variables in B", circuit.b_input_density + circuit.b_aux_density,
+                   k.b_input_density + k.b_aux_density);
+  }
+  return std::nullopt;
+}
+
 PartitionFootprint PartitionFootprint::of(const CircuitShape& s) {
   constexpr std::size_t kFr = sizeof(ff::Fr);
   PartitionFootprint f;

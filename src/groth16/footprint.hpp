@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/shape_system.hpp"
 
@@ -31,7 +34,13 @@ struct CircuitShape {
   static CircuitShape of(const r1cs::R1csMatrices& m);
   // From counts alone (no matrices held): what `circuit info` answers with.
   static CircuitShape of(const r1cs::ShapeSystem& counted);
+  static CircuitShape of(const r1cs::CompiledR1cs& compiled);
 };
+
+// Why a key cannot prove a circuit of this shape — its public inputs, aux variables,
+// domain or A/B densities differ — or nullopt when they agree: what a witness would
+// fail at in start(), found before any proving (the key's density bitmaps are read once).
+std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const ProvingKey& key);
 
 struct PartitionFootprint {
   std::size_t abc = 0;         // a, b, c grown to N elements each: freed after start()

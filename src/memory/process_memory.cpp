@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "memory/allocator.hpp"
+#include "memory/cgroup_memory.hpp"
 
 namespace zkpipe::memory {
 
@@ -165,16 +166,22 @@ double untracked_bytes(std::size_t rss, std::size_t tracked, std::size_t runtime
   return static_cast<double>(rss) - static_cast<double>(baseline.rss) - static_cast<double>(tracked) - growth;
 }
 
-std::size_t usable_memory_bytes() {
-  std::size_t usable = available_memory_bytes();
+UsableMemory usable_memory() {
+  UsableMemory usable{available_memory_bytes(), "MemAvailable"};
+  auto tighten = [&](std::size_t bytes, std::string bound) {
+    if (usable.bytes == 0 || bytes < usable.bytes) usable = {bytes, std::move(bound)};
+  };
   rlimit limit{};
   if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     std::ifstream in("/proc/self/statm");
     std::size_t total_pages = 0;
     in >> total_pages;
     const std::size_t mapped = total_pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const std::size_t left = limit.rlim_cur > mapped ? static_cast<std::size_t>(limit.rlim_cur) - mapped : 0;
-    usable = usable == 0 ? left : std::min(usable, left);
+    tighten(limit.rlim_cur > mapped ? static_cast<std::size_t>(limit.rlim_cur) - mapped : 0,
+            "the address-space limit (ulimit -v)");
+  }
+  if (const auto cgroup = cgroup_memory_limit()) {
+    tighten(cgroup->left(), "the memory limit of cgroup " + cgroup->cgroup);
   }
   return usable;
 }

@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include <cstddef>
+#include <string>
 #include <optional>
 #include <span>
 
@@ -36,8 +37,13 @@ bool reset_peak_resident();
 std::size_t available_memory_bytes();
 
 // What this process may still take: MemAvailable, or less where an address-space
-// limit (RLIMIT_AS) leaves less above the current mappings; 0 if unknown.
-std::size_t usable_memory_bytes();
+// limit (RLIMIT_AS) leaves less above the current mappings or a memory cgroup's limit
+// leaves less above its use (memory/cgroup_memory.hpp).
+struct UsableMemory {
+  std::size_t bytes = 0;  // 0 if unknown
+  std::string bound;      // what sets it, for a message: "MemAvailable", "the address-space limit", …
+};
+UsableMemory usable_memory();
 
 // Gives the heap's free pages back to the system (malloc_trim): glibc keeps what a
 // large refused request was parsed into in its arenas, where a daemon would carry it

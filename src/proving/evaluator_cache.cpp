@@ -1,8 +1,10 @@
 #include "proving/evaluator_cache.hpp"
 
 #include <chrono>
+#include <stdexcept>
 
 #include "groth16/evaluator_file.hpp"
+#include "groth16/footprint.hpp"
 #include "groth16/synthesis.hpp"
 #include "io/directory.hpp"
 #include "io/file_error.hpp"
@@ -46,6 +48,9 @@ CachedEvaluator load_or_compile_evaluator(const std::filesystem::path& key_path,
   t0 = Clock::now();
   out.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit, progress));
   out.seconds = seconds_since(t0);
+  if (auto why = groth16::key_shape_mismatch(groth16::CircuitShape::of(*out.evaluator), key)) {
+    throw std::invalid_argument(key_path.string() + ": this key is not for " + circuit.name() + " (" + *why + ")");
+  }
   try {
     groth16::write_evaluator_file(out.path, *out.evaluator, circuit.name(), expected.key_fingerprint);
   } catch (const std::exception& e) {

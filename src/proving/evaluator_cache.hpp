@@ -48,7 +48,9 @@ using CompileProgress = std::function<void(std::size_t constraints)>;
 
 // The evaluator of `circuit`'s shape for `key`, which was read from `key_path`:
 // loaded from the cache when it matches (circuit name and key fingerprint), else
-// compiled and cached. Throws only what compiling throws.
+// compiled and cached. Throws what compiling throws, and std::invalid_argument
+// naming the key and the first difference when the key is not for this circuit
+// (nothing is cached then).
 CachedEvaluator load_or_compile_evaluator(const std::filesystem::path& key_path, const groth16::ProvingKey& key,
                                           const r1cs::PartitionedCircuit& circuit,
                                           const CompileProgress& progress = {});

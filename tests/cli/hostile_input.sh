@@ -6,7 +6,13 @@ set -euo pipefail
 zkpipe=$1
 fixtures=$2
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+cgroup=""
+cleanup() {
+  if mountpoint -q "$dir/small" 2>/dev/null; then umount "$dir/small"; fi
+  if [[ -n $cgroup ]]; then rmdir "$cgroup" 2>/dev/null || true; fi
+  rm -rf "$dir"
+}
+trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -209,14 +215,56 @@ if [[ -z ${ASAN_OPTIONS:-} ]]; then
   expect 2 "setup of .* needs about .* of host memory .* is available" -- \
     bash -c 'ulimit -v 4000000 && exec "$0" setup --preset 2e24 --out "$1" --quiet' "$zkpipe" "$dir/big.zkp"
   [ ! -e "$dir/big.zkp" ] || fail "a refused setup wrote a key"
+
+  # The same under a memory cgroup's limit (a container's, a systemd unit's
+  # MemoryMax=), which /proc/meminfo does not show: where this machine lets the test
+  # make one (root, cgroup v1's memory controller or v2 with memory delegated).
+  self=$(awk -F: '$1 == "0" && $2 == "" {v2=$3} $2 ~ /(^|,)memory(,|$)/ {v1=$3} END {print (v1 != "" ? "v1:" v1 : "v2:" v2)}' /proc/self/cgroup)
+  case $self in
+    v1:*) base=/sys/fs/cgroup/memory${self#v1:}; limit_file=memory.limit_in_bytes ;;
+    *) base=/sys/fs/cgroup${self#v2:}; limit_file=memory.max ;;
+  esac
+  if mkdir "$base/zkpipe-test-$$" 2>/dev/null; then
+    cgroup=$base/zkpipe-test-$$
+    if echo $((1 << 30)) > "$cgroup/$limit_file" 2>/dev/null; then
+      expect 2 "setup of .* needs about .* is available (the memory limit of cgroup .*zkpipe-test-$$)" -- \
+        bash -c 'echo $$ > "$2/cgroup.procs" && exec "$0" setup --preset 2e24 --out "$1" --quiet' \
+        "$zkpipe" "$dir/big.zkp" "$cgroup"
+      [ ! -e "$dir/big.zkp" ] || fail "a setup refused by the cgroup's limit wrote a key"
+    else
+      echo "skipped: the memory cgroup's limit: $cgroup/$limit_file is not writable here"
+    fi
+  else
+    echo "skipped: the memory cgroup's limit: no cgroup can be made under $base here"
+  fi
 fi
 
-# --quiet hides the per-proof lines, never why proofs failed: each reason once, with
-# how many proofs it failed (here: the tiny key given for the 2e16 preset's witnesses).
+# A key and evaluator that cannot fit on the output's file system are refused before
+# any work, naming both figures (a 4 MiB tmpfs, where this machine lets the test mount one).
+mkdir "$dir/small"
+if mount -t tmpfs -o size=4m zkpipe-test "$dir/small" 2>/dev/null; then
+  expect 2 "small/key.zkp: the key (about .*) and its evaluator (about .*) need about .* on .*small, .* is free" -- \
+    "$zkpipe" setup --preset 2e16 --out "$dir/small/key.zkp" --quiet
+  [ ! -e "$dir/small/key.zkp" ] || fail "a setup refused for its disk space wrote a key"
+  umount "$dir/small"
+else
+  echo "skipped: the disk-space check: no tmpfs can be mounted here"
+fi
+
+# A key made for another circuit is refused once the circuit is compiled, before
+# any proof, naming the first difference; nothing is cached beside it.
 mkdir -p "$dir/other"
 cp "$dir/key.orig" "$dir/other/key.zkp"
+mismatch="other/key.zkp: this key is not for .* (public inputs (ONE included): the circuit has [0-9]*, the key [0-9]*)"
+expect 2 "$mismatch" -- "$zkpipe" bench batch --preset 2e16 --key "$dir/other/key.zkp" -c 3 --quiet --backend cpu
+expect 2 "$mismatch" -- "$zkpipe" prove --preset 2e16 --key "$dir/other/key.zkp" --out "$dir/other/p.bin" --quiet
+[ ! -e "$dir/other/key.zkpev" ] && [ ! -e "$dir/other/p.bin" ] || fail "a refused key left files: $(ls "$dir/other")"
+
+# --quiet hides the per-proof lines, never why proofs failed: each reason once, with
+# how many proofs it failed (here: the reference synthesis, which compiles nothing,
+# gives the 2e16 preset's witnesses to the tiny key).
 expect 2 "3 of 3 proofs failed: partition 1/1 failed in start: witness does not match the proving key.* (3 proofs)" -- \
-  "$zkpipe" bench batch --preset 2e16 --key "$dir/other/key.zkp" -c 3 --quiet --backend cpu
+  "$zkpipe" bench batch --preset 2e16 --key "$dir/other/key.zkp" -c 3 --quiet --backend cpu --synthesis assignment
 
 if "$zkpipe" serve --help > "$dir/serve-help.txt" 2>&1; then
   # The example configuration --help names is in the repository.
