@@ -28,6 +28,7 @@
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "host_memory_check.hpp"
 #include "io/atomic_file.hpp"
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
@@ -239,8 +240,16 @@ PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, con
   }
   out.path = path.string();
   out.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));
-  out.evaluator = evaluator_for(workload, o.synthesis, *out.key, out.path, o.quiet);
   return out;
+}
+
+// Before the evaluator is compiled: a byte budget must hold the key and a partition.
+void refuse_what_cannot_fit(const BenchOptions& o, const groth16::ProvingKey& key,
+                            const groth16::ProverBackend& backend) {
+  const BudgetSpec budget = parse_budget(o.budget);
+  std::optional<std::size_t> bytes;
+  if (budget.kind == BudgetSpec::Kind::bytes) bytes = static_cast<std::size_t>(budget.value);
+  refuse_partition_that_cannot_fit(key, o.synthesis == "pce", backend, bytes);
 }
 
 PreparedWorkload prepare_workload(const BenchOptions& o) {
@@ -248,10 +257,14 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   // The backend first: a missing device fails before the parameters are set up.
   w.backends = make_backends(o.backend, memory::BufferLedger::process());
   w.baseline = memory::MemoryBaseline::now();
+  // An unknown preset or sector size is refused before anything is set up.
+  const std::shared_ptr<const r1cs::PartitionedCircuit> shape = proving::make_shape_circuit(o.workload);
   if (o.setup_on_device && !o.key_path.empty()) {
     throw std::invalid_argument("--setup-on-device sets the key up: no --key with it");
   }
   PreparedKey main = prepare_key(o, o.workload, o.key_path, false);
+  refuse_what_cannot_fit(o, *main.key, *w.backends.front());
+  if (!main.path.empty()) main.evaluator = evaluator_for(o.workload, o.synthesis, *main.key, main.path, o.quiet);
   w.key = std::move(main.key);
   w.evaluator = std::move(main.evaluator);
   w.key_path = std::move(main.path);
@@ -264,7 +277,7 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
   w.shape = groth16::CircuitShape::of(*w.key);
   // Engine devices are alike (one backend kind): the first one's accounting holds for all.
   w.footprint = proving::partition_footprint(*w.key, w.evaluator != nullptr, *w.backends.front());
-  w.footprint.expect_wide_values(proving::make_shape_circuit(o.workload)->wide_aux_bound(w.shape.aux));
+  w.footprint.expect_wide_values(shape->wide_aux_bound(w.shape.aux));
   return w;
 }
 

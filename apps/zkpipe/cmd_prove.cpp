@@ -20,9 +20,11 @@
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/verifier.hpp"
+#include "host_memory_check.hpp"
 #include "io/atomic_file.hpp"
 #include "io/file_mapping.hpp"
 #include "memory/buffer_ledger.hpp"
+#include "memory/process_memory.hpp"
 #include "partition_lines.hpp"
 #include "progress.hpp"
 #include "proving/proof_request.hpp"
@@ -57,11 +59,18 @@ void run_prove(const ProveOptions& o) {
   const auto key_file = io::FileMapping::open(o.key);
   auto key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(key_file));
   check_device_memory(o.backend, *key);
+  refuse_partition_that_cannot_fit(*key, o.synthesis == "pce", *backends.front());
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
   engine::EngineConfig config;
   config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
   config.workers_per_device = o.workers_per_device;
   config.ledger = &ledger;
+  // What this process may take, plus the key and evaluator already counted in it,
+  // which the engine charges again when it makes them resident (as bench's auto budget).
+  if (const std::size_t usable = memory::usable_memory().bytes; usable != 0) {
+    config.budget_bytes =
+        usable + engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0);
+  }
   engine::Engine eng(config, backends);
   if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backends, backends.size() > 1));
   auto recorder = std::make_shared<engine::RunRecorder>();

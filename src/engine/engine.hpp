@@ -103,7 +103,7 @@ struct EngineConfig {
   std::size_t workers_per_device = 1;  // gw
   std::size_t finalizers = 1;
   std::size_t channel_capacity = 1;
-  std::size_t budget_bytes = 0;  // 0: everything MemAvailable reports
+  std::size_t budget_bytes = 0;  // 0: what the process may take (memory::usable_memory)
   PermitPolicy policy = PermitPolicy::budget;
   // null: BufferLedger::process(). A backend's own buffers (ProverBackend::ledger)
   // must charge this one too.

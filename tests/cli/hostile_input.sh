@@ -251,6 +251,14 @@ else
   echo "skipped: the disk-space check: no tmpfs can be mounted here"
 fi
 
+# A byte budget that cannot hold the key and one partition is refused before the
+# circuit is compiled, naming both parts.
+expect 2 "budget 1.0 MiB cannot hold the key's host points (.*) and one partition's working set (.*): at least" -- \
+  "$zkpipe" bench batch --preset tiny --key "$dir/key.zkp" --budget 1MiB -c 1 --quiet --backend cpu
+# An unknown preset is refused before anything is set up.
+expect 2 "unknown porep-like preset" -- env -C "$dir" "$zkpipe" bench batch --preset 2e18 -c 1 --quiet
+[ ! -e "$dir/out" ] || fail "bench with an unknown preset made $dir/out"
+
 # A key made for another circuit is refused once the circuit is compiled, before
 # any proof, naming the first difference; nothing is cached beside it.
 mkdir -p "$dir/other"
