@@ -332,6 +332,17 @@ int main(int argc, char** argv) {
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
   write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
   write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
+  // The bombs issue 36 found: values of the wrong shape, and of the right shape
+  // repeated, and an unused field nested deep.
+  auto repeated = [](std::string_view open, std::string_view item, std::string_view close) {
+    std::string text(open);
+    for (int i = 0; i < 1000; ++i) text.append(i == 0 ? "" : ",").append(item);
+    return text.append(close);
+  };
+  write(out / "c1_output" / "bomb-array.json", repeated("[", "{}", "]"));
+  write(out / "c1_output" / "bomb-vanilla-proofs.json",
+        repeated(R"({"vanilla_proofs":{"StackedDrg2KiBV1":[[)", "{}", "]]}}"));
+  write(out / "c1_output" / "bomb-unused-field.json", repeated(R"({"unused":)", "[", "") + std::string(1000, ']') + "}");
   write_vanilla_seeds(out / "vanilla_proofs");
   std::printf("zkpipe fuzz seeds in %s (parameter file %ju bytes, evaluator %ju bytes)\n", out.c_str(),
               static_cast<std::uintmax_t>(fs::file_size(out / "parameter_file" / "seed.zkp")),

@@ -236,7 +236,9 @@ PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, con
   if (!std::filesystem::exists(path)) {
     if (!key_path.empty()) throw std::runtime_error(path.string() + ": no such parameter file");
     std::cerr << "setting up parameters (cached in " << path.string() << ")\n";
-    write_parameters(path, set_up_parameters(setup_request(o, workload, false)));
+    WorkloadSpec one = workload;
+    one.partitions = 1;
+    set_up_to_file(setup_request(o, workload, false), *make_circuit(one), path);
   }
   out.path = path.string();
   out.key = std::make_shared<const groth16::ProvingKey>(groth16::load_parameter_file(path));

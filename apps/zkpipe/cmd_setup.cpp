@@ -23,8 +23,7 @@ void run_setup(const SetupOptions& o) {
   one.partitions = 1;
   const auto circuit = make_circuit(one);
   check_setup_fits(o.request, *circuit, o.out);
-  const SetUpParameters parameters = set_up_parameters(o.request, *circuit);
-  write_parameters(o.out, parameters);
+  set_up_to_file(o.request, *circuit, o.out);
   std::cerr << "setup done in " << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
             << "; wrote " << o.out << " and its evaluator " << proving::evaluator_path(o.out).string() << "\n";
   std::cerr << "WARNING: test-only parameters: the toxic waste derives from --setup-seed\n";

@@ -43,6 +43,12 @@ groth16::ProvingKey multiply([[maybe_unused]] const SetupRequest& r, const groth
 #endif
 }
 
+// On the host's cores the key goes to its file a chunk at a time; on a device it is
+// computed whole (and copied back) first.
+bool streams_to_file(const SetupRequest& request) {
+  return !request.keep_on_device && resolve_backend(request.backend).backend != "cuda";
+}
+
 }  // namespace
 
 KeyFootprint KeyFootprint::of(const groth16::CircuitShape& s) {
@@ -55,7 +61,7 @@ KeyFootprint KeyFootprint::of(const groth16::CircuitShape& s) {
 void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
                       const std::filesystem::path& key_out) {
   const auto [key, evaluator, scalars] = KeyFootprint::of(groth16::count_shape(circuit));
-  const bool key_on_host = !request.keep_on_device;
+  const bool key_on_host = !request.keep_on_device && !(streams_to_file(request) && !key_out.empty());
   const std::size_t memory = evaluator + scalars + (key_on_host ? key : 0);
   auto gib = [](std::size_t bytes) { return format_bytes(static_cast<double>(bytes)); };
   const memory::UsableMemory available = memory::usable_memory();
@@ -83,43 +89,90 @@ SetUpParameters set_up_parameters(const SetupRequest& request) {
   return set_up_parameters(request, *make_circuit(one));
 }
 
-SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit) {
-  SetupRequest r = request;
-  r.backend = resolve_backend(request.backend);  // once: the device check, the multiplications and the summary
-  // No device: fail before the long steps.
-  if (r.backend.backend == "cuda") make_backend(r.backend, memory::BufferLedger::process());
-  // --quiet drops the bars; the steps' times are printed either way.
-  const bool bars = !r.quiet && isatty(STDERR_FILENO);
-  SetUpParameters out;
-  out.circuit_name = circuit.name();
+namespace {
 
+// What the fixed-base multiplications need: the compiled circuit, the toxic waste
+// and the query scalars.
+struct SetupInputs {
+  BackendOptions backend;  // resolved
+  bool bars = false;
+  std::shared_ptr<const r1cs::CompiledR1cs> evaluator;
+  groth16::ToxicWaste secrets;
+  groth16::SetupScalars scalars;
+};
+
+SetupInputs prepare_setup(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit) {
+  SetupInputs in;
+  in.backend = resolve_backend(request.backend);  // once: the device check, the multiplications and the summary
+  // No device: fail before the long steps.
+  if (in.backend.backend == "cuda") make_backend(in.backend, memory::BufferLedger::process());
+  // --quiet drops the bars; the steps' times are printed either way.
+  in.bars = !request.quiet && isatty(STDERR_FILENO);
   auto t = Clock::now();
   {
-    ProgressBar bar(bars);
-    out.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(
+    ProgressBar bar(in.bars);
+    in.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(
         circuit, [&](std::size_t done) { bar.update("compiling " + circuit.name(), done, 0); }));
   }
-  const r1cs::CompiledR1cs& compiled = *out.evaluator;
+  const r1cs::CompiledR1cs& compiled = *in.evaluator;
   std::cerr << "setup: " << circuit.name() << ": " << compiled.num_constraints << " constraints, "
             << compiled.num_inputs << " inputs, " << compiled.num_aux << " aux; compiled in "
             << format_seconds(seconds_since(t)) << "\n";
 
   t = Clock::now();
-  const auto secrets = groth16::ToxicWaste::from_seed(r.setup_seed);
-  groth16::SetupScalars scalars = groth16::setup_scalars(compiled, secrets);
+  in.secrets = groth16::ToxicWaste::from_seed(request.setup_seed);
+  in.scalars = groth16::setup_scalars(compiled, in.secrets);
   std::cerr << "setup: QAP at tau and query scalars in " << format_seconds(seconds_since(t)) << "\n";
+  return in;
+}
 
-  t = Clock::now();
+}  // namespace
+
+SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit) {
+  SetupRequest r = request;
+  SetupInputs in = prepare_setup(request, circuit);
+  r.backend = in.backend;
+  SetUpParameters out;
+  out.circuit_name = circuit.name();
+  out.evaluator = in.evaluator;
+  const auto t = Clock::now();
   {
-    ProgressBar bar(bars);
+    ProgressBar bar(in.bars);
     out.key = std::make_shared<const groth16::ProvingKey>(
-        multiply(r, scalars, secrets,
+        multiply(r, in.scalars, in.secrets,
                  [&](std::string_view q, std::size_t done, std::size_t total) { bar.update(q, done, total); }));
   }
   std::cerr << "setup: fixed-base multiplications on the " << describe_backend(r.backend) << " in "
             << format_seconds(seconds_since(t)) << "\n"
             << describe_key_placement(*out.key);
   return out;
+}
+
+void set_up_to_file(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
+                    const std::filesystem::path& path) {
+  if (!streams_to_file(request)) {
+    write_parameters(path, set_up_parameters(request, circuit));
+    return;
+  }
+  const SetupInputs in = prepare_setup(request, circuit);
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  const auto t = Clock::now();
+  {
+    ProgressBar bar(in.bars);
+    groth16::write_parameter_file(
+        path, groth16::streamed_setup(in.scalars, in.secrets, [&](std::string_view q, std::size_t done,
+                                                                  std::size_t total) { bar.update(q, done, total); }));
+  }
+  // Just written: mapped without reading it all again.
+  SetUpParameters written;
+  written.circuit_name = circuit.name();
+  written.evaluator = in.evaluator;
+  written.key = std::make_shared<const groth16::ProvingKey>(
+      groth16::load_parameter_file(path, {.verify_checksums = false, .check_points = false}));
+  std::cerr << "setup: fixed-base multiplications on the " << describe_backend(in.backend)
+            << ", written to the file as computed, in " << format_seconds(seconds_since(t)) << "\n"
+            << describe_key_placement(*written.key);
+  cache_evaluator(path, written);
 }
 
 void write_parameters(const std::filesystem::path& path, const SetUpParameters& p) {

@@ -49,7 +49,8 @@ struct KeyFootprint {
 
 // Before any work: the host memory and (with outputs) the disk a setup of `circuit`
 // needs, estimated from its counted shape — the compiled evaluator, the query
-// scalars, the key in host memory unless it stays on the device; the key's file and
+// scalars, the key in host memory unless it stays on the device or streams to its
+// file (set_up_to_file on the host's cores); the key's file and
 // the evaluator's beside it — against what this machine has (MemAvailable, the
 // address-space limit, the free space of the outputs' file system). Throws
 // std::invalid_argument (exit 2) naming the need and what is available.
@@ -59,6 +60,13 @@ void check_setup_fits(const SetupRequest& request, const r1cs::PartitionedCircui
 SetUpParameters set_up_parameters(const SetupRequest& request);
 // The same for a circuit given here (request.workload unused): one partition's shape.
 SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit);
+
+// The setup written to `path` with its evaluator beside it. On the host's cores each
+// query's points go to the file as they are computed (the key is never whole in
+// memory); with --backend cuda the key is computed on the device, copied back and
+// written (write_parameters).
+void set_up_to_file(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
+                    const std::filesystem::path& path);
 
 // The key at path (written under a temporary name, then renamed, so an interrupted
 // write never leaves a truncated file) and its evaluator in the cache file beside it.

@@ -86,9 +86,23 @@ std::vector<std::uint8_t> density_bytes(const QueryDensity& d) {
   return out;
 }
 
-template <class T>
-std::span<const std::uint8_t> bytes_of(std::span<const T> s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size_bytes()};
+// Points as the file holds them: their bytes with the padding after the infinity flag
+// zeroed. In memory it is whatever was there, so written as it is the same key would
+// not give the same file, and the process's old memory would leak into it.
+template <class Point, class Sink>
+void put_points(std::span<const Point> points, const Sink& sink) {
+  static_assert(std::is_standard_layout_v<Point> && std::is_trivially_copyable_v<Point>);
+  constexpr std::size_t kFlagEnd = offsetof(Point, infinity) + sizeof(bool);
+  constexpr std::size_t kRun = 4096;
+  std::vector<std::uint8_t> bytes(std::min(kRun, points.size()) * sizeof(Point));
+  for (std::size_t start = 0; start < points.size(); start += kRun) {
+    const std::size_t n = std::min(kRun, points.size() - start);
+    std::memcpy(bytes.data(), points.data() + start, n * sizeof(Point));
+    for (std::size_t i = 0; i < n; ++i) {
+      std::memset(bytes.data() + i * sizeof(Point) + kFlagEnd, 0, sizeof(Point) - kFlagEnd);
+    }
+    sink(std::span<const std::uint8_t>(bytes.data(), n * sizeof(Point)));
+  }
 }
 
 class Reader {
@@ -184,7 +198,7 @@ void write_parameter_file(const std::filesystem::path& path, const ProvingKey& k
 
 void write_parameter_file(const std::filesystem::path& path, const StreamedKey& key) {
   const VerifyingKey& vk = key.vk;
-  const VkPoints vk_points{vk.alpha_g1, vk.beta_g1, vk.beta_g2, vk.gamma_g2, vk.delta_g1, vk.delta_g2};
+  static_assert(sizeof(VkPoints) == 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine), "VkPoints has no gaps");
   const std::vector<std::uint8_t> density = density_bytes(key.density);
 
   Header header{};
@@ -230,7 +244,7 @@ void write_parameter_file(const std::filesystem::path& path, const StreamedKey& 
         producer.produce([&](std::span<const T> points) {
           put += points.size();
           if (put > producer.count) return;
-          sink(bytes_of(points));
+          put_points(points, sink);
         });
         if (put != producer.count) {
           throw ParameterFileError(path.string() + ": cannot write: the query '" +
@@ -239,8 +253,16 @@ void write_parameter_file(const std::filesystem::path& path, const StreamedKey& 
         }
       };
     };
-    section(Section::kVkPoints, 0, bytes(bytes_of(std::span<const VkPoints>(&vk_points, 1))));
-    section(Section::kIc, 0, bytes(bytes_of(std::span<const G1Affine>(vk.ic))));
+    section(Section::kVkPoints, 0, [&](const auto& sink) {
+      const std::array<G1Affine, 3> g1{vk.alpha_g1, vk.beta_g1, vk.delta_g1};
+      const std::array<G2Affine, 3> g2{vk.beta_g2, vk.gamma_g2, vk.delta_g2};
+      // VkPoints' order: α₁, β₁, β₂, γ₂, δ₁, δ₂.
+      put_points(std::span(g1).first(2), sink);
+      put_points(std::span(g2).first(2), sink);
+      put_points(std::span(g1).last(1), sink);
+      put_points(std::span(g2).last(1), sink);
+    });
+    section(Section::kIc, 0, [&](const auto& sink) { put_points(std::span<const G1Affine>(vk.ic), sink); });
     section(Section::kDensity, 0, bytes(std::span<const std::uint8_t>(density)));
     const std::uint32_t checked = key.subgroup_checked ? kSubgroupChecked : 0;
     section(Section::kA, checked, query(key.a, Section::kA));

@@ -1,6 +1,11 @@
 #include "groth16/setup.hpp"
 
+#include <algorithm>
+#include <memory>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -37,20 +42,46 @@ ToxicWaste ToxicWaste::from_seed(std::uint64_t seed) {
 
 namespace {
 
-// Multiplies the generator by each scalar in chunks so progress can be reported.
+constexpr std::size_t kSetupChunk = std::size_t{1} << 16;
+
+// Calls chunk(start, length) over `count` points in order, reporting progress after
+// each chunk (and once for an empty query).
+template <class Chunk>
+void in_chunks(std::size_t count, std::size_t chunk_points, std::string_view name, const SetupProgress& progress,
+               const Chunk& chunk) {
+  for (std::size_t start = 0; start < count; start += chunk_points) {
+    const std::size_t len = std::min(chunk_points, count - start);
+    chunk(start, len);
+    if (progress) progress(name, start + len, count);
+  }
+  if (progress && count == 0) progress(name, 0, 0);
+}
+
 template <class Curve>
 std::vector<ec::Affine<Curve>> fixed_base_query(const ec::FixedBaseTable<Curve>& table,
                                                 std::span<const Fr> scalars, std::string_view name,
                                                 const SetupProgress& progress) {
-  constexpr std::size_t kReportEvery = std::size_t{1} << 16;
   std::vector<ec::Affine<Curve>> out(scalars.size());
-  for (std::size_t start = 0; start < scalars.size(); start += kReportEvery) {
-    std::size_t len = std::min(kReportEvery, scalars.size() - start);
+  in_chunks(scalars.size(), kSetupChunk, name, progress, [&](std::size_t start, std::size_t len) {
     table.mul_many(scalars.subspan(start, len), std::span(out).subspan(start, len));
-    if (progress) progress(name, start + len, scalars.size());
-  }
-  if (progress && scalars.empty()) progress(name, 0, 0);
+  });
   return out;
+}
+
+// A query computed a chunk at a time as the writer asks for it.
+template <class Curve>
+QueryProducer<ec::Affine<Curve>> fixed_base_producer(std::shared_ptr<const ec::FixedBaseTable<Curve>> table,
+                                                     std::span<const Fr> scalars, std::string name,
+                                                     SetupProgress progress, std::size_t chunk_points) {
+  using Point = ec::Affine<Curve>;
+  return {scalars.size(), [=](const std::function<void(std::span<const Point>)>& put) {
+            std::vector<Point> buffer(std::min(chunk_points, scalars.size()));
+            in_chunks(scalars.size(), chunk_points, name, progress, [&](std::size_t start, std::size_t len) {
+              const std::span<Point> points = std::span(buffer).first(len);
+              table->mul_many(scalars.subspan(start, len), points);
+              put(std::span<const Point>(points));
+            });
+          }};
 }
 
 }  // namespace
@@ -141,6 +172,24 @@ ProvingKey setup(const SetupScalars& s, const ToxicWaste& t, const SetupProgress
   pk.l = fixed_base_query(g1, std::span<const Fr>(s.l), "l", progress);
   pk.h = fixed_base_query(g1, std::span<const Fr>(s.h), "h", progress);
   return pk;
+}
+
+StreamedKey streamed_setup(const SetupScalars& s, const ToxicWaste& t, const SetupProgress& progress,
+                           std::size_t chunk_points) {
+  if (chunk_points == 0) throw std::invalid_argument("streamed_setup: chunks of 0 points");
+  const auto g1 = std::make_shared<const ec::FixedBaseTable<ec::G1Curve>>(ec::kG1Generator);
+  const auto g2 = std::make_shared<const ec::FixedBaseTable<ec::G2Curve>>(ec::kG2Generator);
+  StreamedKey key;
+  key.subgroup_checked = true;  // multiples of the generators
+  key.vk = verifying_key(t, s.ic, *g1, *g2);
+  key.density = s.density;
+  key.h_query = HQuery::kMonomial;
+  key.a = fixed_base_producer(g1, std::span<const Fr>(s.a), "a", progress, chunk_points);
+  key.b_g1 = fixed_base_producer(g1, std::span<const Fr>(s.b), "b_g1", progress, chunk_points);
+  key.b_g2 = fixed_base_producer(g2, std::span<const Fr>(s.b), "b_g2", progress, chunk_points);
+  key.h = fixed_base_producer(g1, std::span<const Fr>(s.h), "h", progress, chunk_points);
+  key.l = fixed_base_producer(g1, std::span<const Fr>(s.l), "l", progress, chunk_points);
+  return key;
 }
 
 ProvingKey setup(const r1cs::R1csMatrices& m, const ToxicWaste& t, const SetupProgress& progress) {

@@ -13,6 +13,7 @@
 #include "ec/fixed_base.hpp"
 #include "ff/fr.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/parameter_file.hpp"
 #include "r1cs/compiled_r1cs.hpp"
 #include "r1cs/recording_system.hpp"
 
@@ -57,5 +58,12 @@ VerifyingKey verifying_key(const ToxicWaste& secrets, std::span<const ff::Fr> ic
 // The proving key on the host's cores.
 ProvingKey setup(const SetupScalars& scalars, const ToxicWaste& secrets, const SetupProgress& progress = {});
 ProvingKey setup(const r1cs::R1csMatrices& m, const ToxicWaste& secrets, const SetupProgress& progress = {});
+
+// The same key as producers for write_parameter_file: each query's points are
+// computed a chunk at a time as the file takes them, so that a setup written to disk
+// holds its scalars and one chunk of `chunk_points`, not the key. `scalars` must
+// outlive the write.
+StreamedKey streamed_setup(const SetupScalars& scalars, const ToxicWaste& secrets, const SetupProgress& progress = {},
+                           std::size_t chunk_points = std::size_t{1} << 16);
 
 }  // namespace zkpipe::groth16

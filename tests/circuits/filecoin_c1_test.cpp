@@ -433,7 +433,7 @@ TEST(FilecoinC1Output, WrongType) {
 
   j = valid_2kib();
   j["comm_d"] = "0x00";
-  expect_rejected(j, "comm_d", "expected an array, got a string");
+  expect_rejected(j, "comm_d", "expected an array of 32 bytes, got a string");
   j["comm_d"] = std::vector<int>(31, 0);
   expect_rejected(j, "comm_d", "expected 32 bytes, got 31");
 
@@ -503,11 +503,52 @@ TEST(FilecoinC1Output, RefusesANonObjectAtItsFirstToken) {
   expect_rejected(std::string("17"), "", "expected a SealCommitPhase1Output object, got the number 17");
 }
 
+// Millions of values each of the right kind where it stands (empty vanilla proofs):
+// refused once the DOM would pass a multiple of the text.
 TEST(FilecoinC1Output, BoundsTheDomToAMultipleOfItsText) {
-  std::string text = "{\"vanilla_proofs\":[";
+  std::string text = "{\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[";
   for (int i = 0; i < 2'000'000; ++i) text += "{},";
-  text += "{}]}";
-  expect_rejected(text, "vanilla_proofs", "MiB in memory, over 8 times its");
+  text += "{}]]}}";
+  expect_rejected(text, "vanilla_proofs.StackedDrg2KiBV1[0]", "MiB in memory, over 8 times its");
+}
+
+// Each value is checked against the document's shape at its first token: nothing
+// below a value of the wrong kind is read.
+TEST(FilecoinC1Output, RefusesTheWrongShapeAtItsFirstToken) {
+  expect_rejected(std::string("{\"vanilla_proofs\":[{},{},{}]}"), "vanilla_proofs",
+                  "expected an object with one member, named by the seal proof, got an array");
+  expect_rejected(std::string("{\"vanilla_proofs\":{\"A\":[[]],\"B\":[]}}"), "vanilla_proofs",
+                  "got a second member \"B\"");
+  expect_rejected(std::string("{\"comm_r\":{\"x\":1}}"), "comm_r", "expected an array of 32 bytes, got an object");
+  std::string long_seed = "{\"seed\":[1";
+  for (int i = 0; i < 40; ++i) long_seed += ",1";
+  expect_rejected(long_seed + "]}", "seed", "expected an array of 32 bytes, got more than 32 elements");
+
+  OJson j = valid_2kib();
+  proof01(j)["labeling_proofs"] = OJson::object();
+  expect_rejected(j, std::string(kProof01) + ".labeling_proofs",
+                  "expected an array of labeling proofs, got an object");
+  j = valid_2kib();
+  proof01(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][0]["hashes"][0] = true;
+  expect_rejected(j, std::string(kProof01) + ".comm_d_proofs.data.Single.path.path[0].hashes[0]",
+                  "expected an array of 32 bytes, got a boolean");
+}
+
+// Fields the reader does not use are read past and not kept, whatever they hold.
+TEST(FilecoinC1Output, FieldsTheReaderDoesNotUseAreSkipped) {
+  OJson j = valid_2kib();
+  const std::string expected = c1_output_to_json(parse_c1_output(j.dump(), "c1.json"));
+  OJson junk = OJson::array();
+  for (int i = 0; i < 1000; ++i) {
+    OJson item;
+    item["a"] = OJson::array({1, 2, OJson::object()});
+    item["c"] = "d";
+    junk.push_back(item);
+  }
+  j["extra"] = junk;
+  proof01(j)["comm_d_proofs"]["note"] = true;
+  proof01(j)["encoding_proof"]["_h"] = nullptr;
+  EXPECT_EQ(c1_output_to_json(parse_c1_output(j.dump(), "c1.json")), expected);
 }
 
 // ---------------------------------------------------------------- lotus-bench / curio wrapper

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -140,6 +143,39 @@ TEST_F(ParameterFile, StreamedQueriesWriteTheSameFile) {
   }
   EXPECT_FALSE(fs::exists(short_path));
   EXPECT_FALSE(fs::exists(dir_ / "short.zkp.partial"));
+}
+
+// The setup streamed to its file a few points at a time writes the same bytes as the
+// key computed whole, and reports each query's progress to its end.
+TEST_F(ParameterFile, AStreamedSetupWritesTheSameFileAsTheKeyInMemory) {
+  const ToxicWaste secrets = ToxicWaste::from_seed(7);
+  const SetupScalars scalars =
+      setup_scalars(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }), secrets);
+  std::map<std::string, std::pair<std::size_t, std::size_t>> last;  // query → (done, total)
+  std::size_t reports = 0;
+  const fs::path streamed = dir_ / "streamed-setup.zkp";
+  write_parameter_file(streamed, streamed_setup(
+                                     scalars, secrets,
+                                     [&](std::string_view q, std::size_t done, std::size_t total) {
+                                       auto& [was_done, was_total] = last[std::string(q)];
+                                       EXPECT_GE(done, was_done) << q;
+                                       was_done = done;
+                                       was_total = total;
+                                       ++reports;
+                                     },
+                                     3));
+  std::ifstream in(streamed, std::ios::binary);
+  const std::vector<char> got(std::istreambuf_iterator<char>(in), {});
+  const std::vector<char> want = read_all();
+  ASSERT_EQ(got.size(), want.size());
+  const auto [differs, _] = std::mismatch(got.begin(), got.end(), want.begin());
+  EXPECT_EQ(differs, got.end()) << "the first difference at offset " << (differs - got.begin());
+  for (const char* q : {"a", "b_g1", "b_g2", "h", "l"}) {
+    ASSERT_TRUE(last.contains(q)) << q;
+    EXPECT_EQ(last[q].first, last[q].second) << q;
+  }
+  EXPECT_GT(reports, 5u);  // chunks of 3 points: more than one report a query
+  EXPECT_THROW(streamed_setup(scalars, secrets, {}, 0), std::invalid_argument);
 }
 
 TEST_F(ParameterFile, MissingFile) {

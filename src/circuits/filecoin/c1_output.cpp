@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "circuits/filecoin/c1_output_shape.hpp"
 #include "circuits/filecoin/labels.hpp"
 #include "circuits/filecoin/sdr_graph.hpp"
 #include "ff/fr.hpp"
@@ -379,9 +380,10 @@ class Reader {
 // nlohmann's DOM, built from its SAX events so that each array of 32 bytes becomes one
 // binary value: a 32 GiB sector's output holds millions of them, and a JSON value per
 // byte would take 16 times the text. Also refuses what serde_json refuses and nlohmann
-// accepts (a field given twice), bounds the nesting, refuses a document that is not an
-// object at its first token, and bounds the DOM's memory to a multiple of the text:
-// `[{},{},…]` once took 32 times its size before its shape was looked at.
+// accepts (a field given twice), bounds the nesting, checks each value against the
+// document's shape at its first token (c1_output_shape.hpp: fields the reader does
+// not use are read past, not kept) and bounds the DOM's memory to a multiple of the
+// text: `[{},{},…]` once took 32 times its size before its shape was looked at.
 class DomBuilder final : public nlohmann::json_sax<Json> {
  public:
   // A C1 output's DOM takes about 3 times its text (binary byte arrays, a few keys
@@ -400,7 +402,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   bool boolean(bool v) override { return add(Json(v)); }
   bool number_integer(number_integer_t v) override { return add(Json(v)); }
   bool number_unsigned(number_unsigned_t v) override {
-    if (!frames_.empty()) {
+    if (skipped_depth_ == 0 && !frames_.empty()) {
       Frame& f = frames_.back();
       if (f.collecting && v <= 0xff && f.bytes.size() < 32) {
         f.bytes.push_back(static_cast<std::uint8_t>(v));
@@ -414,16 +416,29 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   bool binary(binary_t& v) override { return add(Json::binary(std::move(v))); }
   bool start_object(std::size_t) override { return open(Json::object()); }
   bool key(string_t& k) override {
-    if (frames_.back().value->contains(k)) reader_.fail(where(), "duplicate field \"" + k + "\"");
+    if (skipped_depth_ > 0) return true;
+    const Frame& f = frames_.back();
+    if (f.value->contains(k)) reader_.fail(where(), "duplicate field \"" + k + "\"");
+    if (f.shape->kind == C1ValueShape::Kind::variant && !f.value->empty()) {
+      reader_.fail(where(), "expected " + std::string(f.shape->what) + ", got a second member \"" + k + "\"");
+    }
     key_ = std::move(k);
     return true;
   }
   bool end_object() override {
+    if (skipped_depth_ > 0) {
+      --skipped_depth_;
+      return true;
+    }
     frames_.pop_back();
     return true;
   }
   bool start_array(std::size_t) override { return open(Json::array()); }
   bool end_array() override {
+    if (skipped_depth_ > 0) {
+      --skipped_depth_;
+      return true;
+    }
     Frame& f = frames_.back();
     if (f.collecting && f.bytes.size() == 32) {
       *f.value = Json::binary(std::move(f.bytes));
@@ -440,10 +455,53 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
  private:
   struct Frame {
     Json* value;
+    const C1ValueShape* shape;
     std::string label;  // its key, or [index], in its parent
-    bool collecting;    // an array holding only bytes so far, kept in `bytes`
+    bool collecting;    // an array of bytes, kept in `bytes` until it closes
     std::vector<std::uint8_t> bytes;
   };
+
+  // The shape the next value must have: the root's, its object field's (null for a
+  // field the reader does not use), or its array's or variant's element.
+  const C1ValueShape* next_shape() const {
+    if (frames_.empty()) return &c1_output_shape();
+    const C1ValueShape& parent = *frames_.back().shape;
+    return parent.kind == C1ValueShape::Kind::object ? parent.field(key_) : parent.element;
+  }
+
+  // Refuses a value whose first token is not of its shape's kind, or one element too
+  // many for its array.
+  void check(const C1ValueShape& shape, C1ValueShape::Kind token, const std::string& token_is) const {
+    using Kind = C1ValueShape::Kind;
+    const Kind accepted = shape.kind == Kind::variant ? Kind::object : shape.kind;
+    const std::string at = frames_.empty() ? std::string() : where_next();
+    if (token != accepted) reader_.fail(at, "expected " + std::string(shape.what) + ", got " + token_is);
+    if (frames_.empty()) return;
+    const Frame& f = frames_.back();
+    const std::size_t max = f.shape->max_elements;
+    if (f.value->is_array() && max != 0 && f.value->size() + f.bytes.size() >= max) {
+      reader_.fail(where(), "expected " + std::string(f.shape->what) + ", got more than " + std::to_string(max) +
+                                " elements");
+    }
+  }
+
+  static C1ValueShape::Kind token_kind(const Json& v) {
+    using Kind = C1ValueShape::Kind;
+    if (v.is_object()) return Kind::object;
+    if (v.is_array() || v.is_binary()) return Kind::array;
+    if (v.is_number()) return Kind::number;
+    if (v.is_string()) return Kind::string;
+    if (v.is_null()) return Kind::null;
+    return Kind::variant;  // true or false: no shape takes one
+  }
+
+  // The path of the value about to be placed.
+  std::string where_next() const {
+    const Frame& f = frames_.back();
+    std::string s = where();
+    if (f.value->is_array()) return s + '[' + std::to_string(f.value->size() + f.bytes.size()) + ']';
+    return s.empty() ? key_ : s + '.' + key_;
+  }
 
   // The JSON path of the value being read, for an error.
   std::string where() const {
@@ -475,10 +533,6 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   Json* place(Json v, std::string& label) {
     spend(kValueBytes + (v.is_string() ? v.get_ref<const std::string&>().size() : 0) + key_.size());
     if (frames_.empty()) {
-      if (!v.is_object()) {
-        reader_.fail(Where(), "expected a SealCommitPhase1Output object, got " +
-                                  (v.is_array() ? std::string("an array") : kind_of(v)));
-      }
       root_ = std::move(v);
       return &root_;
     }
@@ -493,20 +547,37 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
     return &((*f.value)[key_] = std::move(v));
   }
 
+  // A scalar: checked and placed, or dropped in a field the reader does not use.
   bool add(Json v) {
+    if (skipped_depth_ > 0) return true;
+    const C1ValueShape* shape = next_shape();
+    if (shape == nullptr) return true;
+    check(*shape, token_kind(v), kind_of(v));
     std::string label;
     place(std::move(v), label);
     return true;
   }
 
+  // An object or array: checked and opened, or read past when the reader does not use it.
   bool open(Json v) {
-    if (frames_.size() >= static_cast<std::size_t>(kMaxDepth)) {
+    if (frames_.size() + skipped_depth_ >= static_cast<std::size_t>(kMaxDepth)) {
       reader_.fail(Where(), "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
     }
+    if (skipped_depth_ > 0) {
+      ++skipped_depth_;
+      return true;
+    }
+    const C1ValueShape* shape = next_shape();
+    if (shape == nullptr) {
+      skipped_depth_ = 1;
+      return true;
+    }
     const bool array = v.is_array();
+    check(*shape, array ? C1ValueShape::Kind::array : C1ValueShape::Kind::object, array ? "an array" : "an object");
+    const bool bytes = array && shape->element != nullptr && shape->element->kind == C1ValueShape::Kind::number;
     std::string label;
     Json* value = place(std::move(v), label);
-    frames_.push_back({value, std::move(label), array, {}});
+    frames_.push_back({value, shape, std::move(label), bytes, {}});
     return true;
   }
 
@@ -517,6 +588,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
   Json root_;
   std::vector<Frame> frames_;  // the open objects and arrays; their values stay put until closed
   std::string key_;
+  std::size_t skipped_depth_ = 0;  // > 0: inside a value the reader does not use
 };
 
 Json Reader::parse(std::string_view text) const {
