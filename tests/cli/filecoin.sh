@@ -45,17 +45,15 @@ bash -c 'ulimit -v 1500000 && exec "$0" filecoin c2 --c1 "$1/s/c1.json" --sector
 [ ! -e "$dir/refused.bin" ] || fail "a refused c2 wrote a proof"
 
 # The .params was converted into the key cache beside it, without the subgroup check:
-# the next run, which checks, converts it again (with the check), and the one after
-# maps it (--key-cache names the same file). A damaged cache, or a file at its place
-# that is no cache, is the key cache's unit test (tests/proving/bellperson_key_test.cpp).
+# the next run, which does not check either, maps it (--key-cache names the same file).
+# That a checking run converts such a cache again, with the check, is the key cache's
+# unit test (tests/proving/bellperson_key_test.cpp), as are a damaged cache and a file
+# at its place that is no cache: here, at 2 KiB, checking every point of the 1.1 GB
+# .params takes minutes of this machine's two cores.
 test -s "$dir/p.params.zkp"
 "$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
-  --key-cache "$dir/p.params.zkp" --out "$dir/proof2.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
-grep -q "not using the key cache .*without the subgroup check" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "an unchecked cache trusted"; }
-grep -q "^converted $dir/p.params into $dir/p.params.zkp" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not converted again"; }
-rm "$dir/proof2.bin"
-"$zkpipe" filecoin c2 --c1 "$dir/s/c1.json" --sector "$dir/s/sector.json" --params "$dir/p.params" \
-  --key-cache "$dir/p.params.zkp" --out "$dir/proof2.bin" --backend cpu --pw 1 2> "$dir/c2.txt" > /dev/null
+  --key-cache "$dir/p.params.zkp" --out "$dir/proof2.bin" --backend cpu --no-subgroup-check --pw 1 \
+  2> "$dir/c2.txt" > /dev/null
 grep -q "^mapped the key from $dir/p.params.zkp (converted from $dir/p.params)" "$dir/c2.txt" || { cat "$dir/c2.txt" >&2; fail "cache not used"; }
 "$zkpipe" filecoin verify --vk "$dir/p.vk" --sector "$dir/s/sector.json" --proof "$dir/proof2.bin" | grep -qx valid
 
