@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "formats/byte_size.hpp"
+
 namespace zkpipe::cli {
 
 class ProgressBar {
@@ -30,7 +32,6 @@ class ProgressBar {
 
 // "1.23 s", "45.6 ms"
 std::string format_seconds(double seconds);
-// "1.5 GiB", "12.0 MiB"
-std::string format_bytes(double bytes);
+using formats::format_bytes;
 
 }  // namespace zkpipe::cli

@@ -1,6 +1,7 @@
 #include "formats/byte_size.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -24,6 +25,18 @@ std::optional<std::size_t> parse_byte_size(std::string_view text) {
     }
   }
   return std::nullopt;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
+  return buf;
 }
 
 }  // namespace zkpipe::formats

@@ -1,10 +1,14 @@
 #include "proving/bellperson_key.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "formats/byte_size.hpp"
 #include "groth16/parameter_file.hpp"
 #include "io/file_error.hpp"
 #include "poly/evaluation_domain.hpp"
@@ -30,6 +34,22 @@ std::string cache_mismatch(const groth16::ProvingKey& key, const groth16::Verify
     return "its shape is not the circuit's";
   }
   return "";
+}
+
+// Why the cache's file system cannot take it (empty when it can): it takes about the
+// .params's size (points of 104 / 200 bytes where bellperson's are 96 / 192, a page a
+// section), less a file it replaces. Checked first: a conversion that fills the disk
+// would fail only after writing for minutes.
+std::string no_room_for_cache(std::size_t params_bytes, const std::filesystem::path& cache) {
+  const std::uint64_t need = params_bytes / 96 * 104 + (std::uint64_t{64} << 10);
+  const std::filesystem::path dir = cache.has_parent_path() ? cache.parent_path() : ".";
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(dir, ec);
+  if (ec) return {};
+  const std::uintmax_t replaced = std::filesystem::is_regular_file(cache, ec) ? std::filesystem::file_size(cache, ec) : 0;
+  if (space.available + (ec ? 0 : replaced) >= need) return {};
+  return cache.string() + ": not written: the key cache needs about " + formats::format_bytes(static_cast<double>(need)) + ", " +
+         dir.string() + " has " + formats::format_bytes(static_cast<double>(space.available)) + " free";
 }
 
 }  // namespace
@@ -85,6 +105,7 @@ CachedBellpersonKey load_bellperson_key(const std::shared_ptr<const io::FileMapp
       out.not_cached = e.what();
     }
   }
+  if (out.not_cached.empty()) out.not_cached = no_room_for_cache(params->bytes().size(), cache);
   if (out.not_cached.empty()) {
     try {
       formats::convert_bellperson_params(params, requirements, cache, options, progress);

@@ -5,6 +5,10 @@
 #include "proving/bellperson_key.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -80,6 +84,31 @@ TEST_F(BellpersonKeyCache, ADamagedCacheIsConvertedAgain) {
   EXPECT_TRUE(again.not_cached.empty()) << again.not_cached;
   EXPECT_EQ(again.key, *tiny_key(5));
   EXPECT_FALSE(load().converted);  // sound again
+}
+
+// A cache its file system has no room for is not attempted (a conversion that fills the
+// disk fails only after writing for minutes): the key is read whole and not_cached says
+// what the cache needs and what is free. Where this machine lets the test mount a tmpfs.
+TEST_F(BellpersonKeyCache, NoRoomForTheCacheReadsTheKeyWhole) {
+  const fs::path small = dir_.path() / "small";
+  fs::create_directories(small);
+  if (::mount("zkpipe-test", small.c_str(), "tmpfs", 0, "size=16k") != 0) {
+    GTEST_SKIP() << "no tmpfs can be mounted here: " << std::strerror(errno);
+  }
+  struct Unmount {
+    fs::path at;
+    ~Unmount() { ::umount(at.c_str()); }
+  } unmount{small};
+  const fs::path cache = small / "tiny.params.zkp";
+  const CachedBellpersonKey got =
+      load_bellperson_key(io::FileMapping::open(params_), params_.string(), requirements_, cache);
+  EXPECT_FALSE(got.converted);
+  EXPECT_EQ(got.cache_mapping, nullptr);
+  EXPECT_NE(got.not_cached.find(cache.string() + ": not written: the key cache needs about "), std::string::npos)
+      << got.not_cached;
+  EXPECT_NE(got.not_cached.find(" free"), std::string::npos) << got.not_cached;
+  EXPECT_FALSE(fs::exists(cache));
+  EXPECT_EQ(got.key, *tiny_key(5));
 }
 
 // A cache converted with --no-subgroup-check is not trusted by a run that checks: it
