@@ -413,6 +413,14 @@ void run_status(Client& client) {
             << ", untracked " << (s.ledger().untracked_bytes() < 0 ? "-" : "")
             << bytes_text(static_cast<std::uint64_t>(std::llabs(s.ledger().untracked_bytes()))) << ", budget "
             << bytes_text(s.budget_bytes()) << "\n";
+  if (s.ledger().peak_pinned_bytes() > 0) {
+    std::cout << "pinned (page-locked) " << bytes_text(s.ledger().pinned_bytes()) << " (peak "
+              << bytes_text(s.ledger().peak_pinned_bytes()) << "), within tracked\n";
+  }
+  std::cout << "key cache " << s.key_cache_dir() << ": " << bytes_text(s.key_cache_bytes())
+            << (s.key_cache_budget_bytes() > 0 ? " of a budget of " + bytes_text(s.key_cache_budget_bytes())
+                                               : std::string(", no budget"))
+            << "\n";
   std::cout << "\nresident parameters: " << (s.parameters().empty() ? "none" : "") << "\n";
   for (const auto& p : s.parameters()) {
     std::cout << "  " << p.parameter_file() << "  " << p.tier() << "  " << bytes_text(p.bytes()) << "  in use by "

@@ -45,7 +45,7 @@ struct DeviceAllocator {
 
 struct PinnedAllocator {
   static memory::BufferLedger::Charge charge(memory::BufferLedger& ledger, std::size_t bytes) {
-    return ledger.charge(memory::Stage::scratch, bytes);
+    return ledger.charge_pinned(bytes);
   }
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;

@@ -23,6 +23,19 @@ BufferLedger::Charge BufferLedger::charge_device(int ordinal, std::size_t bytes)
   return Charge(this, Stage::device, device, bytes);
 }
 
+BufferLedger::Charge BufferLedger::charge_pinned(std::size_t bytes) {
+  Charge c = charge(Stage::scratch, bytes);
+  c.pinned_ = true;
+  repin(0, bytes);
+  return c;
+}
+
+void BufferLedger::repin(std::size_t from, std::size_t to) {
+  std::lock_guard lock(mutex_);
+  state_.pinned = state_.pinned - from + to;
+  state_.peak_pinned = std::max(state_.peak_pinned, state_.pinned);
+}
+
 void BufferLedger::set_device_limit(int ordinal, std::size_t bytes) {
   if (ordinal < 0) throw std::invalid_argument("device ordinal " + std::to_string(ordinal) + " is negative");
   std::lock_guard lock(mutex_);
@@ -68,6 +81,7 @@ void BufferLedger::reset_peaks() {
   for (StageTotals& s : state_.stages) restart(s);
   for (StageTotals& s : state_.devices) restart(s);
   state_.peak_tracked = state_.tracked;
+  state_.peak_pinned = state_.pinned;
 }
 
 std::size_t BufferLedger::add_observer(Observer observer) {
@@ -174,6 +188,7 @@ BufferLedger::Charge& BufferLedger::Charge::operator=(Charge&& other) noexcept {
     stage_ = other.stage_;
     device_ = other.device_;
     bytes_ = std::exchange(other.bytes_, 0);
+    pinned_ = std::exchange(other.pinned_, false);
     since_ = other.since_;
   }
   return *this;
@@ -195,12 +210,16 @@ void BufferLedger::Charge::move_to(Stage stage) {
 void BufferLedger::Charge::resize(std::size_t bytes) {
   if (ledger_ == nullptr || bytes == bytes_) return;
   ledger_->resize(stage_, device_, bytes_, bytes);
+  if (pinned_) ledger_->repin(bytes_, bytes);
   bytes_ = bytes;
 }
 
 void BufferLedger::Charge::release() {
   if (ledger_ == nullptr) return;
-  std::exchange(ledger_, nullptr)->remove(stage_, device_, bytes_, lap());
+  BufferLedger* ledger = std::exchange(ledger_, nullptr);
+  ledger->remove(stage_, device_, bytes_, lap());
+  if (pinned_) ledger->repin(bytes_, 0);
+  pinned_ = false;
   bytes_ = 0;
 }
 

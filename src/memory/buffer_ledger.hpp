@@ -53,6 +53,10 @@ struct LedgerSnapshot {
   // Stage::device by device ordinal: devices[d] is device d's share (empty until a
   // charge names a device; a device that held memory once keeps its entry).
   std::vector<StageTotals> devices;
+  // Page-locked host memory (charge_pinned), counted in its host stage too: what the
+  // kernel cannot page out or reclaim, reported apart (cuzk's pinned_memory_bytes).
+  std::size_t pinned = 0;
+  std::size_t peak_pinned = 0;
 
   const StageTotals& operator[](Stage s) const { return stages[index_of(s)]; }
   StageTotals& operator[](Stage s) { return stages[index_of(s)]; }
@@ -96,6 +100,9 @@ class BufferLedger {
   // Device memory on the device of that ordinal (Stage::device, counted in its
   // share). Throws std::invalid_argument for a negative ordinal.
   Charge charge_device(int ordinal, std::size_t bytes);
+  // Page-locked host memory (a CUDA staging buffer): Stage::scratch, and counted in
+  // LedgerSnapshot::pinned while it lives.
+  Charge charge_pinned(std::size_t bytes);
 
   // Caps device `ordinal`'s share of Stage::device at `bytes` (0: no cap, the
   // default): a charge_device, or a device charge's growth, past it throws
@@ -125,6 +132,8 @@ class BufferLedger {
   // Under the lock: throws DeviceLimitExceeded unless the device's share may grow by `more`.
   void admit_device(std::size_t device, std::size_t more);
   void raise_peaks(Stage stage, std::size_t device);
+  // A pinned charge's bytes going from `from` to `to`.
+  void repin(std::size_t from, std::size_t to);
   void notify(LedgerChange change, Stage stage, std::size_t bytes);
 
   mutable std::mutex mutex_;
@@ -164,6 +173,7 @@ class BufferLedger::Charge {
   Stage stage_ = Stage::scratch;
   std::size_t device_ = 0;
   std::size_t bytes_ = 0;
+  bool pinned_ = false;
   Clock::time_point since_{};
 };
 

@@ -376,6 +376,7 @@ cuzk::v1::GetStatusResponse CuzkService::status() {
     q.set_pending(counts.first);
     q.set_in_progress(counts.second);
   }
+  out.set_pinned_memory_bytes(s.ledger().pinned_bytes());
   out.set_total_proofs_completed(s.jobs_done());
   out.set_total_proofs_failed(s.jobs_failed());
   out.set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds()));

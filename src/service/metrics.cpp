@@ -110,6 +110,12 @@ std::string render_metrics(const v1::GetStatusResponse& status, const JobCounter
   out << "zkpipe_rss_bytes " << status.ledger().rss_bytes() << "\n";
   header(out, "zkpipe_untracked_bytes", "gauge", "RSS less the baseline at start less tracked bytes.");
   out << "zkpipe_untracked_bytes " << status.ledger().untracked_bytes() << "\n";
+  header(out, "zkpipe_pinned_bytes", "gauge", "Page-locked host bytes (GPU staging), within tracked.");
+  out << "zkpipe_pinned_bytes " << status.ledger().pinned_bytes() << "\n";
+  header(out, "zkpipe_key_cache_bytes", "gauge", "Bytes of the key cache directory's files.");
+  out << "zkpipe_key_cache_bytes " << status.key_cache_bytes() << "\n";
+  header(out, "zkpipe_key_cache_budget_bytes", "gauge", "The key cache directory's disk budget (0: none).");
+  out << "zkpipe_key_cache_budget_bytes " << status.key_cache_budget_bytes() << "\n";
   header(out, "zkpipe_budget_bytes", "gauge", "The memory budget shared by parameters and working sets.");
   out << "zkpipe_budget_bytes " << status.budget_bytes() << "\n";
   header(out, "zkpipe_resident_parameter_bytes", "gauge", "Resident proving keys, by file and tier.");

@@ -258,6 +258,8 @@ v1::LedgerSnapshot ProvingService::ledger_snapshot() const {
   }
   out.set_tracked_bytes(s.tracked);
   out.set_peak_tracked_bytes(s.peak_tracked);
+  out.set_pinned_bytes(s.pinned);
+  out.set_peak_pinned_bytes(s.peak_pinned);
   out.set_rss_bytes(rss);
   out.set_untracked_bytes(static_cast<std::int64_t>(rss) - static_cast<std::int64_t>(baseline_rss_) -
                           static_cast<std::int64_t>(s.tracked));
@@ -315,6 +317,10 @@ v1::GetStatusResponse ProvingService::status() const {
   out.set_jobs_cancelled(counters.cancelled);
   out.set_draining(queue_->draining());
   out.set_awaits_parked(awaits_->size());
+  const KeyCacheOptions& key_cache = residency_->key_cache();
+  out.set_key_cache_dir(key_cache.dir.string());
+  out.set_key_cache_bytes(key_cache_bytes(key_cache.dir));
+  out.set_key_cache_budget_bytes(key_cache.budget);
   return out;
 }
 

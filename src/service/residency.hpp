@@ -161,6 +161,8 @@ class ParameterResidency {
   // Filecoin's .params (acquire_bellperson).
   Lease acquire_key_or_params(const std::shared_ptr<const io::ReadOnlyFile>& file,
                               const r1cs::PartitionedCircuit& circuit);
+  // Where Filecoin .params are converted, and within what budget.
+  const KeyCacheOptions& key_cache() const { return key_cache_; }
   // Whether acquiring would find the parameters loaded (no load to wait for).
   bool loaded(const std::filesystem::path& file, const std::string& circuit) const;
   // Throws ShapeMismatch when a key loaded from `file` (unchanged since) had other

@@ -23,17 +23,22 @@ def check(condition, what):
         sys.exit(f"FAIL: {what}")
 
 
-def main():
-    server, c1_path, miner, sector, out = sys.argv[1:6]
+def porep_request(c1_path, miner, sector, request_id):
+    """A 2 KiB sector's PoRep C2 as Curio submits it: the C1 output in curio's envelope."""
     c1 = open(c1_path, "rb").read()
     envelope = json.dumps({"SectorNum": int(sector), "Phase1Out": base64.b64encode(c1).decode(),
                            "SectorSize": 2048}).encode()
+    return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
+                                 registered_proof=5, vanilla_proof=envelope, sector_number=int(sector),
+                                 miner_id=int(miner))
+
+
+def main():
+    server, c1_path, miner, sector, out = sys.argv[1:6]
     stub = rpc.ProvingEngineStub(grpc.insecure_channel(server))
 
     def porep(request_id, miner_id=int(miner)):
-        return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
-                                     registered_proof=5, vanilla_proof=envelope, sector_number=int(sector),
-                                     miner_id=miner_id)
+        return porep_request(c1_path, miner_id, sector, request_id)
 
     # The daemon may have proved other jobs (zkpipe.v1's) before: counted from here.
     completed_before = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed

@@ -48,6 +48,34 @@ TEST(BufferLedger, CountsBytesAndPeaksPerStage) {
   EXPECT_EQ(ledger.snapshot().peak_tracked, 0u);
 }
 
+// Page-locked memory counts in scratch and apart, through resizes, moves of the
+// charge and its release; its peak restarts with the others.
+TEST(BufferLedger, PinnedMemoryIsCountedInScratchAndApart) {
+  BufferLedger ledger;
+  {
+    auto plain = ledger.charge(Stage::scratch, 10);
+    auto pinned = ledger.charge_pinned(64);
+    LedgerSnapshot s = ledger.snapshot();
+    EXPECT_EQ(s[Stage::scratch].bytes, 74u);
+    EXPECT_EQ(s.pinned, 64u);
+    pinned.resize(128);
+    EXPECT_EQ(ledger.snapshot().pinned, 128u);
+    pinned.resize(32);
+    BufferLedger::Charge moved = std::move(pinned);
+    s = ledger.snapshot();
+    EXPECT_EQ(s.pinned, 32u);
+    EXPECT_EQ(s.peak_pinned, 128u);
+    plain.release();
+    EXPECT_EQ(ledger.snapshot().pinned, 32u);
+  }
+  const LedgerSnapshot s = ledger.snapshot();
+  EXPECT_EQ(s.pinned, 0u);
+  EXPECT_EQ(s[Stage::scratch].bytes, 0u);
+  EXPECT_EQ(s.peak_pinned, 128u);
+  ledger.reset_peaks();
+  EXPECT_EQ(ledger.snapshot().peak_pinned, 0u);
+}
+
 // Device memory is not in RSS: it has its own stage totals and peaks, and stays out
 // of the host totals that untracked and the memory budget are computed from.
 TEST(BufferLedger, DeviceMemoryStaysOutOfTheHostTotals) {

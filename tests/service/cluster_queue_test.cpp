@@ -6,7 +6,8 @@
 // server drops the connection; and two proving services on one queue: a drained
 // daemon gives its partitions back and the other completes the job, a circom job
 // through the queue, a Filecoin job whose documents travel in the queue, and a Window
-// PoSt and a SnapDeals update proved from their vanilla proofs through the queue. Runs
+// PoSt, a Winning PoSt and a SnapDeals update proved from their vanilla proofs through
+// the queue. Runs
 // when ZKPIPE_TEST_POSTGRES_URL names a server (tests/CMakeLists.txt's
 // service.cluster_queue starts one); skipped otherwise.
 #include <gtest/gtest.h>
@@ -452,6 +453,18 @@ TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
   const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::window_2kib(), 1, 1);
   groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
   const testing::PostPartitionInput input = testing::window_partition(21, key);
+  v1::SubmitProofRequest request;
+  *request.mutable_filecoin_post() = input.job;
+  expect_proved_through_queue(request, key, input.circuit, 120);
+}
+
+// A Winning PoSt the same way: every Filecoin kind goes through the queue.
+TEST_F(ClusterQueueTest, AWinningPostIsProvedThroughTheQueue) {
+  const io::testing::TempDir dir;
+  const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "winning-2k.zkp";
+  const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::winning_2kib(), 1, 1);
+  groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(4)));
+  const testing::PostPartitionInput input = testing::winning_partition(22, key);
   v1::SubmitProofRequest request;
   *request.mutable_filecoin_post() = input.job;
   expect_proved_through_queue(request, key, input.circuit, 120);

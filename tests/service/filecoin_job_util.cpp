@@ -94,18 +94,36 @@ const filecoin::PostProof& window_2kib() {
   return proof;
 }
 
-PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key) {
-  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(window_2kib(), seed, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window_2kib(), seed, 1);
+const filecoin::PostProof& winning_2kib() {
+  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWinning, 2048);
+  return proof;
+}
+
+namespace {
+
+PostPartitionInput post_partition(const filecoin::PostProof& proof, const std::string& registered,
+                                  std::uint64_t seed, const std::filesystem::path& key) {
+  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(proof, seed, 1);
+  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(proof, seed, 1);
   v1::FilecoinPostJob job;
-  job.set_registered_proof("StackedDrgWindow2KiBV1_2");
+  job.set_registered_proof(registered);
   job.set_randomness(std::string(draws.randomness.begin(), draws.randomness.end()));
-  for (const auto& proof : filecoin::post_vanilla_proofs(window_2kib(), circuit.assignments()[0], draws.sector_ids)) {
-    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(proof);
+  for (const auto& vanilla : filecoin::post_vanilla_proofs(proof, circuit.assignments()[0], draws.sector_ids)) {
+    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(vanilla);
     job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
   }
   job.set_parameter_file(key.string());
   return {std::move(circuit), std::move(job)};
+}
+
+}  // namespace
+
+PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key) {
+  return post_partition(window_2kib(), "StackedDrgWindow2KiBV1_2", seed, key);
+}
+
+PostPartitionInput winning_partition(std::uint64_t seed, const std::filesystem::path& key) {
+  return post_partition(winning_2kib(), "StackedDrgWinning2KiBV1", seed, key);
 }
 
 const filecoin::UpdateShape& update_shape_2kib() {

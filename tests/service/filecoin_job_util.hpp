@@ -62,6 +62,10 @@ struct PostPartitionInput {
 
 PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key);
 
+// Winning PoSt over 2 KiB sectors (StackedDrgWinning2KiBV1), and its partition the same way.
+const filecoin::PostProof& winning_2kib();
+PostPartitionInput winning_partition(std::uint64_t seed, const std::filesystem::path& key);
+
 // SnapDeals over a 2 KiB sector: one partition of the SHA-256 circuit, about 1.25 M
 // constraints.
 const filecoin::UpdateShape& update_shape_2kib();

@@ -29,6 +29,7 @@
 #include "service/cuzk_request.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
+#include "service/key_cache_budget.hpp"
 #include "service/proving_service.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
@@ -269,6 +270,12 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
   EXPECT_TRUE(fs::exists(config_.data_dir / "key-cache" / (name + ".zkp")));
   EXPECT_FALSE(fs::exists(stale)) << "the oldest cache makes room within key_cache_budget";
+  // The directory's size and budget are in the status (and the metrics built from it).
+  const v1::GetStatusResponse status = s->status();
+  EXPECT_EQ(status.key_cache_dir(), (config_.data_dir / "key-cache").string());
+  EXPECT_EQ(status.key_cache_bytes(), key_cache_bytes(config_.data_dir / "key-cache"));
+  EXPECT_GE(status.key_cache_bytes(), fs::file_size(config_.data_dir / "key-cache" / (name + ".zkp")));
+  EXPECT_EQ(status.key_cache_budget_bytes(), config_.key_cache_budget_bytes);
   fs::permissions(filecoin, fs::perms::owner_all, fs::perm_options::replace);
   EXPECT_EQ(std::distance(fs::directory_iterator(filecoin), fs::directory_iterator{}), 2) << "nothing written there";
 
