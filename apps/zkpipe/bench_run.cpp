@@ -24,6 +24,7 @@
 #include "device_summary.hpp"
 #include "engine/buffer_log.hpp"
 #include "engine/work_queue.hpp"
+#include "formats/byte_size.hpp"
 #include "formats/excerpt.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
@@ -148,38 +149,27 @@ class FailureReasons {
 
 BudgetSpec parse_budget(const std::string& text) {
   const std::string shown = "--budget '" + formats::excerpt(text, 40) + "'";
-  const std::string forms = " (auto, a byte count with an optional K/M/G/T[iB] suffix, or Nx working sets)";
+  const std::string forms = " (auto, a byte size such as 8GiB, 8G or 1.5GiB, or Nx working sets)";
   if (text == "auto") return {};
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end == text.data()) throw std::invalid_argument("bad " + shown + ": not a number" + forms);
-  if (!std::isfinite(value) || value <= 0) throw std::invalid_argument("bad " + shown + ": must be a positive number");
-  std::string suffix(end, text.data() + text.size());
-  if (suffix == "x") {
+  if (text.ends_with('x')) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size() - 1, value);
+    if (error != std::errc() || end != text.data() + text.size() - 1) {
+      throw std::invalid_argument("bad " + shown + ": not a number of working sets" + forms);
+    }
+    if (!std::isfinite(value) || value <= 0) throw std::invalid_argument("bad " + shown + ": must be a positive number");
     if (value > kMaxBudgetWorkingSets) {
       throw std::invalid_argument("bad " + shown + ": at most " + std::to_string(kMaxBudgetWorkingSets) +
                                   " working sets");
     }
     return {BudgetSpec::Kind::working_sets, value};
   }
-  if (suffix.size() == 3 && suffix.substr(1) == "iB") suffix = suffix.substr(0, 1);
-  double scale = 1;
-  if (suffix == "K") {
-    scale = 1024.0;
-  } else if (suffix == "M") {
-    scale = 1024.0 * 1024;
-  } else if (suffix == "G") {
-    scale = 1024.0 * 1024 * 1024;
-  } else if (suffix == "T") {
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  } else if (!suffix.empty()) {
-    throw std::invalid_argument("bad " + shown + ": unknown suffix" + forms);
-  }
-  const double bytes = value * scale;
-  if (bytes < static_cast<double>(kMinBudgetBytes) || bytes > static_cast<double>(kMaxBudgetBytes)) {
+  const std::optional<std::size_t> bytes = formats::parse_byte_size(text);
+  if (!bytes) throw std::invalid_argument("bad " + shown + ": not a byte size" + forms);
+  if (*bytes < kMinBudgetBytes || *bytes > kMaxBudgetBytes) {
     throw std::invalid_argument("bad " + shown + ": a byte budget must lie between 1 MiB and 1 PiB");
   }
-  return {BudgetSpec::Kind::bytes, bytes};
+  return {BudgetSpec::Kind::bytes, static_cast<double>(*bytes)};
 }
 
 // Host bytes of the keys and evaluators already in memory, which the engine charges

@@ -1,6 +1,7 @@
-// Byte sizes as users write them in flags and configuration files: a plain number,
-// or with a unit (B, KiB, MiB, GiB, TiB; KB, MB, GB as powers of ten), optionally
-// after a space; and as messages print them.
+// Byte sizes as users write them in every flag and configuration key: a number of
+// bytes, or a number (a fraction allowed: 1.5GiB) with a unit, optionally after a
+// space — B; KiB, MiB, GiB, TiB, or K, M, G, T alone, as powers of 1024; KB, MB, GB,
+// TB as powers of ten — and as messages print them.
 #pragma once
 
 #include <cstddef>
