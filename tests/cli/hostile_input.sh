@@ -227,13 +227,14 @@ if [[ -z ${ASAN_OPTIONS:-} ]]; then
   esac
   if mkdir "$base/zkpipe-test-$$" 2>/dev/null; then
     cgroup=$base/zkpipe-test-$$
-    if echo $((1 << 30)) > "$cgroup/$limit_file" 2>/dev/null; then
+    if echo $((1 << 30)) > "$cgroup/$limit_file" 2>/dev/null &&
+      bash -c 'echo $$ > "$1/cgroup.procs"' _ "$cgroup" 2>/dev/null; then
       expect 2 "setup of .* needs about .* is available (the memory limit of cgroup .*zkpipe-test-$$)" -- \
         bash -c 'echo $$ > "$2/cgroup.procs" && exec "$0" setup --preset 2e24 --out "$1" --quiet' \
         "$zkpipe" "$dir/big.zkp" "$cgroup"
       [ ! -e "$dir/big.zkp" ] || fail "a setup refused by the cgroup's limit wrote a key"
     else
-      echo "skipped: the memory cgroup's limit: $cgroup/$limit_file is not writable here"
+      echo "skipped: the memory cgroup's limit: $cgroup takes no limit or no process here"
     fi
   else
     echo "skipped: the memory cgroup's limit: no cgroup can be made under $base here"
