@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
   write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
   write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
-  // The bombs issue 36 found: values of the wrong shape, and of the right shape
+  // The JSON bombs a hostile C1 output can be: values of the wrong shape, of the right shape
   // repeated, and an unused field nested deep.
   auto repeated = [](std::string_view open, std::string_view item, std::string_view close) {
     std::string text(open);

@@ -22,8 +22,10 @@ void run_setup(const SetupOptions& o) {
   WorkloadSpec one = o.request.workload;
   one.partitions = 1;
   const auto circuit = make_circuit(one);
-  check_setup_fits(o.request, *circuit, o.out);
-  set_up_to_file(o.request, *circuit, o.out);
+  SetupRequest request = o.request;
+  request.backend = resolve_backend(request.backend);  // probed once, for the check and the setup
+  check_setup_fits(request, *circuit, o.out);
+  set_up_to_file(request, *circuit, o.out);
   std::cerr << "setup done in " << format_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())
             << "; wrote " << o.out << " and its evaluator " << proving::evaluator_path(o.out).string() << "\n";
   std::cerr << "WARNING: test-only parameters: the toxic waste derives from --setup-seed\n";

@@ -150,11 +150,13 @@ SetUpParameters set_up_parameters(const SetupRequest& request, const r1cs::Parti
 
 void set_up_to_file(const SetupRequest& request, const r1cs::PartitionedCircuit& circuit,
                     const std::filesystem::path& path) {
-  if (!streams_to_file(request)) {
-    write_parameters(path, set_up_parameters(request, circuit));
+  SetupRequest r = request;
+  r.backend = resolve_backend(request.backend);  // once: a resolved backend is not probed again
+  if (!streams_to_file(r)) {
+    write_parameters(path, set_up_parameters(r, circuit));
     return;
   }
-  const SetupInputs in = prepare_setup(request, circuit);
+  const SetupInputs in = prepare_setup(r, circuit);
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
   const auto t = Clock::now();
   {

@@ -72,8 +72,7 @@ CircuitShape CircuitShape::of(const r1cs::CompiledR1cs& compiled) {
   return s;
 }
 
-std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const ProvingKey& key) {
-  const CircuitShape k = CircuitShape::of(key);
+std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const CircuitShape& k) {
   auto differs = [](const char* what, std::size_t in_circuit, std::size_t in_key) {
     return std::string(what) + ": the circuit has " + std::to_string(in_circuit) + ", the key " +
            std::to_string(in_key);

@@ -37,10 +37,11 @@ struct CircuitShape {
   static CircuitShape of(const r1cs::CompiledR1cs& compiled);
 };
 
-// Why a key cannot prove a circuit of this shape — its public inputs, aux variables,
-// domain or A/B densities differ — or nullopt when they agree: what a witness would
-// fail at in start(), found before any proving (the key's density bitmaps are read once).
-std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const ProvingKey& key);
+// Why a key of shape `key` (CircuitShape::of(key)) cannot prove a circuit of this
+// shape — the first of its public inputs, aux variables, domain or A/B densities that
+// differs — or nullopt when they agree: what a witness would fail at in start(),
+// found before any proving.
+std::optional<std::string> key_shape_mismatch(const CircuitShape& circuit, const CircuitShape& key);
 
 struct PartitionFootprint {
   std::size_t abc = 0;         // a, b, c grown to N elements each: freed after start()

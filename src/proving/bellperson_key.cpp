@@ -36,20 +36,21 @@ std::string cache_mismatch(const groth16::ProvingKey& key, const groth16::Verify
   return "";
 }
 
-// Why the cache's file system cannot take it (empty when it can): it takes about the
-// .params's size (points of 104 / 200 bytes where bellperson's are 96 / 192, a page a
-// section), less a file it replaces. Checked first: a conversion that fills the disk
-// would fail only after writing for minutes.
+// Why the cache's file system cannot take it (empty when it can), counting a file it
+// replaces as free. Checked first: a conversion that fills the disk would fail only
+// after writing for minutes.
 std::string no_room_for_cache(std::size_t params_bytes, const std::filesystem::path& cache) {
-  const std::uint64_t need = params_bytes / 96 * 104 + (std::uint64_t{64} << 10);
+  const std::uintmax_t need = key_cache_bytes_estimate(params_bytes);
   const std::filesystem::path dir = cache.has_parent_path() ? cache.parent_path() : ".";
   std::error_code ec;
   const std::filesystem::space_info space = std::filesystem::space(dir, ec);
   if (ec) return {};
-  const std::uintmax_t replaced = std::filesystem::is_regular_file(cache, ec) ? std::filesystem::file_size(cache, ec) : 0;
+  const std::uintmax_t replaced =
+      std::filesystem::is_regular_file(cache, ec) ? std::filesystem::file_size(cache, ec) : 0;
   if (space.available + (ec ? 0 : replaced) >= need) return {};
-  return cache.string() + ": not written: the key cache needs about " + formats::format_bytes(static_cast<double>(need)) + ", " +
-         dir.string() + " has " + formats::format_bytes(static_cast<double>(space.available)) + " free";
+  return cache.string() + ": not written: the key cache needs about " +
+         formats::format_bytes(static_cast<double>(need)) + ", " + dir.string() + " has " +
+         formats::format_bytes(static_cast<double>(space.available)) + " free";
 }
 
 }  // namespace
@@ -126,6 +127,10 @@ CachedBellpersonKey load_bellperson_key(const std::shared_ptr<const io::FileMapp
     out.key = formats::to_proving_key(formats::read_bellperson_params(params, options), requirements, label);
   }
   return out;
+}
+
+std::uintmax_t key_cache_bytes_estimate(std::uintmax_t params_bytes) {
+  return params_bytes / 96 * 104 + (std::uintmax_t{64} << 10);
 }
 
 std::filesystem::path default_key_cache(const std::filesystem::path& params) {

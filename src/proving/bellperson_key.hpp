@@ -6,6 +6,7 @@
 // decoding.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -44,6 +45,10 @@ CachedBellpersonKey load_bellperson_key(const std::shared_ptr<const io::FileMapp
                                         const std::filesystem::path& cache,
                                         const formats::BellpersonReadOptions& options = {},
                                         const formats::ConvertProgress& progress = {});
+
+// About the bytes a key cache converted from a .params of `params_bytes` takes: its
+// points are 104 / 200 bytes where bellperson's are 96 / 192, plus a page a section.
+std::uintmax_t key_cache_bytes_estimate(std::uintmax_t params_bytes);
 
 // Where a .params's key cache lies by default: beside it, its name with .zkp appended.
 std::filesystem::path default_key_cache(const std::filesystem::path& params);

@@ -48,7 +48,8 @@ CachedEvaluator load_or_compile_evaluator(const std::filesystem::path& key_path,
   t0 = Clock::now();
   out.evaluator = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit, progress));
   out.seconds = seconds_since(t0);
-  if (auto why = groth16::key_shape_mismatch(groth16::CircuitShape::of(*out.evaluator), key)) {
+  const groth16::CircuitShape compiled = groth16::CircuitShape::of(*out.evaluator);
+  if (const auto why = groth16::key_shape_mismatch(compiled, groth16::CircuitShape::of(key))) {
     throw std::invalid_argument(key_path.string() + ": this key is not for " + circuit.name() + " (" + *why + ")");
   }
   try {

@@ -10,6 +10,7 @@
 #include "formats/bellperson_params.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/synthesis.hpp"
+#include "proving/bellperson_key.hpp"
 #include "proving/evaluator_cache.hpp"
 #include "proving/filecoin_porep.hpp"
 
@@ -100,11 +101,12 @@ std::set<std::filesystem::path> ParameterResidency::mapped_files() const {
 void ParameterResidency::make_room_for(const std::filesystem::path& params, const std::filesystem::path& cache) const {
   std::error_code error;
   if (key_cache_.budget == 0 || std::filesystem::exists(cache, error)) return;
-  // The key cache takes about the .params' bytes, its evaluator about a fifth more.
+  // The key cache, and its evaluator about a fifth of the .params' bytes more.
   const std::uintmax_t params_bytes = std::filesystem::file_size(params, error);
   if (error) return;
-  const KeyCacheRoom room =
-      make_key_cache_room(key_cache_.dir, key_cache_.budget, params_bytes + params_bytes / 5, mapped_files());
+  const KeyCacheRoom room = make_key_cache_room(
+      key_cache_.dir, key_cache_.budget, proving::key_cache_bytes_estimate(params_bytes) + params_bytes / 5,
+      mapped_files());
   for (const std::filesystem::path& removed : room.removed) {
     std::cerr << "zkpipe serve: key cache: removed " << removed.string() << ", the oldest, to make room for "
               << cache.filename().string() << " within key_cache_budget\n";
@@ -268,21 +270,11 @@ groth16::CircuitShape ParameterResidency::circuit_shape(const r1cs::PartitionedC
 
 namespace {
 
-std::string shape_text(const groth16::CircuitShape& s) {
-  return std::to_string(s.inputs) + " inputs, " + std::to_string(s.aux) + " aux variables, a domain of " +
-         std::to_string(s.domain_size) + " and A/B densities " + std::to_string(s.a_aux_density) + "/" +
-         std::to_string(s.b_input_density) + "/" + std::to_string(s.b_aux_density);
-}
-
 void refuse_other_shape(const std::filesystem::path& file, const groth16::CircuitShape& key,
                         const r1cs::PartitionedCircuit& circuit, const groth16::CircuitShape& counted) {
-  if (key.inputs == counted.inputs && key.aux == counted.aux && key.domain_size == counted.domain_size &&
-      key.a_aux_density == counted.a_aux_density && key.b_input_density == counted.b_input_density &&
-      key.b_aux_density == counted.b_aux_density) {
-    return;
+  if (const auto why = groth16::key_shape_mismatch(counted, key)) {
+    throw ShapeMismatch(file.string() + " was set up for another circuit than " + circuit.name() + " (" + *why + ")");
   }
-  throw ShapeMismatch(file.string() + " was set up for another circuit than " + circuit.name() + ": the key has " +
-                      shape_text(key) + "; " + circuit.name() + " has " + shape_text(counted));
 }
 
 std::filesystem::file_time_type mtime_of(const std::filesystem::path& file) {

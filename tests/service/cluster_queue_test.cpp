@@ -84,6 +84,23 @@ class ClusterQueueTest : public ::testing::Test {
     return std::make_unique<ProvingService>(c, std::move(backend));
   }
 
+  // A PoSt through the queue: a key set up for `proof`'s circuit, its vanilla proofs
+  // stored with the job, the partition claimed, proved and assembled by the daemon,
+  // the proof verifying.
+  void expect_post_proved_through_queue(
+      const filecoin::PostProof& proof,
+      testing::PostPartitionInput (*partition)(std::uint64_t, const std::filesystem::path&)) const {
+    const io::testing::TempDir dir;
+    const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "post-2k.zkp";
+    const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(proof, 1, 1);
+    groth16::write_parameter_file(key,
+                                  groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
+    const testing::PostPartitionInput input = partition(21, key);
+    v1::SubmitProofRequest request;
+    *request.mutable_filecoin_post() = input.job;
+    expect_proved_through_queue(request, key, input.circuit, 120);
+  }
+
   // `request` (of one partition, its key file `key` beside it) proved by a CPU daemon
   // on the queue within `seconds`, the proof verifying against `circuit`.
   void expect_proved_through_queue(const v1::SubmitProofRequest& request, const std::filesystem::path& key,
@@ -445,29 +462,13 @@ TEST_F(ClusterQueueTest, AFilecoinJobCarriesItsDocumentsThroughTheQueue) {
   fs::remove_all(dir);
 }
 
-// A Window PoSt through the queue: its vanilla proofs stored with the job, the
-// partition claimed, proved and assembled by the daemon, the proof verifying.
 TEST_F(ClusterQueueTest, AWindowPostIsProvedThroughTheQueue) {
-  const io::testing::TempDir dir;
-  const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "wpost-2k.zkp";
-  const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::window_2kib(), 1, 1);
-  groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
-  const testing::PostPartitionInput input = testing::window_partition(21, key);
-  v1::SubmitProofRequest request;
-  *request.mutable_filecoin_post() = input.job;
-  expect_proved_through_queue(request, key, input.circuit, 120);
+  expect_post_proved_through_queue(testing::window_2kib(), testing::window_partition);
 }
 
-// A Winning PoSt the same way: every Filecoin kind goes through the queue.
+// Every Filecoin kind goes through the queue: Winning PoSt too.
 TEST_F(ClusterQueueTest, AWinningPostIsProvedThroughTheQueue) {
-  const io::testing::TempDir dir;
-  const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "winning-2k.zkp";
-  const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(testing::winning_2kib(), 1, 1);
-  groth16::write_parameter_file(key, groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(4)));
-  const testing::PostPartitionInput input = testing::winning_partition(22, key);
-  v1::SubmitProofRequest request;
-  *request.mutable_filecoin_post() = input.job;
-  expect_proved_through_queue(request, key, input.circuit, 120);
+  expect_post_proved_through_queue(testing::winning_2kib(), testing::winning_partition);
 }
 
 // A SnapDeals update through the queue: its vanilla partition proofs stored with the

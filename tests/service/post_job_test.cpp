@@ -26,6 +26,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
+#include "proving/bellperson_key.hpp"
 #include "service/cuzk_request.hpp"
 #include "service/errors.hpp"
 #include "service/grpc_server.hpp"
@@ -250,7 +251,8 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   fs::create_directories(stale.parent_path());
   std::ofstream(stale, std::ios::binary) << std::string(1 << 20, 's');
   const std::uintmax_t params_bytes = fs::file_size(filecoin / name);
-  config_.key_cache_budget_bytes = params_bytes + params_bytes / 5 + (std::size_t{512} << 10);
+  config_.key_cache_budget_bytes =
+      proving::key_cache_bytes_estimate(params_bytes) + params_bytes / 5 + (std::size_t{512} << 10);
   auto s = start();
   GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(

@@ -469,13 +469,28 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
     return parent.kind == C1ValueShape::Kind::object ? parent.field(key_) : parent.element;
   }
 
+  // Whether a value whose first token made `v` is of the shape's kind.
+  static bool takes(const C1ValueShape& shape, const Json& v) {
+    switch (shape.kind) {
+      case C1ValueShape::Kind::object:
+      case C1ValueShape::Kind::variant: return v.is_object();
+      case C1ValueShape::Kind::array: return v.is_array() || v.is_binary();
+      case C1ValueShape::Kind::number: return v.is_number();
+      case C1ValueShape::Kind::string: return v.is_string();
+      case C1ValueShape::Kind::null: return v.is_null();
+    }
+    return false;
+  }
+
   // Refuses a value whose first token is not of its shape's kind, or one element too
   // many for its array.
-  void check(const C1ValueShape& shape, C1ValueShape::Kind token, const std::string& token_is) const {
-    using Kind = C1ValueShape::Kind;
-    const Kind accepted = shape.kind == Kind::variant ? Kind::object : shape.kind;
-    const std::string at = frames_.empty() ? std::string() : where_next();
-    if (token != accepted) reader_.fail(at, "expected " + std::string(shape.what) + ", got " + token_is);
+  void check(const C1ValueShape& shape, const Json& v) const {
+    if (!takes(shape, v)) {
+      const std::string got = v.is_array() ? "an array" : kind_of(v);  // an opening array is empty yet
+      // The path is spelt out only here: building it for every value costs the reader.
+      reader_.fail(frames_.empty() ? std::string() : where_next(),
+                   "expected " + std::string(shape.what) + ", got " + got);
+    }
     if (frames_.empty()) return;
     const Frame& f = frames_.back();
     const std::size_t max = f.shape->max_elements;
@@ -483,16 +498,6 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
       reader_.fail(where(), "expected " + std::string(f.shape->what) + ", got more than " + std::to_string(max) +
                                 " elements");
     }
-  }
-
-  static C1ValueShape::Kind token_kind(const Json& v) {
-    using Kind = C1ValueShape::Kind;
-    if (v.is_object()) return Kind::object;
-    if (v.is_array() || v.is_binary()) return Kind::array;
-    if (v.is_number()) return Kind::number;
-    if (v.is_string()) return Kind::string;
-    if (v.is_null()) return Kind::null;
-    return Kind::variant;  // true or false: no shape takes one
   }
 
   // The path of the value about to be placed.
@@ -552,7 +557,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
     if (skipped_depth_ > 0) return true;
     const C1ValueShape* shape = next_shape();
     if (shape == nullptr) return true;
-    check(*shape, token_kind(v), kind_of(v));
+    check(*shape, v);
     std::string label;
     place(std::move(v), label);
     return true;
@@ -573,7 +578,7 @@ class DomBuilder final : public nlohmann::json_sax<Json> {
       return true;
     }
     const bool array = v.is_array();
-    check(*shape, array ? C1ValueShape::Kind::array : C1ValueShape::Kind::object, array ? "an array" : "an object");
+    check(*shape, v);
     const bool bytes = array && shape->element != nullptr && shape->element->kind == C1ValueShape::Kind::number;
     std::string label;
     Json* value = place(std::move(v), label);
