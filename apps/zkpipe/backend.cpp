@@ -130,6 +130,11 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       cmd, o.device_memory,
       "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
       "what does not fit beside the working buffers is streamed from host memory");
+  cmd.add_flag("--pinned-copy,!--no-pinned-copy", o.pinned_copy,
+               "Stream what does not fit on the GPU from a page-locked copy in host memory, made once, which the "
+               "copy engine sends at the link's speed (default, when the host's usable memory holds it); with "
+               "--no-pinned-copy, from the key's own memory, staged by host threads at every MSM (less memory "
+               "page-locked, slower)");
 }
 
 void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, const std::string& description) {
@@ -182,7 +187,8 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
   if (o.device_memory) limit_device_memory(ordinal(o), *o.device_memory, ledger);
-  return std::make_shared<gpu::CudaProver>(ordinal(o), gpu::CudaProverOptions{.ledger = &ledger});
+  return std::make_shared<gpu::CudaProver>(
+      ordinal(o), gpu::CudaProverOptions{.pin_streamed_sources = o.pinned_copy, .ledger = &ledger});
 #else
   throw std::runtime_error(
       "--backend cuda: this zkpipe was built without the CUDA backend (nvcc not found at configure time)");
@@ -268,6 +274,9 @@ std::string describe_key_residence(const BackendOptions& options, [[maybe_unused
         return "in host memory, a copy resident on device " + device + evaluator;
       case gpu::BasePlacement::kStreamed: {
         std::string text = "in host memory, streamed to device " + device + " at every MSM";
+        if (const std::size_t pinned = cuda->pinned_copy_bytes(); pinned != 0) {
+          text += " from a page-locked copy (" + format_bytes(static_cast<double>(pinned)) + " with the evaluator's)";
+        }
         if (sent.sums == 0) return text + evaluator;
         return text + " (" + format_bytes(static_cast<double>(sent.bytes)) + " sent in " +
                std::to_string(sent.sums) + " MSMs, " + std::to_string(sent.zero_terms) +

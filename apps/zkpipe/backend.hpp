@@ -35,12 +35,15 @@ struct BackendOptions {
   // --device-memory: the most device memory zkpipe takes on each of its GPUs; none:
   // what the driver says is free (planned with a margin).
   std::optional<std::size_t> device_memory;
+  // --no-pinned-copy: what is streamed goes from where it is (staged by host threads)
+  // rather than from a page-locked copy (gpu::CudaProverOptions::pin_streamed_sources).
+  bool pinned_copy = true;
   // Set by resolve_backend when auto chose: for the summary line.
   bool chosen_by_auto = false;
   std::string why_not_cuda;  // auto chose cpu: "no CUDA device: …" or the build's lack of it
 };
 
-// --backend (default auto), --device and --device-memory.
+// --backend (default auto), --device, --device-memory and --no-pinned-copy.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
 
 // A --device-memory value ("16GiB", "24 GiB", "20000MB"): at least 256 MiB. Throws

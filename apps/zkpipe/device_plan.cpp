@@ -81,11 +81,12 @@ void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t
     std::cout << ", nothing streamed per partition\n";
     return;
   }
-  char bound[96];
+  char bound[112];
   std::snprintf(bound, sizeof bound, "%.2f s of transfer at 54.9 GB/s (PCIe 5 x16), %.2f s at 27 GB/s (PCIe 4 x16)",
                 double(streamed) / 54.9e9, double(streamed) / 27e9);
-  std::cout << "; at most " << format_bytes(double(streamed))
-            << " over the link per partition (of the points only the non-zero terms' go): at most " << bound << "\n";
+  std::cout << "; " << format_bytes(double(streamed))
+            << " over the link per partition from a page-locked copy of that size in host memory: at least " << bound
+            << "\n";
 }
 #else
 void print_device_plan(const groth16::CircuitShape&, std::optional<std::size_t>) {

@@ -231,6 +231,7 @@ std::shared_ptr<const ResidentParameters> Engine::make_resident(std::shared_ptr<
   }
   const std::size_t mapped_bytes = mapped_charge ? mapped_charge->mapped_bytes() : 0;
   BufferLedger::Charge charge = ledger_.charge(Stage::parameters, bytes - mapped_bytes);
+  for (const auto& backend : backends_) backend->prepare(*key, evaluator);
   return std::shared_ptr<const ResidentParameters>(new ResidentParameters(
       std::move(key), std::move(evaluator), std::move(reservation), std::move(charge), std::move(mapped_charge)));
 }

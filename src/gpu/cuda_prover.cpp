@@ -18,6 +18,7 @@
 #include "ec/msm/msm.hpp"
 #include "groth16/assembly.hpp"
 #include "groth16/cpu_prover.hpp"
+#include "memory/process_memory.hpp"
 #include "gpu/compact.hpp"
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
@@ -26,8 +27,9 @@
 #include "gpu/device_query.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
-#include "gpu/placement.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/pinned_points.hpp"
+#include "gpu/placement.hpp"
 #include "gpu/sparse_product.hpp"
 #include "gpu/staging.hpp"
 #include "gpu/witness_slots.hpp"
@@ -43,6 +45,28 @@ using groth16::ProvingKey;
 
 namespace {
 
+// A streamed key's points in page-locked host memory, in the device's layout: its
+// MSMs' chunks cross by DMA alone (pinned_points.hpp).
+struct PinnedKeyPoints {
+  PinnedKeyPoints(const ProvingKey& key, bool g2, memory::BufferLedger& ledger)
+      : a(key.a.span(), key.a.is_file_mapped(), ledger),
+        b_g1(key.b_g1.span(), key.b_g1.is_file_mapped(), ledger),
+        l(key.l.span(), key.l.is_file_mapped(), ledger),
+        h(key.h.span(), key.h.is_file_mapped(), ledger) {
+    if (g2) b_g2.emplace(key.b_g2.span(), key.b_g2.is_file_mapped(), ledger);
+  }
+
+  std::size_t bytes() const {
+    return a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + (b_g2 ? b_g2->bytes() : 0);
+  }
+
+  PinnedG1Points a;
+  PinnedG1Points b_g1;
+  PinnedG1Points l;
+  PinnedG1Points h;
+  std::optional<PinnedG2Points> b_g2;  // when the G2 MSM runs on the device
+};
+
 // A key's query points on the device, or none of them when they are streamed:
 // views of the key's own device arrays (a key set up on this device), or of copies
 // uploaded from its host arrays and owned here.
@@ -53,6 +77,8 @@ struct KeyBases {
   DeviceBasesView<ec::G1Curve> l{nullptr, 0};
   DeviceBasesView<ec::G1Curve> h{nullptr, 0};
   DeviceBasesView<ec::G2Curve> b_g2{nullptr, 0};  // empty unless the G2 MSM runs on the device
+  // Streamed from a page-locked copy; null: from the key's own host points, through staging.
+  std::unique_ptr<const PinnedKeyPoints> pinned;
   std::vector<DeviceG1Bases> uploaded_g1;
   DeviceG2Bases uploaded_g2;
 
@@ -247,10 +273,27 @@ struct CudaProver::State {
       placed->b_g2 = view_of<ec::G2Curve>(key.b_g2);
     } else if (!fits_on_device(key)) {
       placed->streamed = true;
+      placed->pinned = pin_points(key);
     } else {
       upload_bases(key, *placed);
     }
     return keep_bases(id, std::move(placed));
+  }
+
+  // A streamed key's page-locked copy, when the option asks for it and the host can
+  // hold it with an eighth to spare; otherwise (or when page-locking fails) none,
+  // and its MSMs convert its own points into staging at every chunk.
+  std::unique_ptr<const PinnedKeyPoints> pin_points(const ProvingKey& key) {
+    if (!options.pin_streamed_sources ||
+        !host_can_pin(resident_point_bytes(KeyQuerySizes::of(key), options.g2_msm_on_device))) {
+      return nullptr;
+    }
+    try {
+      return std::make_unique<const PinnedKeyPoints>(key, options.g2_msm_on_device, ledger);
+    } catch (const CudaError&) {
+      cudaGetLastError();  // the refusal, so that no later launch check reports it
+      return nullptr;
+    }
   }
 
   void upload_bases(const ProvingKey& key, KeyBases& placed) {
@@ -317,6 +360,7 @@ struct CudaProver::State {
     forget_placement(id);
     auto streamed = std::make_unique<KeyBases>();
     streamed->streamed = true;
+    streamed->pinned = pin_points(key);
     keep_bases(id, std::move(streamed));
     return true;
   }
@@ -373,12 +417,31 @@ struct CudaProver::State {
     if (evaluator && evaluator_source.lock() == compiled) return *evaluator;
     release_evaluator();
     if (stream_evaluators || !evaluator_fits(*compiled, key)) {
-      evaluator = std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger);
+      evaluator = streamed_evaluator(compiled);
     } else {
       evaluator = std::make_unique<DeviceEvaluator>(*compiled, staging, stream, ledger);
     }
     evaluator_source = compiled;
     return *evaluator;
+  }
+
+  // Streamed from a page-locked copy of its matrices where the host can hold one, as
+  // a key's points are (pin_points); from the evaluator's own memory otherwise.
+  std::unique_ptr<DeviceEvaluator> streamed_evaluator(const std::shared_ptr<const r1cs::CompiledR1cs>& compiled) {
+    if (options.pin_streamed_sources && host_can_pin(compiled->matrix_bytes())) {
+      try {
+        return std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger, true);
+      } catch (const CudaError&) {
+        cudaGetLastError();
+      }
+    }
+    return std::make_unique<DeviceEvaluator>(compiled, staging, 0, ledger);
+  }
+
+  // Whether the host's usable memory holds `bytes` more, page-locked, with an eighth to spare.
+  static bool host_can_pin(std::size_t bytes) {
+    const std::size_t usable = memory::usable_memory().bytes;
+    return usable == 0 || bytes + usable / 8 <= usable;
   }
 
   bool evaluator_fits(const r1cs::CompiledR1cs& compiled, const ProvingKey& key) const {
@@ -484,12 +547,13 @@ struct CudaProver::State {
   // in chunks when the key is streamed.
   template <class Curve>
   ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, DeviceBasesView<Curve> resident,
-                              const groth16::PointArray<ec::Affine<Curve>>& host, const Fr* device_scalars,
-                              std::size_t n) {
+                              const groth16::PointArray<ec::Affine<Curve>>& host, const PinnedPoints<Curve>* pinned,
+                              const Fr* device_scalars, std::size_t n) {
     DeviceMsm& msm = work->msm;
     if (key_bases.streamed) {
       StreamedMsm<Curve>& sum = streamed<Curve>();
-      const ec::Jacobian<Curve> out = sum.sum(msm, host.span(), device_scalars, n, stream);
+      const ec::Jacobian<Curve> out = pinned != nullptr ? sum.sum(msm, *pinned, device_scalars, n, stream)
+                                                        : sum.sum(msm, host.span(), device_scalars, n, stream);
       streamed_totals.bytes += sum.last_sent_bytes();
       streamed_totals.zero_terms += sum.last_zero_terms();
       ++streamed_totals.sums;
@@ -692,14 +756,15 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
   });
 
   groth16::G1MsmSums sums;
-  sums.h = s.msm_sum(bases, bases.h, key.h, work.a.data(), key.h.size());
+  const PinnedKeyPoints* pinned = bases.pinned.get();
+  sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? &pinned->h : nullptr, work.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l, vectors.aux, aux_count);
+  sums.l = s.msm_sum(bases, bases.l, key.l, pinned ? &pinned->l : nullptr, vectors.aux, aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
   const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.a = s.msm_sum(bases, bases.a, key.a, vectors.scalars, a_count);
+  sums.a = s.msm_sum(bases, bases.a, key.a, pinned ? &pinned->a : nullptr, vectors.scalars, a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
@@ -707,12 +772,14 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
     if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
   const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, vectors.scalars, b_count);
+  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, pinned ? &pinned->b_g1 : nullptr, vectors.scalars, b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, vectors.scalars, b_count);
+    pending->b_g2_sum =
+        s.msm_sum(bases, bases.b_g2, key.b_g2, pinned && pinned->b_g2 ? &*pinned->b_g2 : nullptr, vectors.scalars,
+                  b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 
@@ -741,6 +808,16 @@ void CudaProver::abort(std::unique_ptr<PendingProof> pending) { pending.reset();
 CudaProver::StreamedTotals CudaProver::streamed_totals() const {
   std::lock_guard lock(state_->mutex);
   return state_->streamed_totals;
+}
+
+std::size_t CudaProver::pinned_copy_bytes() const {
+  State& s = *state_;
+  std::lock_guard lock(s.mutex);
+  std::size_t bytes = s.evaluator ? s.evaluator->pinned_bytes() : 0;
+  for (const auto& [id, placed] : s.bases) {
+    if (placed->pinned) bytes += placed->pinned->bytes();
+  }
+  return bytes;
 }
 
 std::optional<double> CudaProver::device_busy_seconds() const {
@@ -806,6 +883,24 @@ std::optional<groth16::ProverBackend::Placement> CudaProver::placement() const {
   out.evaluator_streamed = s.evaluator != nullptr && s.evaluator->streamed();
   out.streamed_bytes = s.streamed_totals.bytes + s.streamed_totals.evaluator_bytes;
   return out;
+}
+
+void CudaProver::prepare(const ProvingKey& key, const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator) {
+  State& s = *state_;
+  if (const std::size_t limit = s.ledger.device_limit(s.device);
+      limit != 0 && budget_shortfall(key, limit, evaluator.get())) {
+    return;
+  }
+  std::lock_guard kernel_region(s.mutex);
+  try {
+    check(cudaSetDevice(s.device), "cudaSetDevice");
+    if (evaluator) s.evaluator_for(evaluator, key);
+    s.bases_for(key);
+  } catch (const std::exception&) {
+    cudaGetLastError();
+    s.forget_placement(key_id(key));
+    s.release_evaluator();
+  }
 }
 
 void CudaProver::release(const ProvingKey& key) {

@@ -47,6 +47,13 @@ struct CudaProverOptions {
   // device memory (less a margin) at the key's first start(). Otherwise they are
   // streamed from host memory at every MSM.
   std::size_t max_resident_base_bytes = 0;
+  // A streamed key's points and a streamed evaluator's matrices are copied once
+  // into page-locked host memory (the points in the device's layout), where the
+  // copy engine takes every chunk at the link's speed with no host thread, when the
+  // host's usable memory holds the copy with an eighth to spare; the copied pages of
+  // a file-mapped key or evaluator leave the resident set. Off, or when it does not
+  // fit: every chunk is read from where they are and staged by host threads.
+  bool pin_streamed_sources = true;
   // Points per streamed chunk; 0: the largest that fits in free device memory.
   std::size_t stream_chunk_points = 0;
   // The most terms one MSM pass over resident points sums; longer MSMs add up
@@ -100,9 +107,10 @@ class CudaProver final : public groth16::ProverBackend {
   std::optional<std::size_t> device_memory_total() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
-  // Since construction: the bytes the streamed MSMs sent over the link (the non-zero
-  // terms' points and indices), the terms they did not send (zero scalars), and how
-  // many MSMs streamed. Waits for a start() in progress.
+  // Since construction: the bytes the streamed MSMs sent over the link (from a
+  // page-locked copy every point; otherwise the non-zero terms' points and indices),
+  // the terms they did not send (zero scalars), and how many MSMs streamed. Waits
+  // for a start() in progress.
   struct StreamedTotals {
     std::size_t bytes = 0;
     std::size_t zero_terms = 0;
@@ -113,6 +121,10 @@ class CudaProver final : public groth16::ProverBackend {
     std::size_t evaluations = 0;
   };
   StreamedTotals streamed_totals() const;
+  // Page-locked host memory held now by copies of streamed keys' points and a
+  // streamed evaluator's matrices (CudaProverOptions::pin_streamed_sources). Waits
+  // for a start() in progress.
+  std::size_t pinned_copy_bytes() const;
   // The least device memory a partition of this key needs: its working vectors (a,
   // b, c holding aux and the query scalars after the h step, the NTT's tables) and
   // the smallest streamed MSM, its points coming from host memory; for a deferred
@@ -130,6 +142,10 @@ class CudaProver final : public groth16::ProverBackend {
   bool holds_key(const groth16::ProvingKey& key) const override;
   std::optional<int> device_ordinal() const override;
   std::optional<Placement> placement() const override;
+  // The evaluator, then the key's points, placed as the first start() would; a
+  // budget that start() would refuse, or a placement that fails, leaves them to it.
+  void prepare(const groth16::ProvingKey& key,
+               const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator) override;
 
   // Frees the device memory a key's points hold (after its last proof, or before
   // the key itself is destroyed), and the resident evaluator's; a later start()

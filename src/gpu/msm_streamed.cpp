@@ -160,6 +160,41 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   return acc;
 }
 
+template <class Curve>
+ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars,
+                                            std::size_t n, cudaStream_t stream, unsigned window_bits) {
+  using Jacobian = ec::Jacobian<Curve>;
+  if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
+  last_sent_bytes_ = 0;
+  last_zero_terms_ = 0;
+  if (n == 0) return Jacobian::identity();
+  const std::size_t chunk = chunk_points(n);
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  const auto count_of = [&](std::size_t k) { return std::min(chunk, n - k * chunk); };
+  reserve(chunk, chunks > 1 ? 2 : 1, false);
+  last_sent_bytes_ = n * sizeof(AffineWords<Curve>);
+  const AffineWords<Curve>* host = bases.span().data();
+  const auto upload = [&](std::size_t k) {
+    const int slot = static_cast<int>(k % 2);
+    check(cudaMemcpyAsync(chunks_[slot].data(), host + k * chunk, count_of(k) * sizeof(AffineWords<Curve>),
+                          cudaMemcpyHostToDevice, copy_stream_),
+          "copy a pinned chunk");
+    check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
+  };
+  upload(0);
+  Jacobian acc = Jacobian::identity();
+  for (std::size_t k = 0; k < chunks; ++k) {
+    const int slot = static_cast<int>(k % 2);
+    // Chunk k + 1 goes into the other buffer, whose last reader (the sum of chunk
+    // k − 1) has returned.
+    if (k + 1 < chunks) upload(k + 1);
+    check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
+    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
+                        stream, window_bits);
+  }
+  return acc;
+}
+
 template class StreamedMsm<ec::G1Curve>;
 template class StreamedMsm<ec::G2Curve>;
 

@@ -9,6 +9,13 @@
 // converts chunk k + 1 into pinned staging and the copy engine moves it into the
 // other, on a stream of its own; an event orders the chunk's MSM after its copy.
 // The result is the same point as one resident sum.
+//
+// With the bases already in the device's layout in page-locked memory
+// (PinnedPoints), a chunk is a run of consecutive points that the copy engine moves
+// alone, at the link's speed, while no host thread is busy: zero terms cross the
+// link too, and the device's MSM drops them as a resident sum does. Sending only the
+// non-zero terms would halve a Filecoin witness's L and A bytes but needs host
+// threads to gather them, which synthesis competes for.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,6 +31,7 @@
 #include "ff/fr.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/nonzero_terms.hpp"
+#include "gpu/pinned_points.hpp"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -61,6 +69,10 @@ class StreamedMsm {
   ec::Jacobian<Curve> sum(DeviceMsm& msm, std::span<const ec::Affine<Curve>> bases, const ff::Fr* scalars,
                           std::size_t n, cudaStream_t stream, unsigned window_bits = 0);
 
+  // The same sum from bases in page-locked memory, copied chunk by chunk as they are.
+  ec::Jacobian<Curve> sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars, std::size_t n,
+                          cudaStream_t stream, unsigned window_bits = 0);
+
   // Points per chunk for a sum of n terms (at most n).
   std::size_t chunk_points(std::size_t n) const;
 
@@ -73,7 +85,7 @@ class StreamedMsm {
   }
 
   // What the last sum sent over the link: its points (and their indices), in bytes,
-  // and how many of its terms were zero and so never sent.
+  // and how many of its terms were zero and so never sent (none from PinnedPoints).
   std::size_t last_sent_bytes() const { return last_sent_bytes_; }
   std::size_t last_zero_terms() const { return last_zero_terms_; }
 

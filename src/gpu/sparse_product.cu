@@ -6,9 +6,13 @@
 #include <string>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_profile.hpp"
 #include "gpu/field.cuh"
+#include "memory/process_memory.hpp"
 
 namespace zkpipe::gpu {
 
@@ -227,6 +231,13 @@ std::size_t matrix_bytes(std::size_t rows, std::size_t entries) {
   return (rows + 1) * sizeof(std::uint64_t) + entries * kEntryBytes;
 }
 
+// count elements from page-locked memory, by the copy engine on stream.
+template <class T>
+void copy_up(T* to, const T* from, std::size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  check(cudaMemcpyAsync(to, from, count * sizeof(T), cudaMemcpyHostToDevice, stream), "copy a pinned matrix chunk");
+}
+
 // The kernel indexes row_offsets by constraint without bounds: refuse a
 // structurally broken evaluator here.
 const r1cs::CompiledMatrix& checked(const r1cs::CompiledMatrix& m, std::size_t rows, const char* name) {
@@ -278,9 +289,37 @@ std::size_t DeviceEvaluator::Matrix::device_bytes() const {
          codes.capacity() * sizeof(std::uint32_t);
 }
 
+// A matrix's arrays in page-locked memory.
+struct PinnedMatrix {
+  PinnedMatrix(const r1cs::CompiledMatrix& m, bool file_mapped, memory::BufferLedger& ledger)
+      : row_offsets(copy(m.row_offsets, file_mapped, ledger)),
+        columns(copy(m.columns, file_mapped, ledger)),
+        codes(copy(m.coefficients, file_mapped, ledger)) {}
+
+  template <class T>
+  static PinnedBuffer<T> copy(std::span<const T> from, bool file_mapped, memory::BufferLedger& ledger) {
+    PinnedBuffer<T> to(ledger, std::max<std::size_t>(from.size(), 1));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), std::size_t{1} << 20), [&](const auto& r) {
+      std::copy(from.data() + r.begin(), from.data() + r.end(), to.data() + r.begin());
+    });
+    if (file_mapped) memory::release_mapped_pages({from.data(), from.size_bytes()});
+    return to;
+  }
+
+  std::size_t bytes() const {
+    return row_offsets.capacity() * sizeof(std::uint64_t) + columns.capacity() * sizeof(r1cs::Variable) +
+           codes.capacity() * sizeof(std::uint32_t);
+  }
+
+  PinnedBuffer<std::uint64_t> row_offsets;
+  PinnedBuffer<r1cs::Variable> columns;
+  PinnedBuffer<std::uint32_t> codes;
+};
+
 struct DeviceEvaluator::Streamed {
   std::shared_ptr<const r1cs::CompiledR1cs> compiled;
   PinnedStaging* staging;
+  std::vector<PinnedMatrix> pinned;  // A, B, C when copied
   std::vector<RowChunk> chunks;
   std::vector<Matrix> buffers;  // [turn · 3 + matrix], two turns
   CudaStream copy;
@@ -303,7 +342,7 @@ DeviceEvaluator::DeviceEvaluator(const r1cs::CompiledR1cs& compiled, PinnedStagi
 }
 
 DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
-                                 std::size_t chunk_bytes, memory::BufferLedger& ledger)
+                                 std::size_t chunk_bytes, memory::BufferLedger& ledger, bool pinned_copy)
     : num_inputs_(compiled->num_inputs),
       num_aux_(compiled->num_aux),
       num_constraints_(compiled->num_constraints),
@@ -328,12 +367,24 @@ DeviceEvaluator::DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compi
   }
   staging.upload(table_.data(), compiled->coefficient_table, st->copy.get());
   check(cudaStreamSynchronize(st->copy.get()), "upload evaluator table");
+  if (pinned_copy) {
+    for (const r1cs::CompiledMatrix* m : {&compiled->a, &compiled->b, &compiled->c}) {
+      st->pinned.emplace_back(*m, compiled->storage_is_file_mapping, ledger);
+    }
+  }
   st->staging = &staging;
   st->compiled = std::move(compiled);
   streamed_ = std::move(st);
 }
 
 DeviceEvaluator::~DeviceEvaluator() = default;
+
+std::size_t DeviceEvaluator::pinned_bytes() const {
+  if (!streamed_) return 0;
+  std::size_t total = 0;
+  for (const PinnedMatrix& m : streamed_->pinned) total += m.bytes();
+  return total;
+}
 
 std::size_t DeviceEvaluator::resident_bytes(const r1cs::CompiledR1cs& compiled) {
   return compiled.matrix_bytes() + sizeof(unsigned long long);
@@ -401,11 +452,19 @@ void DeviceEvaluator::evaluate_streamed(const DeviceAssignment& z, ff::Fr* a, ff
       Matrix& buf = st.buffers[turn * 3 + i];
       const std::size_t rows = chunk.end_row - chunk.first_row;
       const std::size_t entries = chunk.end_entry[i] - chunk.first_entry[i];
-      st.staging->upload(buf.row_offsets.data(), host[i]->row_offsets.subspan(chunk.first_row, rows + 1),
-                         st.copy.get());
-      st.staging->upload(buf.columns.data(), host[i]->columns.subspan(chunk.first_entry[i], entries), st.copy.get());
-      st.staging->upload(buf.codes.data(), host[i]->coefficients.subspan(chunk.first_entry[i], entries),
-                         st.copy.get());
+      if (st.pinned.empty()) {
+        st.staging->upload(buf.row_offsets.data(), host[i]->row_offsets.subspan(chunk.first_row, rows + 1),
+                           st.copy.get());
+        st.staging->upload(buf.columns.data(), host[i]->columns.subspan(chunk.first_entry[i], entries),
+                           st.copy.get());
+        st.staging->upload(buf.codes.data(), host[i]->coefficients.subspan(chunk.first_entry[i], entries),
+                           st.copy.get());
+      } else {
+        const PinnedMatrix& from = st.pinned[i];
+        copy_up(buf.row_offsets.data(), from.row_offsets.data() + chunk.first_row, rows + 1, st.copy.get());
+        copy_up(buf.columns.data(), from.columns.data() + chunk.first_entry[i], entries, st.copy.get());
+        copy_up(buf.codes.data(), from.codes.data() + chunk.first_entry[i], entries, st.copy.get());
+      }
       last_sent_bytes_ += matrix_bytes(rows, entries);
       buffers[i] = &buf;
     }

@@ -75,7 +75,9 @@ class DeviceAssignment {
 // every evaluate() in chunks of rows, each chunk's upload (on a copy stream of the
 // evaluator's own) overlapping the previous chunk's product; two chunks' buffers
 // live on the device. The buffers charge the ledger as device memory, like a key's
-// points.
+// points. A streamed evaluator may keep a page-locked copy of its matrices, from
+// which the copy engine takes each chunk alone at the link's speed; without one,
+// host threads stage every chunk at every evaluate().
 class DeviceEvaluator {
  public:
   // Rows per streamed chunk are chosen so that a chunk's three matrices take at
@@ -90,9 +92,13 @@ class DeviceEvaluator {
                   memory::BufferLedger& ledger = memory::BufferLedger::process());
   // Streamed: `compiled` is held (its matrices are read at every evaluate()), the
   // chunks go up through `staging`, which must outlive the evaluator. chunk_bytes 0:
-  // default_chunk_bytes.
+  // default_chunk_bytes. pinned_copy: the matrices are copied once into page-locked
+  // memory (charged to `ledger`; the copied pages of a file-mapped evaluator leave
+  // the resident set) and the chunks go up from there; throws CudaError when the
+  // host cannot page-lock that much.
   DeviceEvaluator(std::shared_ptr<const r1cs::CompiledR1cs> compiled, PinnedStaging& staging,
-                  std::size_t chunk_bytes = 0, memory::BufferLedger& ledger = memory::BufferLedger::process());
+                  std::size_t chunk_bytes = 0, memory::BufferLedger& ledger = memory::BufferLedger::process(),
+                  bool pinned_copy = false);
   ~DeviceEvaluator();
   DeviceEvaluator(const DeviceEvaluator&) = delete;
   DeviceEvaluator& operator=(const DeviceEvaluator&) = delete;
@@ -102,6 +108,8 @@ class DeviceEvaluator {
   static std::size_t streamed_bytes(const r1cs::CompiledR1cs& compiled, std::size_t chunk_bytes = 0);
 
   bool streamed() const { return streamed_ != nullptr; }
+  // Page-locked host bytes of the copy a streamed evaluator's chunks go up from (0 without one).
+  std::size_t pinned_bytes() const;
   // Bytes of matrices the last evaluate() sent over the link (0 when resident).
   std::size_t last_sent_bytes() const { return last_sent_bytes_; }
 

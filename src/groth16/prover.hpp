@@ -100,7 +100,8 @@ class ProverBackend {
   // What a device backend keeps on its device and what it streams from host memory:
   // the keys placed so far (their points resident or streamed at every MSM), whether
   // the last pce evaluator is streamed, and the bytes sent from host memory since
-  // construction (points of non-zero terms and their indices, evaluator matrices).
+  // construction (points — every one from a page-locked copy, otherwise those of
+  // non-zero terms and their indices — and evaluator matrices).
   struct Placement {
     std::size_t keys_resident = 0;
     std::size_t keys_streamed = 0;
@@ -109,6 +110,12 @@ class ProverBackend {
   };
   // nullopt for a backend without a device. Waits for a start()'s kernel region.
   virtual std::optional<Placement> placement() const { return std::nullopt; }
+  // Places a key, and the evaluator of its deferred witnesses, ahead of their first
+  // partition as start() would (a device backend uploads the points, or makes the
+  // copy it streams them from), so that the first proof does not wait for it.
+  // Engine::make_resident calls it. Whatever fails here is left for start(), which
+  // places again and reports. Default: nothing.
+  virtual void prepare(const ProvingKey& /*key*/, const std::shared_ptr<const r1cs::CompiledR1cs>& /*evaluator*/) {}
   virtual Proof finish(std::unique_ptr<PendingProof> pending) = 0;
   virtual void abort(std::unique_ptr<PendingProof> pending) = 0;
   // The ledger the backend's own buffers (device memory, staging, scratch it

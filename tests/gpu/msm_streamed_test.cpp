@@ -1,8 +1,14 @@
-// StreamedMsm (bases in host memory, summed in chunks on the device) against
-// ec::msm and the resident DeviceMsm, for G1 and G2, compared as points.
+// StreamedMsm (bases in host memory or a page-locked copy of them, summed in chunks
+// on the device) against ec::msm and the resident DeviceMsm, for G1 and G2,
+// compared as points.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -16,7 +22,9 @@
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/nonzero_terms.hpp"
+#include "gpu/pinned_points.hpp"
 #include "gpu_test_env.hpp"
+#include "memory/process_memory.hpp"
 
 namespace zkpipe::gpu {
 namespace {
@@ -145,6 +153,65 @@ TYPED_TEST(GpuStreamedMsm, SendsOnlyTheNonZeroTermsBases) {
   EXPECT_EQ(this->streamed_sum(streamed, points, dense), ec::msm<TypeParam>(points, dense));
   EXPECT_EQ(streamed.last_zero_terms(), 0u);
   EXPECT_EQ(streamed.last_sent_bytes(), n * sizeof(AffineWords<TypeParam>));
+}
+
+// From a page-locked copy: the same sums (fewer scalars than bases, one chunk or
+// many, the last one short, witness-like and random scalars), every point of the
+// terms sent, zeros included.
+TYPED_TEST(GpuStreamedMsm, FromAPageLockedCopyEqualsTheHostSum) {
+  const std::size_t n = 5000;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 80);
+  const PinnedPoints<TypeParam> pinned(points, false, memory::BufferLedger::process());
+  ASSERT_EQ(pinned.size(), n);
+  const auto witness = ec::msm_testing::witness_like_scalars(n - 3, 50, 45, 81);
+  const auto dense = ec::msm_testing::random_scalars(n, 82);
+  for (std::size_t chunk : {std::size_t{700}, n, std::size_t{0}}) {
+    StreamedMsm<TypeParam> streamed(chunk);
+    for (const auto* scalars : {&witness, &dense}) {
+      const DeviceBuffer<Fr> d = this->upload(*scalars);
+      const std::size_t m = scalars->size();
+      EXPECT_EQ(streamed.sum(*this->msm_, pinned, d.data(), m, nullptr),
+                ec::msm<TypeParam>(std::span<const ec::Affine<TypeParam>>(points).first(m), *scalars))
+          << "chunk " << chunk << " n " << m;
+      EXPECT_EQ(streamed.last_sent_bytes(), m * sizeof(AffineWords<TypeParam>));
+      EXPECT_EQ(streamed.last_zero_terms(), 0u);
+    }
+  }
+  StreamedMsm<TypeParam> streamed(700);
+  const DeviceBuffer<Fr> d = this->upload(dense);
+  EXPECT_EQ(streamed.sum(*this->msm_, pinned, d.data(), 0, nullptr), ec::Jacobian<TypeParam>::identity());
+  EXPECT_THROW(streamed.sum(*this->msm_, pinned, d.data(), n + 1, nullptr), std::invalid_argument);
+}
+
+// The copy holds the device's layout of the points (infinity as (0, 0)); a
+// file-mapped source's pages leave the resident set once copied and still read back.
+TYPED_TEST(GpuStreamedMsm, PageLockedCopyIsTheDeviceLayoutAndReleasesAMappedSource) {
+  using Affine = ec::Affine<TypeParam>;
+  const std::size_t n = 3000;
+  auto points = ec::msm_testing::random_points<TypeParam>(n, 83);
+  points[17] = Affine::identity();
+  std::vector<AffineWords<TypeParam>> expected(n);
+  to_device_words<TypeParam>(points, expected.data());
+
+  char path[] = "/tmp/zkpipe_pinned_points_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  const std::size_t bytes = n * sizeof(Affine);
+  ASSERT_EQ(write(fd, points.data(), bytes), static_cast<ssize_t>(bytes));
+  void* map = mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  ASSERT_NE(map, MAP_FAILED);
+  const std::span<const Affine> mapped(static_cast<const Affine*>(map), n);
+  ASSERT_TRUE(std::equal(mapped.begin(), mapped.end(), points.begin()));  // every page read
+
+  const PinnedPoints<TypeParam> pinned(mapped, true, memory::BufferLedger::process());
+  EXPECT_EQ(std::memcmp(pinned.span().data(), expected.data(), n * sizeof(AffineWords<TypeParam>)), 0);
+  const memory::AddressRange range{map, bytes};
+  // Only the partial first and last pages may stay.
+  EXPECT_LE(memory::present_bytes({&range, 1}).value_or(bytes), 2 * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_TRUE(std::equal(mapped.begin(), mapped.end(), points.begin()));
+  munmap(map, bytes);
 }
 
 // One StreamedMsm serves sums of growing and shrinking sizes: its chunk buffers grow

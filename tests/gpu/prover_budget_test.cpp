@@ -47,12 +47,18 @@ class CudaProverBudget : public ::testing::Test {
   std::unique_ptr<ProvingKey> key_;
 };
 
-TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
+// Streamed from a page-locked copy (the default), or staged from the key's own points.
+class CudaProverBudgetStreaming : public CudaProverBudget, public ::testing::WithParamInterface<bool> {
+ protected:
+  bool pinned() const { return GetParam(); }
+};
+
+TEST_P(CudaProverBudgetStreaming, StreamsWithinABudgetTooSmallForTheResidentKey) {
   // The least a partition needs, and room for a quarter of the key's points.
   const std::size_t budget = CudaProver::least_device_bytes(*key_) + point_bytes() / 4;
   memory::BufferLedger ledger;
   ledger.set_device_limit(0, budget);
-  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  CudaProver gpu(0, CudaProverOptions{.pin_streamed_sources = pinned(), .ledger = &ledger});
   groth16::CpuProver cpu;
   const groth16::PreparedVerifyingKey pvk(key_->vk);
   for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
@@ -63,13 +69,23 @@ TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
   }
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
-  // Five MSMs a partition streamed; a witness's zero terms were not sent, so less than
-  // every point (and its index) went over the link.
   const CudaProver::StreamedTotals sent = gpu.streamed_totals();
   EXPECT_EQ(sent.sums, 5 * circuit_->partitions());
-  EXPECT_GT(sent.zero_terms, 0u);
   EXPECT_GT(sent.bytes, 0u);
-  EXPECT_LT(sent.bytes, circuit_->partitions() * point_bytes() * 5 / 4);
+  if (pinned()) {
+    // The copy is the key's points in the device's layout, charged as page-locked
+    // memory; every point of a query's terms crosses, zeros included.
+    EXPECT_EQ(gpu.pinned_copy_bytes(), point_bytes());
+    EXPECT_GE(ledger.snapshot().pinned, point_bytes());
+    EXPECT_EQ(sent.zero_terms, 0u);
+    EXPECT_LE(sent.bytes, circuit_->partitions() * point_bytes());
+  } else {
+    // A witness's zero terms were not sent, so less than every point (and its index)
+    // went over the link.
+    EXPECT_EQ(gpu.pinned_copy_bytes(), 0u);
+    EXPECT_GT(sent.zero_terms, 0u);
+    EXPECT_LT(sent.bytes, circuit_->partitions() * point_bytes() * 5 / 4);
+  }
   EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
   EXPECT_GT(ledger.snapshot().device(0).peak_bytes, 0u);
 }
@@ -77,14 +93,14 @@ TEST_F(CudaProverBudget, StreamsWithinABudgetTooSmallForTheResidentKey) {
 // A deferred (pce) witness under a budget that holds the least a partition needs
 // with its evaluator streamed, but not the evaluator resident: the matrices go up
 // at every partition, the proofs equal the CPU backend's.
-TEST_F(CudaProverBudget, StreamsTheEvaluatorWhenItDoesNotFit) {
+TEST_P(CudaProverBudgetStreaming, StreamsTheEvaluatorWhenItDoesNotFit) {
   auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*circuit_));
   const std::size_t least = CudaProver::least_device_bytes(*key_, compiled.get());
   ASSERT_GT(least, CudaProver::least_device_bytes(*key_));
   const std::size_t budget = least + (std::size_t{8} << 20);
   memory::BufferLedger ledger;
   ledger.set_device_limit(0, budget);
-  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  CudaProver gpu(0, CudaProverOptions{.pin_streamed_sources = pinned(), .ledger = &ledger});
   groth16::CpuProver cpu;
   for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
     const Blinding blinding = Blinding::random();
@@ -97,7 +113,15 @@ TEST_F(CudaProverBudget, StreamsTheEvaluatorWhenItDoesNotFit) {
   EXPECT_EQ(sent.evaluations, circuit_->partitions());
   EXPECT_GE(sent.evaluator_bytes, circuit_->partitions() * compiled->nonzeros() * 2 * sizeof(std::uint32_t));
   EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
+  // The key's points and the evaluator's matrices, when copied.
+  if (pinned()) {
+    EXPECT_GE(gpu.pinned_copy_bytes(), point_bytes() + compiled->nonzeros() * 2 * sizeof(std::uint32_t));
+  } else {
+    EXPECT_EQ(gpu.pinned_copy_bytes(), 0u);
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(PinnedCopy, CudaProverBudgetStreaming, ::testing::Bool());
 
 // Unlimited, the same deferred witnesses keep the evaluator resident: nothing of it
 // is streamed.

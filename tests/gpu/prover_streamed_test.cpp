@@ -42,15 +42,28 @@ class CudaProverPlacement : public ::testing::Test {
 };
 
 // The G2 MSM on the device (streamed too) and on the host.
-class CudaProverStreamed : public CudaProverPlacement, public ::testing::WithParamInterface<bool> {};
+class CudaProverStreamed : public CudaProverPlacement, public ::testing::WithParamInterface<bool> {
+ protected:
+  void prove_streamed(bool pinned);
+};
 
+// From a page-locked copy of the points (the default) and from the key's own.
 TEST_P(CudaProverStreamed, ForcedStreamingEqualsCpuProofsAndVerifies) {
+  for (const bool pinned : {true, false}) {
+    SCOPED_TRACE(pinned ? "page-locked copy" : "staged from the key");
+    prove_streamed(pinned);
+  }
+}
+
+void CudaProverStreamed::prove_streamed(bool pinned) {
   const groth16::PreparedVerifyingKey pvk(key_->vk);
   groth16::CpuProver cpu;
   // Every query in several chunks, the last one short.
   const std::size_t chunk = std::max<std::size_t>(key_->h.size() / 3 + 5, 2);
-  CudaProver gpu(0, CudaProverOptions{
-                        .g2_msm_on_device = GetParam(), .max_resident_base_bytes = 1, .stream_chunk_points = chunk});
+  CudaProver gpu(0, CudaProverOptions{.g2_msm_on_device = GetParam(),
+                                      .max_resident_base_bytes = 1,
+                                      .pin_streamed_sources = pinned,
+                                      .stream_chunk_points = chunk});
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kNotLoaded);
   for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
     const Blinding blinding = p == 0 ? Blinding::zero() : Blinding::random();
@@ -68,6 +81,7 @@ TEST_P(CudaProverStreamed, ForcedStreamingEqualsCpuProofsAndVerifies) {
   const std::size_t chunk_bytes =
       2 * chunk * (sizeof(G1AffineWords) + (GetParam() ? sizeof(G2AffineWords) : 0));
   EXPECT_GE(gpu.device_bytes(), chunk_bytes);
+  EXPECT_EQ(gpu.pinned_copy_bytes() > 0, pinned);
 }
 
 INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverStreamed, ::testing::Bool());
