@@ -21,7 +21,6 @@ namespace zkpipe::cli {
 
 namespace {
 
-constexpr std::size_t kMinDeviceMemory = std::size_t{256} << 20;
 
 bool is_cuda(const BackendOptions& o) { return o.backend == "cuda"; }
 
@@ -126,10 +125,18 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd.add_option("--device", o.device, "CUDA device ordinal for --backend cuda or auto (default 0)")
       ->check(CLI::Range(0, std::numeric_limits<int>::max()));
-  add_device_memory_option(
-      cmd, o.device_memory,
-      "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB (default: what is free, less a margin); "
-      "what does not fit beside the working buffers is streamed from host memory");
+  cmd.add_option_function<std::string>(
+      "--device-memory",
+      [&o](const std::string& text) {
+        try {
+          o.device_memory = formats::parse_device_memory_budget(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--device-memory", e.what());
+        }
+      },
+      "The most GPU memory zkpipe takes on each of its devices, e.g. 16GiB, or by ordinal, e.g. 0=16GiB,1=24GiB "
+      "(default, and for a device not named: what is free, less a margin); what does not fit beside the working "
+      "buffers is streamed from host memory");
   cmd.add_flag("--pinned-copy,!--no-pinned-copy", o.pinned_copy,
                "Stream what does not fit on the GPU from a page-locked copy in host memory, made once, which the "
                "copy engine sends at the link's speed (default, when the host's usable memory holds it); with "
@@ -151,13 +158,12 @@ void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, 
 }
 
 std::size_t parse_device_memory(std::string_view text) {
-  const std::optional<std::size_t> bytes = formats::parse_byte_size(text);
-  const std::string shown = "'" + formats::excerpt(text, 40) + "'";
-  if (!bytes) {
-    throw std::invalid_argument(shown + " is not a size: write a number with a unit such as 16GiB, 24 GiB or 20000MB");
+  const formats::DeviceMemoryBudget budget = formats::parse_device_memory_budget(text);
+  if (!budget.every) {
+    throw std::invalid_argument("'" + formats::excerpt(text, 40) +
+                                "' gives sizes by device; this command takes one size, such as 16GiB");
   }
-  if (*bytes < kMinDeviceMemory) throw std::invalid_argument(shown + " is less than the least zkpipe works in, 256 MiB");
-  return *bytes;
+  return *budget.every;
 }
 
 CLI::Option* add_device_list_option(CLI::App& cmd, std::vector<int>& devices) {
@@ -181,12 +187,12 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
   const BackendOptions o = resolve_backend(options);
   if (!is_cuda(o)) {
     if (o.device) throw std::invalid_argument("--device applies only to --backend cuda");
-    if (o.device_memory) throw std::invalid_argument("--device-memory applies only to --backend cuda");
+    if (!o.device_memory.empty()) throw std::invalid_argument("--device-memory applies only to --backend cuda");
     return std::make_shared<groth16::CpuProver>();
   }
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
-  if (o.device_memory) limit_device_memory(ordinal(o), *o.device_memory, ledger);
+  if (const auto bytes = o.device_memory.of(ordinal(o))) limit_device_memory(ordinal(o), *bytes, ledger);
   return std::make_shared<gpu::CudaProver>(
       ordinal(o), gpu::CudaProverOptions{.pin_streamed_sources = o.pinned_copy, .ledger = &ledger});
 #else
@@ -213,9 +219,14 @@ void check_device_memory([[maybe_unused]] const BackendOptions& options,
                          [[maybe_unused]] const groth16::ProvingKey& key) {
 #ifdef ZKPIPE_WITH_CUDA
   const BackendOptions o = resolve_backend(options);
-  if (!is_cuda(o) || !o.device_memory) return;
-  if (const auto why = gpu::CudaProver::budget_shortfall(key, *o.device_memory)) {
-    throw std::invalid_argument("--device-memory: " + *why);
+  if (!is_cuda(o) || o.device_memory.empty()) return;
+  const std::vector<int> devices = o.devices.empty() ? std::vector<int>{ordinal(o)} : o.devices;
+  for (const int device : devices) {
+    const std::optional<std::size_t> bytes = o.device_memory.of(device);
+    if (!bytes) continue;
+    if (const auto why = gpu::CudaProver::budget_shortfall(key, *bytes)) {
+      throw std::invalid_argument("--device-memory (device " + std::to_string(device) + "): " + *why);
+    }
   }
 #endif
 }

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/device_memory_budget.hpp"
 #include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
 
@@ -32,9 +33,10 @@ struct BackendOptions {
   std::string backend = "auto";  // auto until resolve_backend turns it into cpu or cuda
   std::optional<int> device;     // CUDA device ordinal; 0 when not given
   std::vector<int> devices;      // --devices; empty: the one device of --device
-  // --device-memory: the most device memory zkpipe takes on each of its GPUs; none:
-  // what the driver says is free (planned with a margin).
-  std::optional<std::size_t> device_memory;
+  // --device-memory: the most device memory zkpipe takes on each of its GPUs (one
+  // size, or sizes by ordinal); a GPU without one: what the driver says is free
+  // (planned with a margin).
+  formats::DeviceMemoryBudget device_memory;
   // --no-pinned-copy: what is streamed goes from where it is (staged by host threads)
   // rather than from a page-locked copy (gpu::CudaProverOptions::pin_streamed_sources).
   bool pinned_copy = true;
@@ -46,8 +48,9 @@ struct BackendOptions {
 // --backend (default auto), --device, --device-memory and --no-pinned-copy.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
 
-// A --device-memory value ("16GiB", "24 GiB", "20000MB"): at least 256 MiB. Throws
-// std::invalid_argument naming what is wrong.
+// A --device-memory value of one size ("16GiB", "24 GiB", "20000MB"): at least 256
+// MiB. Throws std::invalid_argument naming what is wrong (sizes by ordinal included:
+// where this is asked for, a budget is not a device's).
 std::size_t parse_device_memory(std::string_view text);
 // --device-memory SIZE into `bytes` (parse_device_memory; a bad value is a
 // validation error naming the option), with the command's own description.

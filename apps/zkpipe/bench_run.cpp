@@ -538,7 +538,7 @@ void print_summary(std::ostream& out, const BenchOptions& o, const PreparedWorkl
     out << "device memory: ledger " << format_bytes(static_cast<double>(dev.bytes)) << " in " << dev.count
         << " buffers (peak " << format_bytes(static_cast<double>(dev.peak_bytes)) << "), in use on the device "
         << (r.device_used ? format_bytes(static_cast<double>(*r.device_used)) : std::string("unknown"));
-    if (r.device_memory) out << "; budget --device-memory " << format_bytes(static_cast<double>(*r.device_memory));
+    if (!r.device_memory.empty()) out << "; budget --device-memory " << r.device_memory.describe();
     out << "\n";
   }
   out << "untracked (RSS - baseline - tracked - runtime growth): max " << engine::format_compact_bytes(r.untracked_max) << ", at the end "

@@ -114,7 +114,7 @@ struct BenchReport {
   std::optional<engine::LedgerSample> untracked_share_peak;
   std::size_t samples = 0;
   std::optional<std::size_t> device_used;  // the driver's figure at the end of the batch
-  std::optional<std::size_t> device_memory;  // --device-memory, per device
+  formats::DeviceMemoryBudget device_memory;  // --device-memory
   std::optional<CriticalReport> critical;
 };
 

@@ -91,7 +91,7 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   }
   if (o.device_memory) {
     try {
-      c.device_memory_bytes = parse_device_memory(*o.device_memory);
+      c.device_memory = formats::parse_device_memory_budget(*o.device_memory);
     } catch (const std::invalid_argument& e) {
       throw service::ConfigError(std::string("--device-memory: ") + e.what());
     }
@@ -142,7 +142,7 @@ BackendOptions backend_options(const service::ServiceConfig& c) {
   asked.backend = c.backend;
   asked.device = c.device;
   asked.devices = c.devices;
-  if (c.device_memory_bytes != 0) asked.device_memory = c.device_memory_bytes;
+  asked.device_memory = c.device_memory;
   BackendOptions options = resolve_backend(asked);
   // Whichever was chosen, the engine devices are the config's: the cpu backend makes
   // one CPU backend per entry (device 0 alone when none is set).
@@ -263,8 +263,8 @@ void register_serve(CLI::App& app) {
   add_device_list_option(*cmd, o->devices)
       ->excludes(device);
   cmd->add_option("--device-memory", o->device_memory,
-                  "The most GPU memory the daemon takes on each of its devices, e.g. 16GiB (default: what is free, "
-                  "less a margin)");
+                  "The most GPU memory the daemon takes on each of its devices, e.g. 16GiB, or by ordinal, e.g. "
+                  "0=16GiB,1=24GiB (default, and for a device not named: what is free, less a margin)");
   cmd->add_option("--pw", o->pw, "Partitions in synthesis at once (default: the core count)");
   cmd->add_option("--gw", o->gw, "Device workers per device (default 1)");
   cmd->add_option("--budget", o->budget, "Memory budget for parameters and working sets, e.g. 8GiB (default: MemAvailable)");

@@ -67,6 +67,23 @@ void read_bytes(const toml::table& t, const std::filesystem::path& file, std::st
   throw ConfigError(key_error(file, key, "expected a byte size such as 8GiB or 1048576"));
 }
 
+// device_memory: bytes, or text as --device-memory takes it ("16GiB", "0=16GiB,1=24GiB").
+void read_device_memory(const toml::table& t, const std::filesystem::path& file, formats::DeviceMemoryBudget& out) {
+  const toml::node* node = t.get("device_memory");
+  if (node == nullptr) return;
+  try {
+    if (node->is_integer()) {
+      out = formats::parse_device_memory_budget(std::to_string(node->as_integer()->get()));
+    } else if (node->is_string()) {
+      out = formats::parse_device_memory_budget(node->as_string()->get());
+    } else {
+      throw std::invalid_argument("expected a byte size such as 16GiB, or sizes by device such as \"0=16GiB,1=24GiB\"");
+    }
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(key_error(file, "device_memory", e.what()));
+  }
+}
+
 }  // namespace
 
 std::filesystem::path default_filecoin_params() {
@@ -121,9 +138,6 @@ void ServiceConfig::validate() const {
   }
   if (max_request_bytes < 1024 || max_request_bytes > (std::size_t{256} << 20)) {
     throw ConfigError("max_request_bytes must be between 1 KiB and 256 MiB");
-  }
-  if (device_memory_bytes != 0 && device_memory_bytes < (std::size_t{256} << 20)) {
-    throw ConfigError("device_memory must be at least 256 MiB (0 or unset: what the GPU has free)");
   }
   if (max_jobs == 0) throw ConfigError("max_jobs must be at least 1");
   if (max_waits_per_peer == 0 || max_waits_per_peer > 1000000) {
@@ -226,7 +240,7 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
   read(t, path, "max_jobs", c.max_jobs);
   read(t, path, "max_waits_per_peer", c.max_waits_per_peer);
   read(t, path, "backend", c.backend);
-  read_bytes(t, path, "device_memory", c.device_memory_bytes);
+  read_device_memory(t, path, c.device_memory);
   if (t.contains("device")) {
     int device = 0;
     read(t, path, "device", device);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/device_memory_budget.hpp"
+
 namespace zkpipe::service {
 
 class ConfigError : public std::runtime_error {
@@ -78,8 +80,9 @@ struct ServiceConfig {
   // the one `device` names. A config file sets device or devices, not both.
   std::vector<int> devices;
   // The most device memory the daemon takes on each of its GPUs (device_memory,
-  // --device-memory); 0: what the driver says is free, less a margin.
-  std::size_t device_memory_bytes = 0;
+  // --device-memory): one size, or sizes by ordinal; a GPU without one: what the
+  // driver says is free, less a margin.
+  formats::DeviceMemoryBudget device_memory;
   std::size_t synthesis_workers = 0;  // pw; 0: the core count
   std::size_t workers_per_device = 1; // gw
   std::size_t finalizers = 1;

@@ -46,6 +46,11 @@ expect_failure "too small" "less than the least zkpipe works in, 256 MiB" "${pro
 expect_failure "with the cpu backend" "--device-memory applies only to --backend cuda" \
   "${prove[@]}" --backend cpu --device-memory 16GiB
 expect_failure "bench, not a size" "--device-memory" "$zkpipe" bench batch --preset tiny --count 1 --device-memory x
+expect_failure "by device, twice" "device 0 is given two sizes" "${prove[@]}" --device-memory 0=16GiB,0=8GiB
+expect_failure "by device, with the cpu backend" "--device-memory applies only to --backend cuda" \
+  "${prove[@]}" --backend cpu --device-memory 1=16GiB
+expect_failure "circuit info, by device" "this command takes one size" \
+  "$zkpipe" circuit info --preset tiny --device-memory 0=16GiB
 
 if [ "$gpu" = yes ] && grep -q "^GPU 0: .*runs" "$dir/devices.txt"; then
   expect_failure "above the card" "is more than CUDA device 0" "${prove[@]}" --backend cuda --device-memory 100TiB

@@ -1431,8 +1431,10 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("backend = 1\n", "backend: expected a string");
   refused("device = 4294967296\n", "device: at most 2147483647");
   refused("cuzk_params = [\"a\"]\n", "cuzk_params: expected a table");
-  refused("device_memory = \"1MiB\"\n", "device_memory must be at least 256 MiB");
-  refused("device_memory = \"a lot\"\n", "device_memory: expected a byte size");
+  refused("device_memory = \"1MiB\"\n", "device_memory: '1MiB' is less than the least zkpipe works in, 256 MiB");
+  refused("device_memory = \"a lot\"\n", "device_memory: 'a lot' is not a size");
+  refused("device_memory = true\n", "device_memory: expected a byte size");
+  refused("device_memory = \"0=16GiB,0=8GiB\"\n", "device_memory: device 0 is given two sizes");
   refused("[cuzk_params]\n\"porep-32g\" = 5\n", "cuzk_params.porep-32g: expected a .params file name");
   std::ofstream(file) << "[cuzk_params]\n\"porep-32g\" = \"/srv/p32.params\"\n";
   EXPECT_EQ(load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
@@ -1445,8 +1447,13 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(several.engine_devices(), (std::vector<int>{0, 1, 1}));
   std::ofstream(file) << "device = 3\ndevice_memory = \"16GiB\"\n";
   EXPECT_EQ(load_config(file).device, std::optional<int>{3});
-  EXPECT_EQ(load_config(file).device_memory_bytes, std::size_t{16} << 30);
+  EXPECT_EQ(load_config(file).device_memory.of(3), std::size_t{16} << 30);
   EXPECT_EQ(load_config(file).engine_devices(), std::vector<int>{3});
+  std::ofstream(file) << "devices = [0, 1]\ndevice_memory = \"1=24GiB\"\n";
+  EXPECT_EQ(load_config(file).device_memory.of(0), std::nullopt);
+  EXPECT_EQ(load_config(file).device_memory.of(1), std::size_t{24} << 30);
+  std::ofstream(file) << "device_memory = 17179869184\n";
+  EXPECT_EQ(load_config(file).device_memory.of(0), std::size_t{16} << 30);
   // auto (the default) and the explicit backends parse; without device or devices
   // nothing names a GPU, and the one engine device is 0.
   for (const std::string backend : {"auto", "cpu", "cuda"}) {
