@@ -587,6 +587,26 @@ TEST(EngineDevices, OneProofsPartitionsSpreadOverEveryDevice) {
   h.finish();
 }
 
+// Parameters made resident are placed on every device at once (ProverBackend::prepare),
+// the key with its evaluator, before any partition of theirs starts.
+TEST(EngineDevices, ResidentParametersArePreparedOnEveryDevice) {
+  auto key = std::make_shared<groth16::ProvingKey>();
+  auto evaluator = std::make_shared<const r1cs::CompiledR1cs>();
+  FakeBackend::Options options{.start = milliseconds(1), .finish = milliseconds(1)};
+  Harness h({.synthesis_workers = 2, .channel_capacity = 4}, {options, options});
+  auto resident = h.engine->make_resident(key, evaluator);
+  for (const auto& backend : h.backends) {
+    // The harness's own parameters first, then these.
+    const auto prepared = backend->prepared();
+    ASSERT_EQ(prepared.size(), 2u);
+    EXPECT_EQ(prepared.back().first, key.get());
+    EXPECT_EQ(prepared.back().second, evaluator.get());
+    EXPECT_EQ(backend->started(), 0);
+  }
+  resident.reset();
+  h.finish();
+}
+
 // Device 0 holds key A, device 1 key B. With every partition queued before either
 // device chooses, each takes the partitions of the key it holds first, and another
 // key's only when none of its own is left.

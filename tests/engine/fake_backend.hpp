@@ -175,6 +175,12 @@ class FakeBackend final : public groth16::ProverBackend {
     ++aborted_;
   }
 
+  void prepare(const groth16::ProvingKey& key,
+               const std::shared_ptr<const r1cs::CompiledR1cs>& evaluator) override {
+    std::lock_guard lock(log_mutex_);
+    prepared_.push_back({&key, evaluator.get()});
+  }
+
   int started() const { return started_; }
   int finished() const { return finished_; }
   int aborted() const { return aborted_; }
@@ -184,6 +190,11 @@ class FakeBackend final : public groth16::ProverBackend {
   std::weak_ptr<const groth16::Assignment> last_finished_assignment() const {
     std::lock_guard lock(finished_mutex_);
     return last_finished_assignment_;
+  }
+  // The keys (and evaluators) prepare() was called with, in order.
+  std::vector<std::pair<const groth16::ProvingKey*, const r1cs::CompiledR1cs*>> prepared() const {
+    std::lock_guard lock(log_mutex_);
+    return prepared_;
   }
   // The partitions start() was called with, in order.
   std::vector<Started> started_log() const {
@@ -203,6 +214,7 @@ class FakeBackend final : public groth16::ProverBackend {
   Options options_;
   mutable std::mutex log_mutex_;
   std::vector<Started> log_;
+  std::vector<std::pair<const groth16::ProvingKey*, const r1cs::CompiledR1cs*>> prepared_;
   std::atomic<int> started_{0};
   std::atomic<int> finished_{0};
   std::atomic<int> aborted_{0};
