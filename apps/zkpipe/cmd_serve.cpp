@@ -162,19 +162,22 @@ service::BackendSetup backend_setup(const BackendOptions& options) {
     if (auto device = std::dynamic_pointer_cast<gpu::CudaProver>(backend)) cuda.push_back(std::move(device));
   }
   if (!cuda.empty()) {
-    // Each engine device places the key at its first proof with it.
+    // Each engine device places the key when it is loaded (or at its first proof with it).
     setup.tiers.tier_of = [cuda](const groth16::ProvingKey& key) -> std::string {
       std::size_t resident = 0;
+      std::size_t partly = 0;
       std::size_t streamed = 0;
       for (const auto& device : cuda) {
         switch (device->base_placement(key)) {
           case gpu::BasePlacement::kResident: ++resident; break;
+          case gpu::BasePlacement::kPartlyResident: ++partly; break;
           case gpu::BasePlacement::kStreamed: ++streamed; break;
           case gpu::BasePlacement::kNotLoaded: break;
         }
       }
       if (resident == cuda.size()) return "device";
       if (resident > 0) return "device (" + std::to_string(resident) + " of " + std::to_string(cuda.size()) + ")";
+      if (partly > 0) return "host and device (some queries resident, the others streamed)";
       if (streamed > 0) return "host (streamed to the device)";
       return "host";
     };

@@ -41,7 +41,7 @@ CountedWorkload count_workload(const WorkloadSpec& workload, const SealProofChoi
 #ifdef ZKPIPE_WITH_CUDA
 // What the CUDA prover would do with a key of this shape (gpu/placement.hpp): the
 // key's points, the least a partition needs, and with a budget what stays resident
-// (a pce witness's evaluator first, then the points) and what each partition
+// (a pce witness's evaluator first, then the key's queries) and what each partition
 // streams. Link rates: PCIe 5 x16 as measured on the H100 host (54.9 GB/s,
 // docs/BENCHMARKS.md), PCIe 4 x16 half.
 void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t> device_memory) {
@@ -64,15 +64,16 @@ void print_device_plan(const groth16::CircuitShape& s, std::optional<std::size_t
   const bool evaluator_resident = evaluator != 0 && gpu::evaluator_fits(k, evaluator, *device_memory);
   const std::size_t left = evaluator_resident ? *device_memory - evaluator : *device_memory;
   const std::size_t most_pass_terms = gpu::CudaProverOptions{}.max_msm_pass_terms;
-  const auto pass_terms = gpu::resident_pass_terms(k, most_pass_terms, true, left);
-  const bool points_resident = pass_terms.has_value();
-  const std::size_t streamed = (points_resident ? 0 : points) + (evaluator_resident ? 0 : evaluator);
+  const gpu::QueryResidency plan = gpu::plan_query_residency(k, most_pass_terms, true, left);
+  const std::size_t streamed = points - plan.bytes(k) + (evaluator_resident ? 0 : evaluator);
   std::cout << "                 " << budget << ": points ";
-  if (points_resident) {
+  if (plan.all(true)) {
     std::cout << "resident";
-    if (*pass_terms < most_pass_terms) {
-      std::cout << " (MSM passes of at most 2^" << std::bit_width(*pass_terms) - 1 << " terms)";
+    if (plan.msm_pass_terms < most_pass_terms) {
+      std::cout << " (MSM passes of at most 2^" << std::bit_width(plan.msm_pass_terms) - 1 << " terms)";
     }
+  } else if (plan.any()) {
+    std::cout << "streamed but for " << plan.names() << " (resident)";
   } else {
     std::cout << "streamed";
   }

@@ -45,33 +45,45 @@ using groth16::ProvingKey;
 
 namespace {
 
-// A streamed key's points in page-locked host memory, in the device's layout: its
-// MSMs' chunks cross by DMA alone (pinned_points.hpp).
+// A key's streamed queries in page-locked host memory, in the device's layout: their
+// MSMs' chunks cross by DMA alone (pinned_points.hpp). Only the queries that are not
+// resident are copied.
 struct PinnedKeyPoints {
-  PinnedKeyPoints(const ProvingKey& key, bool g2, memory::BufferLedger& ledger)
-      : a(key.a.span(), key.a.is_file_mapped(), ledger),
-        b_g1(key.b_g1.span(), key.b_g1.is_file_mapped(), ledger),
-        l(key.l.span(), key.l.is_file_mapped(), ledger),
-        h(key.h.span(), key.h.is_file_mapped(), ledger) {
-    if (g2) b_g2.emplace(key.b_g2.span(), key.b_g2.is_file_mapped(), ledger);
+  PinnedKeyPoints(const ProvingKey& key, const QueryResidency& resident, bool g2, memory::BufferLedger& ledger) {
+    const auto copy = [&](auto& out, const auto& points, bool on_device) {
+      if (!on_device) out.emplace(points.span(), points.is_file_mapped(), ledger);
+    };
+    copy(a, key.a, resident.a);
+    copy(b_g1, key.b_g1, resident.b_g1);
+    copy(l, key.l, resident.l);
+    copy(h, key.h, resident.h);
+    if (g2) copy(b_g2, key.b_g2, resident.b_g2);
   }
 
   std::size_t bytes() const {
-    return a.bytes() + b_g1.bytes() + l.bytes() + h.bytes() + (b_g2 ? b_g2->bytes() : 0);
+    std::size_t total = b_g2 ? b_g2->bytes() : 0;
+    for (const auto* q : {&a, &b_g1, &l, &h}) total += *q ? (*q)->bytes() : 0;
+    return total;
   }
 
-  PinnedG1Points a;
-  PinnedG1Points b_g1;
-  PinnedG1Points l;
-  PinnedG1Points h;
+  std::optional<PinnedG1Points> a;
+  std::optional<PinnedG1Points> b_g1;
+  std::optional<PinnedG1Points> l;
+  std::optional<PinnedG1Points> h;
   std::optional<PinnedG2Points> b_g2;  // when the G2 MSM runs on the device
 };
 
-// A key's query points on the device, or none of them when they are streamed:
+template <class Points>
+const Points* pinned_query(const std::optional<Points>& query) {
+  return query ? &*query : nullptr;
+}
+
+// A key's query points on the device, all of them, some (the others streamed), or none:
 // views of the key's own device arrays (a key set up on this device), or of copies
 // uploaded from its host arrays and owned here.
 struct KeyBases {
-  bool streamed = false;
+  bool streamed = false;  // some query is: its view is empty
+  QueryResidency residency;
   DeviceBasesView<ec::G1Curve> a{nullptr, 0};
   DeviceBasesView<ec::G1Curve> b_g1{nullptr, 0};
   DeviceBasesView<ec::G1Curve> l{nullptr, 0};
@@ -81,6 +93,9 @@ struct KeyBases {
   std::unique_ptr<const PinnedKeyPoints> pinned;
   std::vector<DeviceG1Bases> uploaded_g1;
   DeviceG2Bases uploaded_g2;
+
+  // Points uploaded from the key's host copy (not the views of a key set up on the device).
+  bool uploaded() const { return !uploaded_g1.empty() || uploaded_g2.size() != 0; }
 
   // Device memory this prover holds for the key (a device key's own arrays not counted).
   std::size_t bytes() const {
@@ -243,17 +258,25 @@ struct CudaProver::State {
     return resident_point_bytes(KeyQuerySizes::of(key), options.g2_msm_on_device);
   }
 
-  // Whether the key's points can stay on the device: with the option unset, when
-  // they, the scratch of an MSM pass and the working vectors fit in the free memory,
-  // less a margin (placement.hpp), with passes made shorter where that is what it
-  // takes. The working buffers already held are reused, so they count as free.
-  bool fits_on_device(const ProvingKey& key) {
-    if (options.max_resident_base_bytes != 0) return resident_bytes(key) <= options.max_resident_base_bytes;
+  // Which of the key's queries stay on the device: with the option set, all or none
+  // by their bytes; otherwise planned in the free memory (plan_query_residency): all
+  // with passes as long as fit, else those that save the most transfer per byte.
+  // The working buffers already held are reused, so they count as free.
+  QueryResidency plan_residency(const ProvingKey& key) {
+    const bool g2 = options.g2_msm_on_device;
+    if (options.max_resident_base_bytes != 0) {
+      QueryResidency plan;
+      if (resident_bytes(key) <= options.max_resident_base_bytes) {
+        plan.a = plan.b_g1 = plan.l = plan.h = true;
+        plan.b_g2 = g2;
+      }
+      plan.msm_pass_terms = msm_pass_terms;
+      return plan;
+    }
     const std::size_t free_bytes = device_free_bytes() + work->bytes();
-    const auto terms = resident_pass_terms(KeyQuerySizes::of(key), msm_pass_terms, options.g2_msm_on_device, free_bytes);
-    if (!terms) return false;
-    msm_pass_terms = *terms;
-    return true;
+    const QueryResidency plan = plan_query_residency(KeyQuerySizes::of(key), msm_pass_terms, g2, free_bytes);
+    if (plan.any()) msm_pass_terms = plan.msm_pass_terms;
+    return plan;
   }
 
   // Free device memory, or what is left of the ledger's device budget when less.
@@ -271,11 +294,11 @@ struct CudaProver::State {
       placed->l = view_of<ec::G1Curve>(key.l);
       placed->h = view_of<ec::G1Curve>(key.h);
       placed->b_g2 = view_of<ec::G2Curve>(key.b_g2);
-    } else if (!fits_on_device(key)) {
-      placed->streamed = true;
-      placed->pinned = pin_points(key);
     } else {
+      placed->residency = plan_residency(key);
+      placed->streamed = !placed->residency.all(options.g2_msm_on_device);
       upload_bases(key, *placed);
+      if (placed->streamed) placed->pinned = pin_points(key, placed->residency);
     }
     return keep_bases(id, std::move(placed));
   }
@@ -283,28 +306,29 @@ struct CudaProver::State {
   // A streamed key's page-locked copy, when the option asks for it and the host can
   // hold it with an eighth to spare; otherwise (or when page-locking fails) none,
   // and its MSMs convert its own points into staging at every chunk.
-  std::unique_ptr<const PinnedKeyPoints> pin_points(const ProvingKey& key) {
-    if (!options.pin_streamed_sources ||
-        !host_can_pin(resident_point_bytes(KeyQuerySizes::of(key), options.g2_msm_on_device))) {
-      return nullptr;
-    }
+  std::unique_ptr<const PinnedKeyPoints> pin_points(const ProvingKey& key, const QueryResidency& resident) {
+    const KeyQuerySizes k = KeyQuerySizes::of(key);
+    const std::size_t bytes = resident_point_bytes(k, options.g2_msm_on_device) - resident.bytes(k);
+    if (!options.pin_streamed_sources || !host_can_pin(bytes)) return nullptr;
     try {
-      return std::make_unique<const PinnedKeyPoints>(key, options.g2_msm_on_device, ledger);
+      return std::make_unique<const PinnedKeyPoints>(key, resident, options.g2_msm_on_device, ledger);
     } catch (const CudaError&) {
       cudaGetLastError();  // the refusal, so that no later launch check reports it
       return nullptr;
     }
   }
 
+  // The queries its residency keeps, uploaded; the others' views stay empty.
   void upload_bases(const ProvingKey& key, KeyBases& placed) {
-    for (const auto* query : {&key.a, &key.b_g1, &key.l, &key.h}) {
-      placed.uploaded_g1.emplace_back(query->span(), staging, stream, ledger);
+    const QueryResidency& r = placed.residency;
+    const std::pair<const groth16::PointArray<ec::Affine<ec::G1Curve>>*, bool> g1[] = {
+        {&key.a, r.a}, {&key.b_g1, r.b_g1}, {&key.l, r.l}, {&key.h, r.h}};
+    DeviceBasesView<ec::G1Curve>* views[] = {&placed.a, &placed.b_g1, &placed.l, &placed.h};
+    for (std::size_t q = 0; q < 4; ++q) {
+      if (!g1[q].second) continue;
+      *views[q] = placed.uploaded_g1.emplace_back(g1[q].first->span(), staging, stream, ledger);
     }
-    placed.a = placed.uploaded_g1[0];
-    placed.b_g1 = placed.uploaded_g1[1];
-    placed.l = placed.uploaded_g1[2];
-    placed.h = placed.uploaded_g1[3];
-    if (options.g2_msm_on_device) {
+    if (options.g2_msm_on_device && r.b_g2) {
       placed.uploaded_g2 = DeviceG2Bases(key.b_g2.span(), staging, stream, ledger);
       placed.b_g2 = placed.uploaded_g2;
     }
@@ -337,7 +361,7 @@ struct CudaProver::State {
     const KeyId kept = key_id(keep);
     std::vector<KeyId> uploaded;
     for (const auto& [id, placed] : bases) {
-      if (id != kept && !placed->uploaded_g1.empty()) uploaded.push_back(id);
+      if (id != kept && placed->uploaded()) uploaded.push_back(id);
     }
     for (const KeyId& id : uploaded) forget_placement(id);
   }
@@ -355,12 +379,12 @@ struct CudaProver::State {
     }
     const KeyId id = key_id(key);
     const auto it = bases.find(id);
-    if (it == bases.end() || it->second->uploaded_g1.empty()) return false;
+    if (it == bases.end() || !it->second->uploaded()) return false;
     sync();
     forget_placement(id);
     auto streamed = std::make_unique<KeyBases>();
     streamed->streamed = true;
-    streamed->pinned = pin_points(key);
+    streamed->pinned = pin_points(key, streamed->residency);
     keep_bases(id, std::move(streamed));
     return true;
   }
@@ -378,7 +402,7 @@ struct CudaProver::State {
   std::size_t set_up_key_bytes() const {
     std::size_t total = 0;
     for (const auto& [id, placed] : bases) {
-      if (placed->streamed || !placed->uploaded_g1.empty()) continue;
+      if (placed->streamed || placed->uploaded()) continue;
       total += (placed->a.size() + placed->b_g1.size() + placed->l.size() + placed->h.size()) * sizeof(G1AffineWords) +
                placed->b_g2.size() * sizeof(G2AffineWords);
     }
@@ -543,14 +567,15 @@ struct CudaProver::State {
     return need + device_memory_margin(available) <= available;
   }
 
-  // Σ scalars[i]·points[i] for i < n from the resident points, or from the host ones
-  // in chunks when the key is streamed.
+  // Σ scalars[i]·points[i] for i < n from the resident points, or, when this query
+  // is not resident (its view empty), from the host ones in chunks.
   template <class Curve>
   ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, DeviceBasesView<Curve> resident,
                               const groth16::PointArray<ec::Affine<Curve>>& host, const PinnedPoints<Curve>* pinned,
                               const Fr* device_scalars, std::size_t n) {
     DeviceMsm& msm = work->msm;
-    if (key_bases.streamed) {
+    if (n == 0) return ec::Jacobian<Curve>::identity();
+    if (key_bases.streamed && resident.data() == nullptr) {
       StreamedMsm<Curve>& sum = streamed<Curve>();
       const ec::Jacobian<Curve> out = pinned != nullptr ? sum.sum(msm, *pinned, device_scalars, n, stream)
                                                         : sum.sum(msm, host.span(), device_scalars, n, stream);
@@ -757,14 +782,14 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
 
   groth16::G1MsmSums sums;
   const PinnedKeyPoints* pinned = bases.pinned.get();
-  sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? &pinned->h : nullptr, work.a.data(), key.h.size());
+  sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? pinned_query(pinned->h) : nullptr, work.a.data(), key.h.size());
   pending->timings.push_back({"msm_h", clock.lap()});
 
-  sums.l = s.msm_sum(bases, bases.l, key.l, pinned ? &pinned->l : nullptr, vectors.aux, aux_count);
+  sums.l = s.msm_sum(bases, bases.l, key.l, pinned ? pinned_query(pinned->l) : nullptr, vectors.aux, aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
 
   const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.a = s.msm_sum(bases, bases.a, key.a, pinned ? &pinned->a : nullptr, vectors.scalars, a_count);
+  sums.a = s.msm_sum(bases, bases.a, key.a, pinned ? pinned_query(pinned->a) : nullptr, vectors.scalars, a_count);
   pending->timings.push_back({"msm_a", clock.lap()});
 
   std::vector<Fr> b_inputs;
@@ -772,13 +797,14 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
     if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
   const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, pinned ? &pinned->b_g1 : nullptr, vectors.scalars, b_count);
+  sums.b_g1 =
+      s.msm_sum(bases, bases.b_g1, key.b_g1, pinned ? pinned_query(pinned->b_g1) : nullptr, vectors.scalars, b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
   if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
     pending->b_g2_sum =
-        s.msm_sum(bases, bases.b_g2, key.b_g2, pinned && pinned->b_g2 ? &*pinned->b_g2 : nullptr, vectors.scalars,
+        s.msm_sum(bases, bases.b_g2, key.b_g2, pinned ? pinned_query(pinned->b_g2) : nullptr, vectors.scalars,
                   b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
@@ -858,7 +884,18 @@ BasePlacement CudaProver::base_placement(const ProvingKey& key) const {
   std::lock_guard lock(s.mutex);
   const auto it = s.bases.find(key_id(key));
   if (it == s.bases.end() || !it->second) return BasePlacement::kNotLoaded;
-  return it->second->streamed ? BasePlacement::kStreamed : BasePlacement::kResident;
+  const KeyBases& placed = *it->second;
+  if (!placed.streamed) return BasePlacement::kResident;
+  return placed.residency.any() ? BasePlacement::kPartlyResident : BasePlacement::kStreamed;
+}
+
+std::string CudaProver::resident_queries(const ProvingKey& key) const {
+  State& s = *state_;
+  std::lock_guard lock(s.mutex);
+  const auto it = s.bases.find(key_id(key));
+  if (it == s.bases.end() || !it->second) return "none";
+  const KeyBases& placed = *it->second;
+  return placed.streamed ? placed.residency.names() : "all";
 }
 
 bool CudaProver::holds_key(const ProvingKey& key) const {

@@ -66,8 +66,9 @@ struct CudaProverOptions {
   memory::BufferLedger* ledger = nullptr;
 };
 
-// Where a key's query points are kept, decided at its first start().
-enum class BasePlacement { kNotLoaded, kResident, kStreamed };
+// Where a key's query points are kept, decided when it is placed (prepare(), or its
+// first start()): all on the device, some (the others streamed), or none.
+enum class BasePlacement { kNotLoaded, kResident, kPartlyResident, kStreamed };
 
 class CudaProver final : public groth16::ProverBackend {
  public:
@@ -107,6 +108,8 @@ class CudaProver final : public groth16::ProverBackend {
   std::optional<std::size_t> device_memory_total() const override;
 
   BasePlacement base_placement(const groth16::ProvingKey& key) const;
+  // The key's queries on the device: "all", "none", or their names ("L, A").
+  std::string resident_queries(const groth16::ProvingKey& key) const;
   // Since construction: the bytes the streamed MSMs sent over the link (from a
   // page-locked copy every point; otherwise the non-zero terms' points and indices),
   // the terms they did not send (zero scalars), and how many MSMs streamed. Waits

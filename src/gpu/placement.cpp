@@ -60,4 +60,56 @@ std::optional<std::size_t> resident_pass_terms(const KeyQuerySizes& k, std::size
   }
 }
 
+std::size_t streamed_chunk_reserve(const KeyQuerySizes& k, bool g2_on_device) {
+  return std::min(std::size_t{2} << 30, resident_point_bytes(k, g2_on_device) / 8);
+}
+
+std::size_t QueryResidency::bytes(const KeyQuerySizes& k) const {
+  const std::size_t g1 = (a ? k.a : 0) + (b_g1 ? k.b_g1 : 0) + (l ? k.l : 0) + (h ? k.h : 0);
+  return g1 * sizeof(G1AffineWords) + (b_g2 ? k.b_g2 * sizeof(G2AffineWords) : 0);
+}
+
+std::string QueryResidency::names() const {
+  std::string text;
+  const auto add = [&](bool resident, const char* name) {
+    if (resident) text += (text.empty() ? "" : ", ") + std::string(name);
+  };
+  add(l, "L");
+  add(a, "A");
+  add(b_g1, "B (G1)");
+  add(b_g2, "B (G2)");
+  add(h, "H");
+  return text.empty() ? "none" : text;
+}
+
+QueryResidency plan_query_residency(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
+                                    std::size_t available) {
+  QueryResidency plan;
+  if (const auto terms = resident_pass_terms(k, max_pass_terms, g2_on_device, available)) {
+    plan.a = plan.b_g1 = plan.l = plan.h = true;
+    plan.b_g2 = g2_on_device;
+    plan.msm_pass_terms = *terms;
+    return plan;
+  }
+  plan.msm_pass_terms = std::min(max_pass_terms, kMinMsmPassTerms);
+  // One pass over whichever query is resident: the largest of them bounds it.
+  const std::size_t g1_terms = std::min(plan.msm_pass_terms, std::max({k.l, k.a, k.b_g1}));
+  const std::size_t scratch =
+      std::max(DeviceMsm::scratch_bytes<ec::G1Curve>(g1_terms),
+               g2_on_device ? DeviceMsm::scratch_bytes<ec::G2Curve>(std::min(plan.msm_pass_terms, k.b_g2)) : 0);
+  const std::size_t kept = least_device_bytes(k) + device_memory_margin(available) +
+                           streamed_chunk_reserve(k, g2_on_device) + scratch;
+  std::size_t room = available > kept ? available - kept : 0;
+  const auto keep = [&](bool& resident, std::size_t bytes) {
+    if (bytes == 0 || bytes > room) return;
+    resident = true;
+    room -= bytes;
+  };
+  keep(plan.l, k.l * sizeof(G1AffineWords));
+  keep(plan.a, k.a * sizeof(G1AffineWords));
+  keep(plan.b_g1, k.b_g1 * sizeof(G1AffineWords));
+  if (g2_on_device) keep(plan.b_g2, k.b_g2 * sizeof(G2AffineWords));
+  return plan;
+}
+
 }  // namespace zkpipe::gpu

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 #include "groth16/footprint.hpp"
 #include "groth16/keys.hpp"
@@ -61,5 +62,40 @@ inline constexpr std::size_t kMinMsmPassTerms = std::size_t{1} << 22;
 // 80 GB card a 32 GiB PoRep's points fit with passes of 2^23 terms, not 2^26.
 std::optional<std::size_t> resident_pass_terms(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
                                                std::size_t available);
+
+// Which of a key's queries stay on the device.
+struct QueryResidency {
+  bool a = false;
+  bool b_g1 = false;
+  bool b_g2 = false;
+  bool l = false;
+  bool h = false;
+  // Terms per MSM pass over the resident queries.
+  std::size_t msm_pass_terms = 0;
+
+  bool any() const { return a || b_g1 || b_g2 || l || h; }
+  // Every query the device sums (G2 B only when the G2 MSM runs there).
+  bool all(bool g2_on_device) const { return a && b_g1 && l && h && (b_g2 || !g2_on_device); }
+  // Bytes of the resident queries' points.
+  std::size_t bytes(const KeyQuerySizes& k) const;
+  // "L, A", or "none".
+  std::string names() const;
+};
+
+// Device memory kept for a partly streamed key's chunks beyond the smallest: a
+// streamed sum in chunks of 2^16 points pays its per-chunk work (window sums read
+// back, Horner on the host) thousands of times at 2^27. An eighth of the points, at
+// most 2 GiB.
+std::size_t streamed_chunk_reserve(const KeyQuerySizes& k, bool g2_on_device);
+
+// What stays resident in `available` bytes. Every query, with passes as long as
+// fit (resident_pass_terms); otherwise, beside the least a partition needs, the
+// margin, streamed_chunk_reserve and the scratch of passes of kMinMsmPassTerms, the
+// queries that save the most transfer time per byte first, each that fits: L, A,
+// B (G1), B (G2). Their MSMs are cheap (a witness's scalars are mostly 0 and 1), so a
+// streamed one costs about its transfer; H's scalars are full-width and its MSM
+// takes several times its transfer, which it hides, so H stays only with the rest.
+QueryResidency plan_query_residency(const KeyQuerySizes& k, std::size_t max_pass_terms, bool g2_on_device,
+                                    std::size_t available);
 
 }  // namespace zkpipe::gpu

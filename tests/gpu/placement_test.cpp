@@ -7,6 +7,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_streamed.hpp"
 #include "gpu/placement.hpp"
 
 namespace zkpipe::gpu {
@@ -63,6 +64,57 @@ TEST(Placement, ShorterMsmPassesKeepTheKeyResidentOnAnH100) {
   EXPECT_LE(resident_need(kPorep32GiB, *h100, true, std::size_t{79} << 30), std::size_t{79} << 30);
   // A 48 GiB card cannot hold the 47.6 GiB of points beside anything.
   EXPECT_FALSE(resident_pass_terms(kPorep32GiB, most, true, std::size_t{48} << 30).has_value());
+}
+
+// What stays resident of the 32 GiB PoRep's key at each budget: all of it on an 80 GB
+// card; within 16 GiB nothing beside a partition; in between the queries that save
+// the most transfer per byte first (L, A, then B), never H alone; and what is kept
+// always leaves the partition, the margin and room for streamed chunks.
+TEST(Placement, QueriesStayResidentMostSavedTransferFirst) {
+  const std::size_t most = std::size_t{1} << 26;
+  const std::size_t gib = std::size_t{1} << 30;
+  const QueryResidency h100 = plan_query_residency(kPorep32GiB, most, true, 79 * gib);
+  EXPECT_TRUE(h100.all(true));
+  EXPECT_EQ(h100.msm_pass_terms, resident_pass_terms(kPorep32GiB, most, true, 79 * gib));
+  EXPECT_EQ(h100.names(), "L, A, B (G1), B (G2), H");
+
+  EXPECT_FALSE(plan_query_residency(kPorep32GiB, most, true, 16 * gib).any());
+  EXPECT_EQ(plan_query_residency(kPorep32GiB, most, true, 16 * gib).names(), "none");
+
+  // 24 GiB: room for B's G1 points (3.0 GiB), not for L or A (11.6 GiB each).
+  const QueryResidency at24 = plan_query_residency(kPorep32GiB, most, true, 24 * gib);
+  EXPECT_EQ(at24.names(), "B (G1)");
+  // 32 GiB: both of B's; 36 GiB: L first, before B.
+  EXPECT_EQ(plan_query_residency(kPorep32GiB, most, true, 32 * gib).names(), "B (G1), B (G2)");
+  EXPECT_EQ(plan_query_residency(kPorep32GiB, most, true, 36 * gib).names(), "L");
+  // 48 GiB: L and A (the points are 47.6 GiB: not all).
+  const QueryResidency at48 = plan_query_residency(kPorep32GiB, most, true, 48 * gib);
+  EXPECT_TRUE(at48.l && at48.a);
+  EXPECT_FALSE(at48.all(true));
+  EXPECT_FALSE(at48.h);
+
+  for (std::size_t budget = 12 * gib; budget <= 80 * gib; budget += gib / 2) {
+    const QueryResidency plan = plan_query_residency(kPorep32GiB, most, true, budget);
+    if (plan.all(true)) continue;
+    EXPECT_FALSE(plan.h) << budget;
+    EXPECT_EQ(plan.msm_pass_terms, kMinMsmPassTerms) << budget;
+    if (plan.any()) {
+      EXPECT_LE(plan.bytes(kPorep32GiB) + least_device_bytes(kPorep32GiB) + device_memory_margin(budget) +
+                    streamed_chunk_reserve(kPorep32GiB, true),
+                budget)
+          << budget;
+    }
+    // A query of less saving per byte is kept while one of more stays out only when
+    // that one is larger (it did not fit in what was left).
+    if (plan.a && !plan.l) {
+      EXPECT_GT(kPorep32GiB.l, kPorep32GiB.a) << budget;
+    }
+    if ((plan.b_g1 || plan.b_g2) && !plan.a) {
+      EXPECT_GT(kPorep32GiB.a, kPorep32GiB.b_g1) << budget;
+    }
+  }
+  // Without the G2 MSM on the device its points are never planned.
+  EXPECT_FALSE(plan_query_residency(kPorep32GiB, most, false, 40 * gib).b_g2);
 }
 
 }  // namespace

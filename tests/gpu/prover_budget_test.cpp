@@ -16,6 +16,7 @@
 #include "groth16/verifier.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/placement.hpp"
 #include "gpu_test_env.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "r1cs/compiled_r1cs.hpp"
@@ -88,6 +89,36 @@ TEST_P(CudaProverBudgetStreaming, StreamsWithinABudgetTooSmallForTheResidentKey)
   }
   EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
   EXPECT_GT(ledger.snapshot().device(0).peak_bytes, 0u);
+}
+
+// A budget that holds some of the key's queries beside a partition but not all: those
+// stay resident (the most transfer saved per byte first), the others stream, the
+// proofs equal the CPU backend's and the device memory stays within the budget.
+TEST_F(CudaProverBudget, KeepsSomeQueriesResidentWhereNotAllFit) {
+  const KeyQuerySizes k = KeyQuerySizes::of(*key_);
+  const std::size_t most = CudaProverOptions{}.max_msm_pass_terms;
+  // The least budget with a partial plan, in steps of 4 MiB.
+  std::size_t budget = CudaProver::least_device_bytes(*key_);
+  QueryResidency plan;
+  for (; budget < 4 * point_bytes(); budget += std::size_t{4} << 20) {
+    plan = plan_query_residency(k, most, true, budget);
+    if (plan.any()) break;
+  }
+  ASSERT_TRUE(plan.any() && !plan.all(true)) << "no budget keeps some queries but not all";
+  memory::BufferLedger ledger;
+  ledger.set_device_limit(0, budget);
+  CudaProver gpu(0, CudaProverOptions{.ledger = &ledger});
+  groth16::CpuProver cpu;
+  const Blinding blinding = Blinding::random();
+  const groth16::Proof expected = groth16::prove(cpu, groth16::synthesize_witness(*circuit_, 0), *key_, blinding);
+  EXPECT_EQ(groth16::prove(gpu, groth16::synthesize_witness(*circuit_, 0), *key_, blinding), expected);
+  EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kPartlyResident);
+  EXPECT_EQ(gpu.resident_queries(*key_), plan.names());
+  // The resident queries' MSMs did not stream; only the others' points were copied.
+  const std::size_t streamed_queries = 5 - (plan.l + plan.a + plan.b_g1 + plan.b_g2);
+  EXPECT_EQ(gpu.streamed_totals().sums, streamed_queries);
+  EXPECT_EQ(gpu.pinned_copy_bytes(), point_bytes() - plan.bytes(k));
+  EXPECT_LE(ledger.snapshot().device(0).peak_bytes, budget);
 }
 
 // A deferred (pce) witness under a budget that holds the least a partition needs
