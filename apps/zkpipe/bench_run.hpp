@@ -52,7 +52,7 @@ struct BenchOptions {
   bool strict_memory = false;
 };
 
-// The target for memory the ledger does not see (issue 16): at most this share of RSS.
+// The target for memory the ledger does not see: at most this share of RSS.
 inline constexpr double kMaxUntrackedShare = 0.05;
 
 struct PreparedWorkload {
