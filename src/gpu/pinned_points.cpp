@@ -18,11 +18,16 @@ constexpr std::size_t kReleasePoints = std::size_t{1} << 22;
 template <class Curve>
 PinnedPoints<Curve>::PinnedPoints(std::span<const ec::Affine<Curve>> points, bool file_mapped,
                                   memory::BufferLedger& ledger)
-    : words_(ledger, std::max<std::size_t>(points.size(), 1)), size_(points.size()) {
+    : words_(ledger), size_(points.size()) {
+  // The source's pages leave the resident set before the page-locked memory is
+  // allocated (page-locking makes all of it resident at once), so that the process
+  // never holds both whole; below they come back from the page cache a chunk at a
+  // time. Best effort: a refusal leaves them resident, as they were.
+  if (file_mapped) memory::release_mapped_pages({points.data(), points.size_bytes()});
+  words_.reserve(std::max<std::size_t>(size_, 1));
   for (std::size_t first = 0; first < size_; first += kReleasePoints) {
     const std::span<const ec::Affine<Curve>> part = points.subspan(first, std::min(kReleasePoints, size_ - first));
     to_device_words(part, words_.data() + first);
-    // Best effort: a refusal leaves the pages resident, as they were.
     if (file_mapped) memory::release_mapped_pages({part.data(), part.size_bytes()});
   }
 }

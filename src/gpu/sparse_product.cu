@@ -296,8 +296,11 @@ struct PinnedMatrix {
         columns(copy(m.columns, file_mapped, ledger)),
         codes(copy(m.coefficients, file_mapped, ledger)) {}
 
+  // A file mapping's pages leave the resident set before the page-locked copy is
+  // allocated and again once copied (PinnedPoints does the same).
   template <class T>
   static PinnedBuffer<T> copy(std::span<const T> from, bool file_mapped, memory::BufferLedger& ledger) {
+    if (file_mapped) memory::release_mapped_pages({from.data(), from.size_bytes()});
     PinnedBuffer<T> to(ledger, std::max<std::size_t>(from.size(), 1));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), std::size_t{1} << 20), [&](const auto& r) {
       std::copy(from.data() + r.begin(), from.data() + r.end(), to.data() + r.begin());
