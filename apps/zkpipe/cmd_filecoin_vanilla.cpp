@@ -89,7 +89,7 @@ nlohmann::json update_job(const VanillaOptions& o, std::uint64_t sector_bytes, c
 }
 
 void run_vanilla(const VanillaOptions& o) {
-  const std::uint64_t sector_bytes = parse_sector_size(o.sector_size);
+  const std::uint64_t sector_bytes = filecoin::parse_sector_size(o.sector_size);
   if (sector_bytes > (std::uint64_t{8} << 20)) {
     throw std::invalid_argument("--sector-size " + o.sector_size +
                                 ": vanilla proofs are made for sectors held in memory, 2KiB or 8MiB");

@@ -1,9 +1,6 @@
 #include "seal_proof_args.hpp"
 
 #include <array>
-#include <cctype>
-#include <charconv>
-#include <limits>
 #include <stdexcept>
 
 #include "circuits/filecoin/sector_shape.hpp"
@@ -13,25 +10,11 @@ namespace zkpipe::cli {
 namespace {
 
 struct Unit {
-  std::string_view name;  // as parsed, lowercase
   std::string_view label;
   std::uint64_t bytes;
 };
 
-constexpr std::array<Unit, 4> kUnits = {
-    {{"", "bytes", 1}, {"kib", "KiB", 1ull << 10}, {"mib", "MiB", 1ull << 20}, {"gib", "GiB", 1ull << 30}}};
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+constexpr std::array<Unit, 4> kUnits = {{{"bytes", 1}, {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}}};
 
 filecoin::ApiVersion parse_api(const std::string& api) {
   if (api == "1.0" || api == "1.0.0") return filecoin::ApiVersion::k1_0_0;
@@ -57,33 +40,17 @@ void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice) {
   api->excludes(proof);
 }
 
-std::uint64_t parse_sector_size(std::string_view text) {
-  const std::string_view t = trimmed(text);
-  std::uint64_t count = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), count);
-  const std::string unit = lowercase(trimmed(std::string_view(end, t.data() + t.size() - end)));
-  if (ec == std::errc() && end != t.data() && count != 0) {
-    for (const Unit& u : kUnits) {
-      if (unit != u.name) continue;
-      if (count > std::numeric_limits<std::uint64_t>::max() / u.bytes) break;
-      return count * u.bytes;
-    }
-  }
-  throw std::invalid_argument("sector size '" + std::string(text) +
-                              "': expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or a number of bytes");
-}
-
 const filecoin::SealProof& resolve_seal_proof(const SealProofChoice& choice) {
   if (!choice.proof.empty()) {
     const filecoin::SealProof& proof = filecoin::seal_proof(choice.proof);
-    if (!choice.sector_size.empty() && parse_sector_size(choice.sector_size) != proof.sector_bytes) {
+    if (!choice.sector_size.empty() && filecoin::parse_sector_size(choice.sector_size) != proof.sector_bytes) {
       throw std::invalid_argument("--proof " + choice.proof + " seals " + describe_sector_size(proof.sector_bytes) +
                                   " sectors, not --sector-size " + choice.sector_size);
     }
     return proof;
   }
   if (choice.sector_size.empty()) throw std::invalid_argument("give --sector-size (or --proof NAME)");
-  const std::uint64_t bytes = parse_sector_size(choice.sector_size);
+  const std::uint64_t bytes = filecoin::parse_sector_size(choice.sector_size);
   filecoin::sector_shape(bytes);  // a size without published parameters: named with the known ones
   const filecoin::ApiVersion api = parse_api(choice.api);
   // 1.2's interactive-seed variant is the synthetic PoRep; the non-interactive one is

@@ -25,10 +25,6 @@ void add_seal_proof_options(CLI::App& cmd, SealProofChoice& choice);
 // --api and --proof alone, for a command whose --sector-size is another option's.
 void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice);
 
-// "2KiB" (also "2kib", "2 KiB"), "32GiB", "2048": bytes. Throws std::invalid_argument
-// naming the text and the accepted forms.
-std::uint64_t parse_sector_size(std::string_view text);
-
 // The registered proof chosen: --proof by name (its sector size must be --sector-size
 // when both are given), else the size's proof of --api: 1.0 StackedDrg<size>V1, 1.1
 // StackedDrg<size>V1_1 (the default), 1.2 StackedDrg<size>V1_1_Feat_SyntheticPoRep.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "circuits/filecoin/sector_shape.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
 
@@ -28,9 +29,17 @@ void add_circuit_options(CLI::App& cmd, WorkloadSpec& spec) {
                  "Size preset: porep-like " + joined(proving::preset_names("porep-like")) +
                      "; the filecoin-* circuits a sector size, " + joined(proving::preset_names("filecoin-porep")))
       ->capture_default_str();
-  cmd.add_option("--sector-size", spec.preset,
-                 "Sector size of a filecoin-* circuit (the same as --preset); the PoSt circuits' partitions are "
-                 "synthetic sectors (window: full partitions, winning: one)");
+  cmd.add_option_function<std::string>(
+      "--sector-size",
+      [&spec](const std::string& text) {
+        try {
+          spec.preset = filecoin::sector_size_name(filecoin::parse_sector_size(text));
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--sector-size", e.what());
+        }
+      },
+      "Sector size of a filecoin-* circuit, 2KiB … 64GiB in any case or bytes (the same as --preset); the PoSt "
+      "circuits' partitions are synthetic sectors (window: full partitions, winning: one)");
 }
 
 void add_instance_options(CLI::App& cmd, WorkloadSpec& spec) {

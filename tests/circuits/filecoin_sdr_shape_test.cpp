@@ -66,6 +66,30 @@ TEST(FilecoinSectorShape, UnknownSizeListsThePublishedOnes) {
   EXPECT_THROW(challenges_per_partition(2, 0), std::invalid_argument);
 }
 
+// One grammar for sector sizes everywhere they are read: the names in any case, a
+// space before the unit, or bytes; the canonical name comes back for the published ones.
+TEST(FilecoinSectorShape, SectorSizesAreReadOneWay) {
+  EXPECT_EQ(parse_sector_size("32GiB"), 32ull << 30);
+  EXPECT_EQ(parse_sector_size(" 32 gib "), 32ull << 30);
+  EXPECT_EQ(parse_sector_size("2KIB"), 2048u);
+  EXPECT_EQ(parse_sector_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(parse_sector_size("34359738368"), 32ull << 30);
+  EXPECT_EQ(parse_sector_size("4096"), 4096u);  // read; sector_shape says it is not published
+  for (const SectorShape& s : published_sector_shapes()) {
+    EXPECT_EQ(parse_sector_size(sector_size_name(s.sector_bytes)), s.sector_bytes);
+  }
+  for (const char* bad : {"", "0", "32GB", "32 G", "GiB", "-2KiB", "32GiBs", "99999999999GiB"}) {
+    try {
+      parse_sector_size(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or a number of bytes"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // registry.rs REGISTERED_PROOF_IDS, version() and as_v1_config(): ids 0..4 are V1 (API
 // 1.0.0), 5..9 V1_1 (1.1.0), 10..14 the synthetic variants (1.2.0 despite their names),
 // 15..19 non-interactive (1.2.0); each size cycles 2KiB, 8MiB, 512MiB, 32GiB, 64GiB.

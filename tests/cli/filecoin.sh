@@ -108,6 +108,13 @@ test ! -e "$dir/s32"
 grep -Eq "^public inputs +23 " "$dir/info.txt"
 "$zkpipe" circuit info --circuit filecoin-winning-post --sector-size 32GiB > "$dir/info.txt"
 grep -Eq "^public inputs +133 " "$dir/info.txt"
+# Sector sizes are read one way: any case, or bytes; anything else is refused by name.
+"$zkpipe" circuit info --circuit filecoin-winning-post --sector-size "32 gib" > "$dir/info.txt"
+grep -Eq "^public inputs +133 " "$dir/info.txt"
+"$zkpipe" circuit info --circuit filecoin-winning-post --sector-size 34359738368 > "$dir/info.txt"
+grep -Eq "^public inputs +133 " "$dir/info.txt"
+expect_exit 2 "$zkpipe" circuit info --circuit filecoin-winning-post --sector-size 32GB
+grep -q "expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or a number of bytes" "$dir/err.txt"
 (cd "$dir" && "$zkpipe" bench batch --circuit filecoin-window-post --sector-size 2KiB --partitions 2 -c 1 \
   --backend cpu --quiet > "$dir/post.txt" 2>&1) || { cat "$dir/post.txt" >&2; fail "window post bench"; }
 grep -q "1/1 proofs verified" "$dir/post.txt"

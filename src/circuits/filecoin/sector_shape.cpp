@@ -1,8 +1,12 @@
 #include "circuits/filecoin/sector_shape.hpp"
 
 #include <array>
+#include <cctype>
+#include <charconv>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace zkpipe::filecoin {
 namespace {
@@ -33,6 +37,28 @@ const SectorShape& sector_shape(std::uint64_t sector_bytes) {
   for (const SectorShape& shape : kPublished) known += (known.empty() ? "" : ", ") + std::to_string(shape.sector_bytes);
   throw std::invalid_argument("sector size " + std::to_string(sector_bytes) +
                               " bytes has no published SDR parameters (known: " + known + ")");
+}
+
+std::uint64_t parse_sector_size(std::string_view text) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::string_view t = text;
+  while (!t.empty() && space(t.front())) t.remove_prefix(1);
+  while (!t.empty() && space(t.back())) t.remove_suffix(1);
+  std::uint64_t count = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), count);
+  std::string unit(end, t.data() + t.size());
+  unit.erase(0, unit.find_first_not_of(' '));
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = {{"", 1}, {"kib", kKiB}, {"mib", kMiB}, {"gib", kGiB}};
+  if (ec == std::errc() && end != t.data() && count != 0) {
+    for (const auto& [name, bytes] : kUnits) {
+      if (unit != name) continue;
+      if (count > std::numeric_limits<std::uint64_t>::max() / bytes) break;
+      return count * bytes;
+    }
+  }
+  throw std::invalid_argument("sector size '" + std::string(text) +
+                              "': expected 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or a number of bytes");
 }
 
 std::string sector_size_name(std::uint64_t sector_bytes) {

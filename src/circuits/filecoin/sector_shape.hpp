@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace zkpipe::filecoin {
 
@@ -38,6 +39,12 @@ std::span<const SectorShape> published_sector_shapes();
 
 // Throws std::invalid_argument naming the size and listing the published ones.
 const SectorShape& sector_shape(std::uint64_t sector_bytes);
+
+// A sector size as users write it: "2KiB", "32GiB" (any case, a space allowed before
+// the unit: "32 gib"), or a number of bytes ("34359738368"). Any size, published or
+// not (sector_shape says which are). Throws std::invalid_argument naming the text and
+// the accepted forms.
+std::uint64_t parse_sector_size(std::string_view text);
 
 // "2KiB", "8MiB", "512MiB", "32GiB", "64GiB": the size as registered proofs name it.
 // Throws as sector_shape does.
