@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "memory/process_memory.hpp"
+#include "io/file_mapping.hpp"
 
 namespace zkpipe::gpu {
 
@@ -23,12 +23,12 @@ PinnedPoints<Curve>::PinnedPoints(std::span<const ec::Affine<Curve>> points, boo
   // allocated (page-locking makes all of it resident at once), so that the process
   // never holds both whole; below they come back from the page cache a chunk at a
   // time. Best effort: a refusal leaves them resident, as they were.
-  if (file_mapped) memory::release_mapped_pages({points.data(), points.size_bytes()});
+  if (file_mapped) io::release_mapped_pages(points.data(), points.size_bytes());
   words_.reserve(std::max<std::size_t>(size_, 1));
   for (std::size_t first = 0; first < size_; first += kReleasePoints) {
     const std::span<const ec::Affine<Curve>> part = points.subspan(first, std::min(kReleasePoints, size_ - first));
     to_device_words(part, words_.data() + first);
-    if (file_mapped) memory::release_mapped_pages({part.data(), part.size_bytes()});
+    if (file_mapped) io::release_mapped_pages(part.data(), part.size_bytes());
   }
 }
 

@@ -12,7 +12,7 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_profile.hpp"
 #include "gpu/field.cuh"
-#include "memory/process_memory.hpp"
+#include "io/file_mapping.hpp"
 
 namespace zkpipe::gpu {
 
@@ -300,12 +300,12 @@ struct PinnedMatrix {
   // allocated and again once copied (PinnedPoints does the same).
   template <class T>
   static PinnedBuffer<T> copy(std::span<const T> from, bool file_mapped, memory::BufferLedger& ledger) {
-    if (file_mapped) memory::release_mapped_pages({from.data(), from.size_bytes()});
+    if (file_mapped) io::release_mapped_pages(from.data(), from.size_bytes());
     PinnedBuffer<T> to(ledger, std::max<std::size_t>(from.size(), 1));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), std::size_t{1} << 20), [&](const auto& r) {
       std::copy(from.data() + r.begin(), from.data() + r.end(), to.data() + r.begin());
     });
-    if (file_mapped) memory::release_mapped_pages({from.data(), from.size_bytes()});
+    if (file_mapped) io::release_mapped_pages(from.data(), from.size_bytes());
     return to;
   }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -43,13 +44,17 @@ FileMapping::~FileMapping() {
   if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
 }
 
+void release_mapped_pages(const void* base, std::size_t bytes) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto at = reinterpret_cast<std::uintptr_t>(base);
+  const std::uintptr_t begin = (at + page - 1) / page * page;
+  const std::uintptr_t end = (at + bytes) / page * page;
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 void FileMapping::release(std::size_t offset, std::size_t bytes) const {
   if (offset >= size_ || bytes == 0) return;
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t begin = (offset + page - 1) / page * page;
-  const std::size_t end = std::min(size_, offset + std::min(bytes, size_ - offset)) / page * page;
-  // Advice only: a mapping whose pages cannot be dropped costs RSS, not correctness.
-  if (begin < end) ::madvise(const_cast<std::uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+  release_mapped_pages(data_ + offset, std::min(bytes, size_ - offset));
 }
 
 std::optional<std::string> FileMapping::change() const {

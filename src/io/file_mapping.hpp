@@ -22,6 +22,14 @@
 
 namespace zkpipe::io {
 
+// The whole pages inside [base, base + bytes), a view into a read-only file mapping,
+// leave the process's resident set (madvise MADV_DONTNEED): the page cache keeps
+// what the kernel does not reclaim, and a later read maps them again, so a range
+// copied elsewhere stops counting twice. A neighbour sharing the first or last page
+// keeps it. Advice only: pages that cannot be dropped cost RSS, not correctness.
+// Never for memory the program wrote, which would read back as the file or zeros.
+void release_mapped_pages(const void* base, std::size_t bytes);
+
 class FileMapping {
  public:
   // Throws FileError when the file cannot be mapped.

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <malloc.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -73,16 +72,6 @@ bool reset_peak_resident() {
 }
 
 std::size_t available_memory_bytes() { return proc_kib_field("/proc/meminfo", "MemAvailable"); }
-
-bool release_mapped_pages(AddressRange range) {
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(range.base);
-  // Inward to whole pages: a neighbour sharing the first or last page keeps it.
-  const std::uintptr_t first = (begin + page - 1) / page * page;
-  const std::uintptr_t end = (begin + range.bytes) / page * page;
-  if (end <= first) return true;
-  return ::madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED) == 0;
-}
 
 std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges) {
   const ReadOnlyFd pagemap("/proc/self/pagemap");

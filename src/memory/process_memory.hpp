@@ -64,14 +64,6 @@ std::size_t code_resident_bytes();
 // ranges); nullopt if it cannot.
 std::optional<std::size_t> present_bytes(std::span<const AddressRange> ranges);
 
-// The whole pages inside `range`, a view into a read-only file mapping, leave this
-// process's resident set (madvise MADV_DONTNEED): the page cache keeps what the
-// kernel does not reclaim, and a later read maps the pages again. For a mapping
-// that was copied elsewhere and will not be read for a while; never for memory the
-// program wrote (it would read back as the file's bytes, or zeros). False if the
-// kernel refused.
-bool release_mapped_pages(AddressRange range);
-
 // The stack of a running thread of this process (pthread_getattr_np); nullopt if the
 // library cannot tell.
 std::optional<AddressRange> thread_stack(pthread_t thread);

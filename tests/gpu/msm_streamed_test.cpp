@@ -1,14 +1,15 @@
 // StreamedMsm (bases in host memory or a page-locked copy of them, summed in chunks
 // on the device) against ec::msm and the resident DeviceMsm, for G1 and G2,
 // compared as points.
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -24,6 +25,7 @@
 #include "gpu/nonzero_terms.hpp"
 #include "gpu/pinned_points.hpp"
 #include "gpu_test_env.hpp"
+#include "io/file_mapping.hpp"
 #include "memory/process_memory.hpp"
 
 namespace zkpipe::gpu {
@@ -193,25 +195,23 @@ TYPED_TEST(GpuStreamedMsm, PageLockedCopyIsTheDeviceLayoutAndReleasesAMappedSour
   std::vector<AffineWords<TypeParam>> expected(n);
   to_device_words<TypeParam>(points, expected.data());
 
-  char path[] = "/tmp/zkpipe_pinned_points_XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  unlink(path);
+  const auto path = std::filesystem::temp_directory_path() / ("zkpipe_pinned_points_" + std::to_string(getpid()));
   const std::size_t bytes = n * sizeof(Affine);
-  ASSERT_EQ(write(fd, points.data(), bytes), static_cast<ssize_t>(bytes));
-  void* map = mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  ASSERT_NE(map, MAP_FAILED);
-  const std::span<const Affine> mapped(static_cast<const Affine*>(map), n);
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(points.data()), static_cast<std::streamsize>(bytes));
+  }
+  const auto mapping = io::FileMapping::open(path);
+  std::filesystem::remove(path);
+  const std::span<const Affine> mapped(reinterpret_cast<const Affine*>(mapping->bytes().data()), n);
   ASSERT_TRUE(std::equal(mapped.begin(), mapped.end(), points.begin()));  // every page read
 
   const PinnedPoints<TypeParam> pinned(mapped, true, memory::BufferLedger::process());
   EXPECT_EQ(std::memcmp(pinned.span().data(), expected.data(), n * sizeof(AffineWords<TypeParam>)), 0);
-  const memory::AddressRange range{map, bytes};
-  // Only the partial first and last pages may stay.
-  EXPECT_LE(memory::present_bytes({&range, 1}).value_or(bytes), 2 * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+  const memory::AddressRange range{mapped.data(), bytes};
+  // Only the partial last page may stay.
+  EXPECT_LE(memory::present_bytes({&range, 1}).value_or(bytes), static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
   EXPECT_TRUE(std::equal(mapped.begin(), mapped.end(), points.begin()));
-  munmap(map, bytes);
 }
 
 // One StreamedMsm serves sums of growing and shrinking sizes: its chunk buffers grow

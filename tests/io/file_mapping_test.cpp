@@ -1,7 +1,7 @@
 // Files under a mapping: a truncation seen before use (change) and during use (a read
 // past the new end reads zeros and is reported by damage(), the process lives on);
 // a fault outside any guarded mapping still kills; opening beneath a directory
-// follows no symbolic link and never leaves it.
+// follows no symbolic link and never leaves it; released pages leave the resident set.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -72,6 +72,30 @@ TEST(FileMapping, ATruncationIsSeenBeforeUseAndAReadPastTheNewEndIsReportedNotFa
   fs::resize_file(path, page_bytes());
   EXPECT_EQ(sum(mapping->bytes()), page_bytes());  // pages 1..3 now read zeros too
   EXPECT_EQ(mapping->damage(), page_bytes());
+}
+
+// Resident pages of the process (/proc/self/statm's second field), in bytes.
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t total = 0;
+  std::size_t resident = 0;
+  statm >> total >> resident;
+  return resident * page_bytes();
+}
+
+// A range of a mapping copied elsewhere leaves the resident set, whole pages only
+// (from the middle of the first page: that page stays), and reads back as the file.
+TEST(FileMapping, ReleasedPagesLeaveTheResidentSetAndReadBack) {
+  TempDir dir;
+  const std::size_t bytes = 4096 * page_bytes();
+  write_ones(dir.path() / "f", bytes);
+  const auto mapping = FileMapping::open(dir.path() / "f");
+  ASSERT_EQ(sum(mapping->bytes()), bytes);
+  const std::size_t before = resident_bytes();
+  release_mapped_pages(mapping->bytes().data() + 100, bytes - 100);
+  const std::size_t after = resident_bytes();
+  EXPECT_GE(before, after + bytes - 2 * page_bytes()) << "before " << before << ", after " << after;
+  EXPECT_EQ(sum(mapping->bytes()), bytes);
 }
 
 TEST(FileMapping, AnotherMappingIsUnaffectedAndAFreedSlotStartsClean) {

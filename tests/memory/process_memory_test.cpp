@@ -118,36 +118,6 @@ TEST(ProcessMemory, CodeIsExecutableImagesNotMappedDataFiles) {
   munmap(p, kBytes);
 }
 
-// A mapped file's pages leave the resident set (whole pages inside the range only)
-// and read back as the file's bytes.
-TEST(ProcessMemory, ReleasedMappedPagesLeaveTheResidentSetAndReadBack) {
-  char path[] = "/tmp/zkpipe_release_test_XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  unlink(path);
-  constexpr std::size_t kBytes = 8 * kMiB;
-  std::vector<char> content(kBytes);
-  for (std::size_t i = 0; i < kBytes; ++i) content[i] = static_cast<char>(i * 7 + 3);
-  ASSERT_EQ(write(fd, content.data(), kBytes), static_cast<ssize_t>(kBytes));
-  void* p = mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  ASSERT_NE(p, MAP_FAILED);
-  const auto* bytes = static_cast<const volatile char*>(p);
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < kBytes; i += 4096) sum += static_cast<unsigned char>(bytes[i]);
-  EXPECT_GT(sum, 0u);
-  const AddressRange whole{p, kBytes};
-  ASSERT_EQ(present_bytes({&whole, 1}), kBytes);
-
-  // From the middle of the first page: that page stays, the others go.
-  const AddressRange inner{static_cast<const char*>(p) + 100, kBytes - 100};
-  ASSERT_TRUE(release_mapped_pages(inner));
-  // (Linux keeps the partial first page; some sandboxes drop it too.)
-  EXPECT_LE(present_bytes({&whole, 1}).value_or(kBytes), static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
-  for (std::size_t i = 0; i < kBytes; i += 4099) ASSERT_EQ(bytes[i], content[i]) << i;
-  munmap(p, kBytes);
-}
-
 TEST(ProcessMemory, UntrackedSubtractsBaselineTrackedAndRuntimeGrowth) {
   MemoryBaseline b;
   b.rss = 100 * kMiB;
