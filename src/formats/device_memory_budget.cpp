@@ -24,7 +24,9 @@ std::size_t parse_size(std::string_view text) {
     throw std::invalid_argument(quoted(text) +
                                 " is not a size: write a number with a unit such as 16GiB, 24 GiB or 20000MB");
   }
-  if (*bytes < kMinDeviceMemory) throw std::invalid_argument(quoted(text) + " is less than the least zkpipe works in, 256 MiB");
+  if (*bytes < kMinDeviceMemory) {
+    throw std::invalid_argument(quoted(text) + " is less than the least zkpipe works in, 256 MiB");
+  }
   return *bytes;
 }
 
@@ -50,8 +52,8 @@ std::string DeviceMemoryBudget::describe() const {
   if (every) return format_bytes(static_cast<double>(*every));
   std::string text;
   for (const auto& [ordinal, bytes] : by_device) {
-    text += (text.empty() ? "" : ", ") + format_bytes(static_cast<double>(bytes)) + " on device " +
-            std::to_string(ordinal);
+    text +=
+        (text.empty() ? "" : ", ") + format_bytes(static_cast<double>(bytes)) + " on device " + std::to_string(ordinal);
   }
   return text;
 }

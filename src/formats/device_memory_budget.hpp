@@ -17,7 +17,7 @@ namespace zkpipe::formats {
 inline constexpr std::size_t kMinDeviceMemory = std::size_t{256} << 20;
 
 struct DeviceMemoryBudget {
-  std::optional<std::size_t> every;   // one size for every GPU
+  std::optional<std::size_t> every;      // one size for every GPU
   std::map<int, std::size_t> by_device;  // or sizes by ordinal
 
   // The budget of that GPU, if any.
