@@ -280,16 +280,16 @@ std::string describe_key_residence(const BackendOptions& options, [[maybe_unused
                               : "; the evaluator's matrices streamed (" +
                                     format_bytes(static_cast<double>(sent.evaluator_bytes)) + " in " +
                                     std::to_string(sent.evaluations) + " evaluations)";
-    switch (cuda->base_placement(key)) {
+    const gpu::BasePlacement placement = cuda->base_placement(key);
+    switch (placement) {
       case gpu::BasePlacement::kResident:
         return "in host memory, a copy resident on device " + device + evaluator;
       case gpu::BasePlacement::kPartlyResident:
       case gpu::BasePlacement::kStreamed: {
-        std::string text = "in host memory, streamed to device " + device + " at every MSM";
-        if (cuda->base_placement(key) == gpu::BasePlacement::kPartlyResident) {
-          text = "in host memory; " + cuda->resident_queries(key) + " resident on device " + device +
-                 ", the other queries streamed at every MSM";
-        }
+        std::string text = placement == gpu::BasePlacement::kStreamed
+                               ? "in host memory, streamed to device " + device + " at every MSM"
+                               : "in host memory; " + cuda->resident_queries(key) + " resident on device " + device +
+                                     ", the other queries streamed at every MSM";
         if (const std::size_t pinned = cuda->pinned_copy_bytes(); pinned != 0) {
           text += " from a page-locked copy (" + format_bytes(static_cast<double>(pinned)) + " with the evaluator's)";
         }
