@@ -13,7 +13,7 @@ if(ZKPIPE_CUDA)
   # 12.0) and PTX of the newest for the driver to compile on what comes next. Set
   # before enable_language so CMake keeps it. "native" is resolved here to the
   # capabilities nvidia-smi reports, so that the build knows its own list
-  # (gpu/architectures.hpp); CI builds a representative pair (scripts/test.sh).
+  # (gpu/architectures.hpp); CI builds one (scripts/test.sh).
   set(zkpipe_default_cuda_architectures "80-real;86-real;89-real;90-real;100-real;120-real;120-virtual")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES "${zkpipe_default_cuda_architectures}")

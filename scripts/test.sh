@@ -13,10 +13,11 @@ scripts/install-deps.sh
 # snarkjs, circom2, circomlib at pinned versions (cached); exit 3 = npm registry
 # unreachable with nothing cached, in which case the snarkjs test skips itself.
 scripts/install-snarkjs.sh || [ $? -eq 3 ]
-# GPU code for a representative pair of architectures (consumer Ampere and Hopper):
-# every kernel is compiled for two targets, as in the default build's seven, at a
-# third of its time. ZKPIPE_CUDA_ARCHITECTURES overrides it (README, "GPUs").
-scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${ZKPIPE_CUDA_ARCHITECTURES:-86-real;90-real}"
+# GPU code for one architecture, consumer Ampere's (the tightest shared memory of the
+# default build's seven): every kernel goes through the compiler and the assembler's
+# resource checks at a seventh of the default build's time; CI has no GPU to run it.
+# ZKPIPE_CUDA_ARCHITECTURES overrides it (README, "GPUs").
+scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${ZKPIPE_CUDA_ARCHITECTURES:-86-real}"
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 900
 if [[ ${ZKPIPE_TEST_QUICK:-0} == 1 ]]; then exit 0; fi
 
