@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh
+scripts/build.sh -DZKPIPE_BENCH=ON
 mkdir -p out
 scripts/arith-summary.py build out

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The CPU test suites under the sanitizers (CUDA off, benchmarks off, RelWithDebInfo):
-#   asan  ASan + UBSan build in ./build-asan of every CPU test suite and the command
-#         line, then ctest (less the tests listed at asan_excluded, which run in the
-#         plain build); any sanitizer report fails (UBSan: -fno-sanitize-recover=all).
+#   asan  ASan + UBSan build in ./build-asan of the command line and the test suites
+#         named at asan_suites, then ctest (less the tests listed at asan_excluded,
+#         which run in the plain build); any sanitizer report fails (UBSan:
+#         -fno-sanitize-recover=all).
 #         With clang 16 or later (scripts/lib/clang.sh) the build is the fuzzing one
 #         (-DZKPIPE_FUZZ=ON: ASan + UBSan and coverage instrumentation), so that it
 #         makes the libFuzzer targets too and scripts/fuzz.sh runs them from it
@@ -89,6 +90,14 @@ configure() {
 #                                PoSt jobs' own proofs run under it
 asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlusHeap|cli\.service|cli\.service_load|cli\.cluster|cli\.filecoin|service\.cluster_queue|.*FilecoinStackedReference\..*|FilecoinSyntheticC1\.(ThirtyTwoGiBIsConsistent|TwoKiBPartitionSatisfiesTheCircuit)|FilecoinC1Circuit\.ShapeSynthesizesAsTheRealCircuit|FilecoinUpdateCircuit\.(ThirtyTwoGiBCountsAreRustFilProofs|Sha256VariantCountsAreRustFilProofs|ASha256UpdateSatisfiesTheCircuitAndTamperingBreaksIt|AnEmptyUpdateOfAnySizeSatisfiesTheCircuit)|UpdateService\.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk|FilecoinStackedCircuit\.(SeveralPartitionsAndChallenges|ValuesOnlyWitnessEqualsTheFullSynthesis|ShapeFromOneChallengeEqualsTheSynthesis|TwoKiBSealProofPartition)|FilecoinStackedTampering\.(TreeCAndTreeRLastSiblings|ForgedLabels|ParentColumnValues|DataLeafAndTreeDSibling|ChallengeIndex)|FilecoinSdrGraph\.ParentCacheOf8MiBMatchesTheManifest|FilecoinPostCircuit\.PublishedProofsHaveTheirCounts|PorepPreset\.EachPresetFitsTheDomainItsNameGives|Presets/PceSynthesis\.EqualsProvingAssignmentBitForBit/"2e20"|PostService\.ACriticalWindowPostStartsAtTheNextPartitionBoundary)$'
 
+# The suites built and run under ASan + UBSan: the layers that own buffers, files,
+# threads and daemons, whose tests reach every layer below them through their proofs,
+# readers and jobs. The suites of those lower layers (fields, curves, pairing,
+# polynomials, constraint systems, gadgets, circuits: fixed-size arithmetic checked
+# against GMP and naive references) run in the plain build; their readers of untrusted
+# input (C1 outputs, vanilla proofs) are the fuzzers' targets, under the same sanitizers.
+asan_suites="memory;io;groth16;formats;engine;proving;service"
+
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
 # without set -e, so a failing ctest would otherwise be hidden by the echo after it.
 run_asan() {
@@ -96,10 +105,10 @@ run_asan() {
   t0=$(date +%s)
   cxx=${ZKPIPE_SANITIZE_CXX:-$(find_clang16 || echo g++)}
   if [[ $cxx == *clang* ]]; then
-    options=(-DZKPIPE_FUZZ=ON -DZKPIPE_SANITIZE=)
+    options=(-DZKPIPE_FUZZ=ON -DZKPIPE_SANITIZE= "-DZKPIPE_TEST_SUITES=$asan_suites")
     export_symbolizer "$cxx"
   else
-    options=(-DZKPIPE_FUZZ=OFF -DZKPIPE_SANITIZE=address,undefined)
+    options=(-DZKPIPE_FUZZ=OFF -DZKPIPE_SANITIZE=address,undefined "-DZKPIPE_TEST_SUITES=$asan_suites")
   fi
   configure build-asan "$cxx" "${options[@]}" || return
   cmake --build build-asan -j"$jobs" || return

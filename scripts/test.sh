@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command (CI's too: .ci/run): installs what is missing, builds, runs every
 # test suite (the engine's soak test among them; GPU tests skip themselves when no
-# CUDA device is present), then runs the CPU test suites under ASan + UBSan, fuzzes
-# every reader of untrusted input and runs the engine tests under ThreadSanitizer
-# (README, "Fuzzing and sanitizers").
+# CUDA device is present), then runs the suites of the layers that own buffers, files,
+# threads and daemons under ASan + UBSan, fuzzes every reader of untrusted input and
+# runs the engine tests under ThreadSanitizer (README, "Fuzzing and sanitizers").
 #
 #   ZKPIPE_TEST_QUICK=1 scripts/test.sh      the test suites only
 #   ZKPIPE_FUZZ_SECONDS=60 ...               longer fuzzing per target (default 20)
@@ -16,8 +16,9 @@ scripts/install-snarkjs.sh || [ $? -eq 3 ]
 # GPU code for one architecture, consumer Ampere's (the tightest shared memory of the
 # default build's seven): every kernel goes through the compiler and the assembler's
 # resource checks at a seventh of the default build's time; CI has no GPU to run it.
-# ZKPIPE_CUDA_ARCHITECTURES overrides it (README, "GPUs").
-scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${ZKPIPE_CUDA_ARCHITECTURES:-86-real}"
+# ZKPIPE_CUDA_ARCHITECTURES overrides it (README, "GPUs"). The benchmark programs are
+# left out: nothing here runs them (scripts/bench-arith.sh builds them).
+scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${ZKPIPE_CUDA_ARCHITECTURES:-86-real}" -DZKPIPE_BENCH=OFF
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 900
 if [[ ${ZKPIPE_TEST_QUICK:-0} == 1 ]]; then exit 0; fi
 

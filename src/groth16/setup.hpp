@@ -52,8 +52,13 @@ SetupScalars setup_scalars(const r1cs::CompiledR1cs& m, const ToxicWaste& secret
 
 // α, β, γ, δ in their groups and the IC query (few points: always on the host), from
 // the generators' tables the caller also uses for the bulk queries.
+template <unsigned WindowBits>
 VerifyingKey verifying_key(const ToxicWaste& secrets, std::span<const ff::Fr> ic_scalars,
-                           const ec::FixedBaseTable<ec::G1Curve>& g1, const ec::FixedBaseTable<ec::G2Curve>& g2);
+                           const ec::FixedBaseTable<ec::G1Curve, WindowBits>& g1,
+                           const ec::FixedBaseTable<ec::G2Curve, WindowBits>& g2);
+extern template VerifyingKey verifying_key<8>(const ToxicWaste&, std::span<const ff::Fr>,
+                                              const ec::FixedBaseTable<ec::G1Curve, 8>&,
+                                              const ec::FixedBaseTable<ec::G2Curve, 8>&);
 
 // The proving key on the host's cores.
 ProvingKey setup(const SetupScalars& scalars, const ToxicWaste& secrets, const SetupProgress& progress = {});

@@ -10,12 +10,14 @@
 namespace zkpipe::ec {
 namespace {
 
-template <class Curve>
+template <class Curve, unsigned WindowBits = 8>
 void check_fixed_base(const Affine<Curve>& base) {
-  FixedBaseTable<Curve> table(base);
+  FixedBaseTable<Curve, WindowBits> table(base);
   std::mt19937_64 rng(3);
-  std::vector<ff::Fr> scalars = {ff::Fr::zero(), ff::Fr::one(), -ff::Fr::one(), ff::Fr::from_u64(255),
-                                 ff::Fr::from_u64(256)};
+  // Digits at a window's edges: 255, 256 for 8-bit windows, 65535, 65536 for 16-bit ones.
+  std::vector<ff::Fr> scalars = {ff::Fr::zero(),          ff::Fr::one(),           -ff::Fr::one(),
+                                 ff::Fr::from_u64(255),   ff::Fr::from_u64(256),   ff::Fr::from_u64(65535),
+                                 ff::Fr::from_u64(65536), ff::Fr::from_u64(~0ull), -ff::Fr::from_u64(65536)};
   for (int i = 0; i < 40; ++i) scalars.push_back(ff::Fr::random(rng));
   std::vector<Affine<Curve>> many = table.mul_many(scalars);
   ASSERT_EQ(many.size(), scalars.size());
@@ -28,6 +30,11 @@ void check_fixed_base(const Affine<Curve>& base) {
 
 TEST(FixedBase, G1MatchesDoubleAndAdd) { check_fixed_base<G1Curve>(kG1Generator); }
 TEST(FixedBase, G2MatchesDoubleAndAdd) { check_fixed_base<G2Curve>(kG2Generator); }
+// The host setup's tables (groth16/setup.cpp, from about 4 M points).
+TEST(FixedBase, SixteenBitWindowsMatchDoubleAndAdd) {
+  check_fixed_base<G1Curve, 16>(kG1Generator);
+  check_fixed_base<G2Curve, 16>(kG2Generator);
+}
 
 }  // namespace
 }  // namespace zkpipe::ec
