@@ -3,9 +3,10 @@
 
 # Precompiled headers for the test programs and the command line: GoogleTest, CLI11 and
 # the standard headers nearly every one of their files includes were parsed again for
-# each of them. (Compiling these files at -O1 instead was tried and undone: their
-# copies of the header-defined field arithmetic, which the linker may keep instead of
-# the libraries' -O3 ones, made the proving tests up to six times slower.)
+# each of them. (Compiling these files at -O1 instead was tried and undone: the linker
+# may keep their copies of the header-defined field arithmetic instead of the
+# libraries' -O3 ones, and the proving tests ran slower: cli.filecoin 743 s against
+# 498 s, though with other compiles sharing the machine in that run.)
 option(ZKPIPE_PCH "Precompile the common headers of the test programs and the command line" ON)
 
 # zkpipe_precompile(TARGET HEADER...): TARGET's C++ files (not its CUDA ones) get the
