@@ -10,8 +10,8 @@ packages=(
   python3
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes; 16, since
   # Debian 12's default clang 14 cannot compile src/ (lambdas capturing structured
-  # bindings); llvm-16 for llvm-symbolizer (stack traces of findings). ninja builds
-  # the libraries of the layer chain in parallel.
+  # bindings); llvm-16 for llvm-symbolizer (stack traces of findings). ninja is the
+  # builds' generator (scripts/build.sh, scripts/sanitize.sh).
   clang-16 libclang-rt-16-dev llvm-16 ninja-build
   # zkpipe serve / client (src/service): gRPC + protobuf (code generated from
   # proto/zkpipe/v1/zkpipe.proto), SQLite for the durable job queue, toml++ for the

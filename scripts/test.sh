@@ -15,7 +15,7 @@ scripts/install-deps.sh
 scripts/install-snarkjs.sh || [ $? -eq 3 ]
 # GPU code for one architecture, consumer Ampere's (the tightest shared memory of the
 # default build's seven): every kernel goes through the compiler and the assembler's
-# resource checks at a seventh of the default build's time; CI has no GPU to run it.
+# resource checks once instead of seven times; CI has no GPU to run it.
 # ZKPIPE_CUDA_ARCHITECTURES overrides it (README, "GPUs"). The benchmark programs are
 # left out: nothing here runs them (scripts/bench-arith.sh builds them).
 scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${ZKPIPE_CUDA_ARCHITECTURES:-86-real}" -DZKPIPE_BENCH=OFF

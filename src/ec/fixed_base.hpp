@@ -1,10 +1,10 @@
 // Fixed-base scalar multiplication: one base, many scalars (Groth16 setup computes
 // millions of multiples of the same generator). A table of d·2^(w·j)·P for every
 // w-bit window j and digit d turns each product into one mixed addition per window,
-// with no doublings. w = 8 (the default) is the device's layout; the host's setup
-// takes w = 16: half the additions for a table of 2^20 points (about 100 MB in G1,
-// 200 MB in G2) instead of 2^13. Variable time: setup's scalars are derived from a seed that is
-// documented as test-only toxic waste.
+// with no doublings. w = 8 (the default) is the device's layout; the host's setup of
+// a large key takes w = 16: half the additions for a table of 2^20 points (about
+// 100 MB in G1, 200 MB in G2) instead of 2^13. Variable time: setup's scalars are
+// derived from a seed that is documented as test-only toxic waste.
 #pragma once
 
 #include <cstddef>
