@@ -45,6 +45,7 @@ struct ServeOptions {
   std::optional<int> device;
   std::vector<int> devices;
   std::optional<std::string> device_memory;
+  std::optional<bool> pinned_copy;
   std::optional<std::size_t> pw;
   std::optional<std::size_t> gw;
   std::optional<std::string> budget;
@@ -96,6 +97,7 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
       throw service::ConfigError(std::string("--device-memory: ") + e.what());
     }
   }
+  if (o.pinned_copy) c.pinned_copy = *o.pinned_copy;
   if (o.pw) c.synthesis_workers = *o.pw;
   if (o.gw) c.workers_per_device = *o.gw;
   if (o.budget) {
@@ -143,6 +145,7 @@ BackendOptions backend_options(const service::ServiceConfig& c) {
   asked.device = c.device;
   asked.devices = c.devices;
   asked.device_memory = c.device_memory;
+  asked.pinned_copy = c.pinned_copy;
   BackendOptions options = resolve_backend(asked);
   // Whichever was chosen, the engine devices are the config's: the cpu backend makes
   // one CPU backend per entry (device 0 alone when none is set).
@@ -268,6 +271,10 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--device-memory", o->device_memory,
                   "The most GPU memory the daemon takes on each of its devices, e.g. 16GiB, or by ordinal, e.g. "
                   "0=16GiB,1=24GiB (default, and for a device not named: what is free, less a margin)");
+  cmd->add_flag("--pinned-copy,!--no-pinned-copy", o->pinned_copy,
+                "Stream what does not fit on a GPU from a page-locked copy of the key made once (default; config "
+                "pinned_copy), or with --no-pinned-copy from the key's own memory, staged by host threads at every "
+                "MSM (less memory page-locked, slower)");
   cmd->add_option("--pw", o->pw, "Partitions in synthesis at once (default: the core count)");
   cmd->add_option("--gw", o->gw, "Device workers per device (default 1)");
   cmd->add_option("--budget", o->budget, "Memory budget for parameters and working sets, e.g. 8GiB (default: MemAvailable)");

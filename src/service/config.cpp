@@ -180,7 +180,7 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
   }
   static const std::set<std::string, std::less<>> known = {
       "listen",           "metrics_listen",  "allow_remote",       "data_dir",       "parameter_roots",
-      "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",       "device_memory",
+      "token_file",       "max_request_bytes", "max_jobs",         "max_waits_per_peer", "backend",        "device",         "devices",       "device_memory", "pinned_copy",
       "synthesis_workers", "workers_per_device", "finalizers",     "budget",         "param_idle_seconds",
       "drain_seconds",    "keep_results_seconds", "queue",        "daemon_name",    "lease_seconds",
       "heartbeat_seconds", "poll_seconds",     "reconnect_seconds", "cuzk_params",     "cuzk",
@@ -241,6 +241,7 @@ ServiceConfig load_config(const std::filesystem::path& path, bool cuzk) {
   read(t, path, "max_waits_per_peer", c.max_waits_per_peer);
   read(t, path, "backend", c.backend);
   read_device_memory(t, path, c.device_memory);
+  read(t, path, "pinned_copy", c.pinned_copy);
   if (t.contains("device")) {
     int device = 0;
     read(t, path, "device", device);

@@ -83,6 +83,11 @@ struct ServiceConfig {
   // --device-memory): one size, or sizes by ordinal; a GPU without one: what the
   // driver says is free, less a margin.
   formats::DeviceMemoryBudget device_memory;
+  // What does not fit on a GPU is streamed from a page-locked copy of the key made once
+  // (pinned_copy, --pinned-copy; the copy engine sends it at the link's speed), or with
+  // false from the key's own memory, staged by host threads at every MSM: less memory
+  // page-locked, for a host whose memory is shared with sealing.
+  bool pinned_copy = true;
   std::size_t synthesis_workers = 0;  // pw; 0: the core count
   std::size_t workers_per_device = 1; // gw
   std::size_t finalizers = 1;

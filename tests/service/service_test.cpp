@@ -1435,6 +1435,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("device_memory = \"a lot\"\n", "device_memory: 'a lot' is not a size");
   refused("device_memory = true\n", "device_memory: expected a byte size");
   refused("device_memory = \"0=16GiB,0=8GiB\"\n", "device_memory: device 0 is given two sizes");
+  refused("pinned_copy = \"no\"\n", "pinned_copy: expected true or false");
   refused("[cuzk_params]\n\"porep-32g\" = 5\n", "cuzk_params.porep-32g: expected a .params file name");
   std::ofstream(file) << "[cuzk_params]\n\"porep-32g\" = \"/srv/p32.params\"\n";
   EXPECT_EQ(load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
@@ -1452,6 +1453,9 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   std::ofstream(file) << "devices = [0, 1]\ndevice_memory = \"1=24GiB\"\n";
   EXPECT_EQ(load_config(file).device_memory.of(0), std::nullopt);
   EXPECT_EQ(load_config(file).device_memory.of(1), std::size_t{24} << 30);
+  EXPECT_TRUE(load_config(file).pinned_copy);
+  std::ofstream(file) << "pinned_copy = false\n";
+  EXPECT_FALSE(load_config(file).pinned_copy);
   std::ofstream(file) << "device_memory = 17179869184\n";
   EXPECT_EQ(load_config(file).device_memory.of(0), std::size_t{16} << 30);
   // auto (the default) and the explicit backends parse; without device or devices
