@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -24,7 +23,6 @@
 #include "device_summary.hpp"
 #include "engine/buffer_log.hpp"
 #include "engine/work_queue.hpp"
-#include "formats/byte_size.hpp"
 #include "formats/excerpt.hpp"
 #include "groth16/parameter_file.hpp"
 #include "groth16/synthesis.hpp"
@@ -33,6 +31,7 @@
 #include "io/atomic_file.hpp"
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
+#include "proving/engine_budget.hpp"
 #include "proving/proof_request.hpp"
 #include "setup_run.hpp"
 
@@ -147,31 +146,6 @@ class FailureReasons {
 
 }  // namespace
 
-BudgetSpec parse_budget(const std::string& text) {
-  const std::string shown = "--budget '" + formats::excerpt(text, 40) + "'";
-  const std::string forms = " (auto, a byte size such as 8GiB, 8G or 1.5GiB, or Nx working sets)";
-  if (text == "auto") return {};
-  if (text.ends_with('x')) {
-    double value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size() - 1, value);
-    if (error != std::errc() || end != text.data() + text.size() - 1) {
-      throw std::invalid_argument("bad " + shown + ": not a number of working sets" + forms);
-    }
-    if (!std::isfinite(value) || value <= 0) throw std::invalid_argument("bad " + shown + ": must be a positive number");
-    if (value > kMaxBudgetWorkingSets) {
-      throw std::invalid_argument("bad " + shown + ": at most " + std::to_string(kMaxBudgetWorkingSets) +
-                                  " working sets");
-    }
-    return {BudgetSpec::Kind::working_sets, value};
-  }
-  const std::optional<std::size_t> bytes = formats::parse_byte_size(text);
-  if (!bytes) throw std::invalid_argument("bad " + shown + ": not a byte size" + forms);
-  if (*bytes < kMinBudgetBytes || *bytes > kMaxBudgetBytes) {
-    throw std::invalid_argument("bad " + shown + ": a byte budget must lie between 1 MiB and 1 PiB");
-  }
-  return {BudgetSpec::Kind::bytes, static_cast<double>(*bytes)};
-}
-
 // Host bytes of the keys and evaluators already in memory, which the engine charges
 // to its budget when they are made resident.
 std::size_t loaded_parameter_bytes(const PreparedWorkload& w) {
@@ -179,22 +153,6 @@ std::size_t loaded_parameter_bytes(const PreparedWorkload& w) {
   if (w.critical_key) bytes += engine::parameter_bytes(*w.critical_key);
   if (w.critical_evaluator) bytes += engine::evaluator_bytes(*w.critical_evaluator);
   return bytes;
-}
-
-// auto: the memory available now, plus the parameters that are already in memory
-// (loaded before this point, and charged again when made resident).
-std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& w) {
-  switch (spec.kind) {
-    case BudgetSpec::Kind::automatic: {
-      const std::size_t available = memory::usable_memory().bytes;
-      return available == 0 ? 0 : available + loaded_parameter_bytes(w);
-    }
-    case BudgetSpec::Kind::working_sets:
-      return loaded_parameter_bytes(w) + static_cast<std::size_t>(spec.value * static_cast<double>(w.footprint.total()));
-    case BudgetSpec::Kind::bytes:
-      return static_cast<std::size_t>(spec.value);
-  }
-  return 0;
 }
 
 struct PreparedKey {
@@ -238,9 +196,9 @@ PreparedKey prepare_key(const BenchOptions& o, const WorkloadSpec& workload, con
 // Before the evaluator is compiled: a byte budget must hold the key and a partition.
 void refuse_what_cannot_fit(const BenchOptions& o, const groth16::ProvingKey& key,
                             const groth16::ProverBackend& backend) {
-  const BudgetSpec budget = parse_budget(o.budget);
+  const proving::BudgetSpec budget = proving::parse_budget(o.budget);
   std::optional<std::size_t> bytes;
-  if (budget.kind == BudgetSpec::Kind::bytes) bytes = static_cast<std::size_t>(budget.value);
+  if (budget.kind == proving::BudgetSpec::Kind::bytes) bytes = static_cast<std::size_t>(budget.value);
   refuse_partition_that_cannot_fit(key, o.synthesis == "pce", backend, bytes);
 }
 
@@ -276,7 +234,8 @@ PreparedWorkload prepare_workload(const BenchOptions& o) {
 BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   memory::BufferLedger& ledger = memory::BufferLedger::process();
   engine::EngineConfig config = o.engine;
-  config.budget_bytes = resolve_budget(parse_budget(o.budget), w);
+  config.budget_bytes =
+      proving::resolve_budget(proving::parse_budget(o.budget), loaded_parameter_bytes(w), w.footprint.total());
   config.ledger = &ledger;
 
   memory::reset_peak_resident();

@@ -118,24 +118,6 @@ struct BenchReport {
   std::optional<CriticalReport> critical;
 };
 
-// A --budget argument: "auto", a byte count with an optional K/M/G/T(iB) suffix, or
-// "Nx" (the parameters plus N partition working sets). Parsed when the command line
-// is, so that a bad value fails before parameters are set up.
-struct BudgetSpec {
-  enum class Kind { automatic, bytes, working_sets };
-  Kind kind = Kind::automatic;
-  double value = 0;
-};
-inline constexpr std::size_t kMinBudgetBytes = std::size_t{1} << 20;
-inline constexpr std::size_t kMaxBudgetBytes = std::size_t{1} << 50;
-inline constexpr double kMaxBudgetWorkingSets = 1e6;
-
-// Throws std::invalid_argument naming the problem: not a number, not finite or not
-// positive, an unknown suffix, bytes outside [1 MiB, 1 PiB], more than 10^6 sets.
-BudgetSpec parse_budget(const std::string& text);
-// The engine's budget_bytes (0: auto).
-std::size_t resolve_budget(const BudgetSpec& spec, const PreparedWorkload& workload);
-
 PreparedWorkload prepare_workload(const BenchOptions& options);
 BenchReport run_batch(const BenchOptions& options, const PreparedWorkload& workload);
 void print_summary(std::ostream& out, const BenchOptions& options, const PreparedWorkload& workload,

@@ -7,6 +7,7 @@
 
 #include "bench_run.hpp"
 #include "commands.hpp"
+#include "engine_options.hpp"
 #include "file_args.hpp"
 #include "engine/buffer_log.hpp"
 #include "io/atomic_file.hpp"
@@ -27,20 +28,6 @@ struct BenchCommand {
 
 // Each worker is a thread: bounded so that a typo is an error, not thousands of threads.
 CLI::Range worker_count() { return CLI::Range(std::size_t{1}, engine::kMaxWorkers); }
-
-// A --budget value, checked when the command line is parsed.
-CLI::Validator budget_validator() {
-  return CLI::Validator(
-      [](const std::string& text) {
-        try {
-          parse_budget(text);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      },
-      "BUDGET");
-}
 
 // A duration option: CLI::Range lets NaN through (every comparison with it is false).
 CLI::Validator seconds_at_least_zero() {
@@ -68,9 +55,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
   cmd.add_option("--channel", o.engine.channel_capacity, "Capacity of the synthesis-to-device channel")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{0}, engine::kMaxChannelCapacity));
-  cmd.add_option("--budget", o.budget, "Memory budget: auto (MemAvailable), bytes (e.g. 8GiB), or Nx (parameters + N working sets)")
-      ->capture_default_str()
-      ->check(budget_validator());
+  add_budget_option(cmd, o.budget);
   add_synthesis_option(cmd, o.synthesis);
   cmd.add_option("--key", o.key_path, "Parameter file (default: set up once and cached under --params-dir)");
   cmd.add_option("--params-dir", o.params_dir, "Where set-up parameters are cached")->capture_default_str();
@@ -80,7 +65,7 @@ void add_engine_options(CLI::App& cmd, BenchCommand& c) {
                "nothing cached on disk: for keys larger than the disk or the host's memory); a --critical-circuit's "
                "key is set up there too but copied to host memory, and placed on the device if it fits beside the "
                "batch's key");
-  cmd.add_flag("--no-verify", [&o](std::int64_t) { o.verify = false; }, "Do not verify the assembled proofs");
+  cmd.add_flag("--verify,!--no-verify", o.verify, "Verify every proof (the default)");
   cmd.add_flag("--quiet", o.quiet, "No progress bar or per-proof lines");
   cmd.add_option("--log-level", o.log_level, "Most verbose log level printed (error, warn, info, debug, trace)")
       ->capture_default_str();

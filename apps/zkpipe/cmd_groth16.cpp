@@ -5,18 +5,17 @@
 //
 // The files are snarkjs's, and so is the JSON zkpipe writes (snarkjs verifies it).
 // prove runs the job through the engine, as `zkpipe prove` and the daemon's circom
-// jobs do: its memory budget and ledger, --backend / --device, --trace.
-#include <atomic>
+// jobs do: its memory budget and ledger, the engine options every proving command
+// takes (--pw, --gw, --budget, --trace, --verify) and the backend's.
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 #include <iostream>
 #include <memory>
 
 #include "backend.hpp"
 #include "commands.hpp"
 #include "engine/engine.hpp"
-#include "engine/run_recorder.hpp"
+#include "engine_options.hpp"
 #include "file_args.hpp"
 #include "formats/format_error.hpp"
 #include "io/atomic_file.hpp"
@@ -34,6 +33,7 @@
 #include "memory/buffer_ledger.hpp"
 #include "partition_lines.hpp"
 #include "proving/proof_request.hpp"
+#include "proving/prove_on_engine.hpp"
 
 namespace zkpipe::cli {
 
@@ -46,9 +46,8 @@ struct Groth16ProveOptions {
   std::string public_signals;
   std::string r1cs;
   bool check_subgroup = false;
-  bool self_verify = true;
   bool timings = false;
-  std::string trace_path;
+  EngineOptions engine;
   BackendOptions backend;
   groth16::InsecureKey insecure_key = groth16::InsecureKey::kRefuse;
 };
@@ -121,7 +120,7 @@ CircomKey load_key(const Groth16ProveOptions& o) {
 }
 
 void run_prove(const Groth16ProveOptions& o) {
-  refuse_overwriting_inputs({o.key, o.witness, o.r1cs}, {o.proof, o.public_signals, o.trace_path});
+  refuse_overwriting_inputs({o.key, o.witness, o.r1cs}, {o.proof, o.public_signals, o.engine.trace_path});
   // The backend first: a missing device fails before any work is done.
   memory::BufferLedger& ledger = memory::BufferLedger::process();
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
@@ -133,50 +132,34 @@ void run_prove(const Groth16ProveOptions& o) {
   loaded.instance.witness = witness_file;
   timer.lap("read_key");
 
-  engine::EngineConfig config;
-  config.synthesis_workers = 1;
-  config.ledger = &ledger;
-  engine::Engine eng(config, backends);
-  if (o.timings) eng.add_listener(std::make_shared<PartitionLines>(backends, false));
-  auto recorder = std::make_shared<engine::RunRecorder>();
-  if (!o.trace_path.empty()) eng.add_listener(recorder);
-  proving::PreparedRequest prepared = proving::circom_request(
-      proving::request_basis(eng.make_resident(loaded.key, nullptr, loaded.companion_bytes), *backends.front(),
-                             o.insecure_key),
-      loaded.instance);
-  engine::ProofRequest request = std::move(prepared.request);
-  auto rejected = std::make_shared<std::atomic<bool>>(false);
-  request.verify = nullptr;
-  if (o.self_verify) {
-    request.verify = [check = prepared.check, rejected](std::span<const groth16::Proof> proofs) {
-      if (proofs.size() == 1 && check(0, proofs[0])) return true;
-      rejected->store(true);
-      return false;
-    };
-  }
-  engine::ProofResult result;
+  proving::EngineRun run =
+      engine_run(o.engine, 1, engine::parameter_bytes(*loaded.key) + loaded.companion_bytes,
+                 proving::partition_footprint(*loaded.key, false, *backends.front()).total(), ledger);
+  if (o.timings) run.listeners.push_back(std::make_shared<PartitionLines>(backends, false));
+  const proving::ProofInputs inputs{
+      .key = loaded.key,
+      .evaluator = nullptr,
+      .companion_bytes = loaded.companion_bytes,
+      .insecure = o.insecure_key,
+      .request = [&loaded](const proving::RequestBasis& basis) { return proving::circom_request(basis, loaded.instance); },
+      .expect_inputs_undamaged =
+          [&loaded] {
+            if (loaded.mapping) loaded.mapping->expect_undamaged();
+          },
+  };
+  proving::EngineRunResult proved;
   try {
-    result = eng.submit(std::move(request)).get();
-  } catch (const engine::RequestFailed&) {
-    if (loaded.mapping) loaded.mapping->expect_undamaged();
-    if (rejected->load()) {
-      throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +
-                               " does not satisfy the circuit of " + o.key + ", or one of the two is corrupt");
-    }
-    throw;
+    proved = proving::prove_on_engine(backends, run, inputs);
+  } catch (const proving::ProofNotVerified&) {
+    throw std::runtime_error("the proof does not verify, nothing written: " + o.witness +
+                             " does not satisfy the circuit of " + o.key + ", or one of the two is corrupt");
   }
-  if (loaded.mapping) loaded.mapping->expect_undamaged();
-  eng.shutdown(engine::ShutdownMode::drain);
   timer.lap("prove");
 
-  const groth16::Proof& proof = result.proofs.front();
+  const groth16::Proof& proof = proved.result.proofs.front();
   io::write_file_atomically(o.proof, formats::proof_to_json(proof));
-  io::write_file_atomically(o.public_signals, formats::public_to_json(*prepared.public_signals));
-  if (!o.trace_path.empty()) {
-    std::ostringstream out;
-    recorder->write_chrome_trace(out);
-    io::write_file_atomically(o.trace_path, out.str());
-  }
+  io::write_file_atomically(o.public_signals, formats::public_to_json(*proved.public_signals));
+  if (run.trace) io::write_file_atomically(o.engine.trace_path, proved.chrome_trace);
   timer.lap("write");
 }
 
@@ -218,13 +201,11 @@ void register_groth16(CLI::App& app) {
       ->check(CLI::ExistingFile);
   p->add_flag("--check-subgroup", prove->check_subgroup,
               "also check that every key point is in its prime-order subgroup (slow; `zkey import` always does)");
-  p->add_flag("--verify,!--no-verify", prove->self_verify,
-              "verify the proof before writing it (the default; --no-verify skips it)");
   p->add_flag("--timings", prove->timings,
               "print the time of each step to stderr, and the partition's stages in the engine");
-  p->add_option("--trace", prove->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
-      ->check(output_file());
+  add_engine_options(*p, prove->engine);
   add_backend_options(*p, prove->backend);
+  add_devices_option(*p, prove->backend);
   add_insecure_key_flag(*p, prove->insecure_key);
   p->callback([prove] { run_prove(*prove); });
 

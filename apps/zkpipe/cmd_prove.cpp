@@ -1,21 +1,16 @@
 // zkpipe prove: every partition of one circuit instance through the engine — the
 // same pipeline, memory budget, ledger and trace as `zkpipe bench` — then each
 // partition's proof verified and the proofs written.
-#include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
-#include <sstream>
-#include <thread>
 #include <vector>
 
 #include "backend.hpp"
 #include "device_summary.hpp"
 #include "commands.hpp"
 #include "engine/engine.hpp"
-#include "engine/run_recorder.hpp"
+#include "engine_options.hpp"
 #include "file_args.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/parameter_file.hpp"
@@ -24,10 +19,10 @@
 #include "io/atomic_file.hpp"
 #include "io/file_mapping.hpp"
 #include "memory/buffer_ledger.hpp"
-#include "memory/process_memory.hpp"
 #include "partition_lines.hpp"
 #include "progress.hpp"
 #include "proving/proof_request.hpp"
+#include "proving/prove_on_engine.hpp"
 #include "workloads.hpp"
 
 namespace zkpipe::cli {
@@ -39,17 +34,14 @@ struct ProveOptions {
   std::string key;
   std::string out;
   std::string json_dir;
-  std::string trace_path;
   BackendOptions backend;
+  EngineOptions engine;
   std::string synthesis = "pce";
-  std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-  std::size_t workers_per_device = 1;
-  bool self_verify = true;
   bool quiet = false;
 };
 
 void run_prove(const ProveOptions& o) {
-  refuse_overwriting_inputs({o.key}, {o.out, o.trace_path});
+  refuse_overwriting_inputs({o.key}, {o.out, o.engine.trace_path});
   // The backend first: a missing device fails before any work is done.
   memory::BufferLedger& ledger = memory::BufferLedger::process();
   const std::vector<std::shared_ptr<groth16::ProverBackend>> backends = make_backends(o.backend, ledger);
@@ -61,40 +53,28 @@ void run_prove(const ProveOptions& o) {
   check_device_memory(o.backend, *key);
   refuse_partition_that_cannot_fit(*key, o.synthesis == "pce", *backends.front());
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
-  engine::EngineConfig config;
-  config.synthesis_workers = std::min(o.synthesis_workers, o.workload.partitions);
-  config.workers_per_device = o.workers_per_device;
-  config.ledger = &ledger;
-  // What this process may take, plus the key and evaluator already counted in it,
-  // which the engine charges again when it makes them resident (as bench's auto budget).
-  if (const std::size_t usable = memory::usable_memory().bytes; usable != 0) {
-    config.budget_bytes =
-        usable + engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0);
-  }
-  engine::Engine eng(config, backends);
-  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backends, backends.size() > 1));
-  auto recorder = std::make_shared<engine::RunRecorder>();
-  if (!o.trace_path.empty()) eng.add_listener(recorder);
 
-  proving::PreparedRequest prepared =
-      proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
-  engine::ProofRequest request = std::move(prepared.request);
-  const proving::PartitionVerifier verifier(prepared.check, o.workload.partitions);
-  request.verify = o.self_verify ? verifier.hook() : nullptr;
-  engine::ProofResult result;
+  proving::EngineRun run =
+      engine_run(o.engine, o.workload.partitions,
+                 engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0),
+                 proving::partition_footprint(*key, evaluator != nullptr, *backends.front()).total(), ledger);
+  if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
+  const proving::ProofInputs inputs{
+      .key = key,
+      .evaluator = evaluator,
+      .companion_bytes = 0,
+      .insecure = groth16::InsecureKey::kRefuse,
+      .request = [circuit](const proving::RequestBasis& basis) { return proving::preset_request(basis, circuit); },
+      .expect_inputs_undamaged = [&key_file] { key_file->expect_undamaged(); },
+  };
+  proving::EngineRunResult proved;
   try {
-    result = eng.submit(std::move(request)).get();
-  } catch (const engine::RequestFailed& e) {
-    key_file->expect_undamaged();
-    if (const auto p = verifier.failed()) {
-      throw std::runtime_error("partition " + std::to_string(*p) +
-                               "'s proof does not verify, nothing written: " + o.key + " or the backend is faulty");
-    }
-    throw;
+    proved = proving::prove_on_engine(backends, run, inputs);
+  } catch (const proving::ProofNotVerified& e) {
+    throw std::runtime_error(std::string(e.what()) + ", nothing written: " + o.key + " or the backend is faulty");
   }
-  key_file->expect_undamaged();
-  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, eng.device_status(), result.seconds);
-  eng.shutdown(engine::ShutdownMode::drain);
+  const engine::ProofResult& result = proved.result;
+  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, proved.devices, result.seconds);
 
   auto bytes = groth16::encode_proofs(result.proofs);
   io::write_file_atomically(o.out, bytes);
@@ -108,11 +88,7 @@ void run_prove(const ProveOptions& o) {
                                 formats::public_to_json(circuit->public_inputs(p)));
     }
   }
-  if (!o.trace_path.empty()) {
-    std::ostringstream trace;
-    recorder->write_chrome_trace(trace);
-    io::write_file_atomically(o.trace_path, trace.str());
-  }
+  if (run.trace) io::write_file_atomically(o.engine.trace_path, proved.chrome_trace);
   std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size() << " partition proofs"
             << (result.verified ? ", each verified" : "") << ") to " << o.out << " in "
             << format_seconds(result.seconds) << "\n";
@@ -129,19 +105,10 @@ void register_prove(CLI::App& app) {
   cmd->add_option("--out", opts->out, "Proof file to write (192 bytes per partition)")->required()->check(output_file());
   cmd->add_option("--json-dir", opts->json_dir,
                   "Also write each partition's proof_<p>.json and public_<p>.json (snarkjs layout)");
-  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
-      ->check(output_file());
-  cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
-  cmd->add_option("--gw", opts->workers_per_device, "Device workers per device")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
+  add_engine_options(*cmd, opts->engine);
   add_backend_options(*cmd, opts->backend);
   add_devices_option(*cmd, opts->backend);
   add_synthesis_option(*cmd, opts->synthesis);
-  cmd->add_flag("--verify,!--no-verify", opts->self_verify,
-                "Verify each partition's proof before writing (the default)");
   cmd->add_flag("--quiet", opts->quiet, "No per-partition lines");
   cmd->callback([opts] {
     opts->backend = resolve_backend(opts->backend);  // once: the backends and the summary see one choice

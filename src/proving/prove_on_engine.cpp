@@ -1,0 +1,67 @@
+#include "proving/prove_on_engine.hpp"
+
+#include <atomic>
+#include <span>
+#include <sstream>
+#include <utility>
+
+#include "engine/run_recorder.hpp"
+
+namespace zkpipe::proving {
+
+ProofNotVerified::ProofNotVerified(std::size_t partition, std::size_t partitions)
+    : std::runtime_error(partitions == 1 ? std::string("the proof does not verify")
+                                         : "partition " + std::to_string(partition) + "'s proof does not verify"),
+      partition_(partition) {}
+
+EngineRunResult prove_on_engine(const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends,
+                                const EngineRun& run, const ProofInputs& inputs) {
+  engine::Engine eng(run.engine, backends);
+  for (const auto& listener : run.listeners) eng.add_listener(listener);
+  const auto recorder = std::make_shared<engine::RunRecorder>();
+  if (run.trace) eng.add_listener(recorder);
+
+  const RequestBasis basis = request_basis(eng.make_resident(inputs.key, inputs.evaluator, inputs.companion_bytes),
+                                           *backends.front(), inputs.insecure);
+  PreparedRequest prepared = inputs.request(basis);
+  engine::ProofRequest request = std::move(prepared.request);
+  const std::size_t partitions = request.partitions;
+  // The request's own check (one multi-pairing for every partition) first; only when
+  // it fails are the partitions checked one by one, to name the first that fails.
+  const auto first_failed = std::make_shared<std::atomic<std::size_t>>(partitions);
+  if (run.verify) {
+    request.verify = [batch = std::move(request.verify), check = prepared.check,
+                      first_failed](std::span<const groth16::Proof> proofs) {
+      if (batch && batch(proofs)) return true;
+      for (std::size_t p = 0; p < proofs.size(); ++p) {
+        if (!check(p, proofs[p])) {
+          first_failed->store(p);
+          return false;
+        }
+      }
+      return !batch;
+    };
+  } else {
+    request.verify = nullptr;
+  }
+  EngineRunResult out;
+  try {
+    out.result = eng.submit(std::move(request)).get();
+  } catch (const engine::RequestFailed&) {
+    if (inputs.expect_inputs_undamaged) inputs.expect_inputs_undamaged();
+    if (const std::size_t p = first_failed->load(); p < partitions) throw ProofNotVerified(p, partitions);
+    throw;
+  }
+  if (inputs.expect_inputs_undamaged) inputs.expect_inputs_undamaged();
+  out.devices = eng.device_status();
+  eng.shutdown(engine::ShutdownMode::drain);
+  out.public_signals = std::move(prepared.public_signals);
+  if (run.trace) {
+    std::ostringstream trace;
+    recorder->write_chrome_trace(trace);
+    out.chrome_trace = trace.str();
+  }
+  return out;
+}
+
+}  // namespace zkpipe::proving
