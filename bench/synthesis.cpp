@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "groth16/synthesis.hpp"
 #include "memory/allocator.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"

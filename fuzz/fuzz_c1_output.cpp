@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;

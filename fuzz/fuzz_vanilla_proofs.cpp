@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "circuits/filecoin/bincode.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/bincode.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;

@@ -15,13 +15,13 @@
 #include <string_view>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
 #include "formats/bellperson_params.hpp"

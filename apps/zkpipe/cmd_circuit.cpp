@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "backend.hpp"
 #include "commands.hpp"
 #include "device_plan.hpp"

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "groth16/footprint.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "seal_proof_args.hpp"

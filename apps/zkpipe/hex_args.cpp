@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "circuits/filecoin/hex_bytes.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
 
 namespace zkpipe::cli {
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 
 namespace zkpipe::cli {
 

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 
 namespace zkpipe::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
 

@@ -5,10 +5,10 @@
 #include <system_error>
 #include <utility>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/parameter_file.hpp"
 #include "io/bounded_read.hpp"

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/sector_values.hpp"
-#include "circuits/filecoin/stacked_circuit.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/proof.hpp"

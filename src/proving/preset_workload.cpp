@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/synthetic_c1.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/synthetic/synthetic_c1.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "circuits/porep_like/preset.hpp"
 

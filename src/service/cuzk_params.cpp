@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "formats/excerpt.hpp"
 #include "service/cuzk_request.hpp"
 #include "service/errors.hpp"

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "memory/process_memory.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_post_job.hpp"

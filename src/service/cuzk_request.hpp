@@ -22,9 +22,9 @@
 #include <string_view>
 #include <utility>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "cuzk/v1/proving.pb.h"
 #include "service/cuzk_params.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"

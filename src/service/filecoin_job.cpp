@@ -1,7 +1,7 @@
 #include "service/filecoin_job.hpp"
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "ec/serialization.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_vk.hpp"

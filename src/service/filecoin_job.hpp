@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "io/read_only_file.hpp"
 #include "proving/filecoin_porep.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"

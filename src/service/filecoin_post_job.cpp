@@ -4,9 +4,9 @@
 #include <array>
 #include <vector>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {

@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "circuits/filecoin/sector_shape.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {

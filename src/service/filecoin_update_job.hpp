@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {

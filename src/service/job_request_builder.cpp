@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "formats/zkey_file.hpp"
 #include "io/file_error.hpp"
 #include "groth16/parameter_file.hpp"

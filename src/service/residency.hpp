@@ -43,7 +43,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "engine/engine.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/zkey_file.hpp"

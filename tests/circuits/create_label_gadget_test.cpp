@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "circuits/filecoin/create_label_gadget.hpp"
+#include "circuits/filecoin/porep/create_label_gadget.hpp"
 #include "hash/sha256.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"

@@ -8,11 +8,11 @@
 #include <memory>
 #include <random>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 

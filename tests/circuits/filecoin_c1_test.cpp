@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 
 namespace zkpipe::filecoin {
 namespace {

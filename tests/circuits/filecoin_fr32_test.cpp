@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/fr32.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/core/fr32.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "hash/merkle.hpp"
 
 namespace zkpipe::filecoin {

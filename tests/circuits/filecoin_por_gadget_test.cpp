@@ -5,11 +5,11 @@
 
 #include <random>
 
-#include "circuits/filecoin/insertion_gadget.hpp"
-#include "circuits/filecoin/por_gadget.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/core/insertion_gadget.hpp"
+#include "circuits/filecoin/core/por_gadget.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 

@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/poseidon_gadget.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/poseidon_gadget.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "circuits/filecoin/poseidon_constants.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/poseidon_constants.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
 namespace zkpipe::filecoin::poseidon {

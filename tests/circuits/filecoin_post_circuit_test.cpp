@@ -12,9 +12,9 @@
 #include <random>
 #include <set>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"

@@ -10,11 +10,11 @@
 #include <span>
 #include <string>
 
-#include "circuits/filecoin/hex_bytes.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "hash/sha256.hpp"
 
 namespace zkpipe::filecoin {

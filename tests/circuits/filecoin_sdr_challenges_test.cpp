@@ -1,7 +1,7 @@
 // PoRep challenge derivation (storage-proofs-porep/src/stacked/vanilla/challenges.rs).
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/challenges.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
 namespace zkpipe::filecoin {

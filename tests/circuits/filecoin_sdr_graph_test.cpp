@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/feistel.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
+#include "circuits/filecoin/porep/feistel.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 #include "circuits/filecoin_test_util.hpp"
 #include "hash/sha256.hpp"
 

@@ -1,9 +1,9 @@
 // SDR labels, the replica id and the encoding.
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/encoding.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/replica_id.hpp"
+#include "circuits/filecoin/porep/encoding.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/replica_id.hpp"
 #include "circuits/filecoin_test_util.hpp"
 #include "hash/sha256.hpp"
 

@@ -5,8 +5,8 @@
 #include <numeric>
 #include <vector>
 
-#include "circuits/filecoin/blake2b.hpp"
-#include "circuits/filecoin/chacha.hpp"
+#include "circuits/filecoin/hashers/blake2b.hpp"
+#include "circuits/filecoin/hashers/chacha.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
 namespace zkpipe::filecoin {

@@ -10,17 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/encoding.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/replica_id.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/tree_d.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/core/tree_d.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
+#include "circuits/filecoin/porep/encoding.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/replica_id.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 
 namespace zkpipe::filecoin {
 namespace {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/sparse_poseidon_tree.hpp"
+#include "circuits/filecoin/core/sparse_poseidon_tree.hpp"
 
 namespace zkpipe::filecoin {
 namespace {

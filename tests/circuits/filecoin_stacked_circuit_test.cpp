@@ -9,11 +9,11 @@
 
 #include <random>
 
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_circuit.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "shape_checks.hpp"

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/encoding.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/replica_id.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_circuit.hpp"
-#include "circuits/filecoin/synthetic_c1.hpp"
-#include "circuits/filecoin/tree_d.hpp"
+#include "circuits/filecoin/core/tree_d.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
+#include "circuits/filecoin/porep/encoding.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/replica_id.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
+#include "circuits/filecoin/synthetic/synthetic_c1.hpp"
 #include "hash/merkle.hpp"
 #include "r1cs/test_system.hpp"
 

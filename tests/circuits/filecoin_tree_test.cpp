@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "circuits/filecoin/fr32.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/tree_d.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/core/fr32.hpp"
+#include "circuits/filecoin/core/tree_d.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
 namespace zkpipe::filecoin {

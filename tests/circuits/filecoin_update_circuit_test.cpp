@@ -7,8 +7,8 @@
 // every partition with the inputs a verifier derives, and each tampered value breaks it.
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <string>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "r1cs/test_system.hpp"
 
 namespace zkpipe::filecoin {

@@ -1,4 +1,4 @@
-// The bincode vanilla proofs of PoSt and SnapDeals (circuits/filecoin/vanilla_proofs.hpp):
+// The bincode vanilla proofs of PoSt and SnapDeals (circuits/filecoin/api/vanilla_proofs.hpp):
 // the byte layout bincode 1.3 gives storage-proofs' structs (tags, field order, u64
 // lengths), round trips, the 32 GiB blob sizes derived from that layout, and every kind
 // of damage refused with the offset and the problem named.
@@ -8,13 +8,13 @@
 #include <random>
 #include <string>
 
-#include "circuits/filecoin/bincode.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_merkle.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/bincode.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_merkle.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 
 namespace zkpipe::filecoin {
 namespace {

@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "formats/format_error.hpp"
 #include "tiny_key.hpp"
 

@@ -32,7 +32,7 @@
 #include "io/bounded_read.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "circuits/filecoin/published_parameters.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
 #include "io/temp_dir.hpp"
 #include "service/cuzk_params.hpp"
 #include "service/errors.hpp"

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <thread>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "groth16/cpu_prover.hpp"

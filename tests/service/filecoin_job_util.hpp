@@ -12,10 +12,10 @@
 #include <optional>
 #include <string>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/sector_values.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "groth16/keys.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 

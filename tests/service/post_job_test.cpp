@@ -15,10 +15,10 @@
 #include <optional>
 #include <thread>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"

@@ -1,0 +1,36 @@
+#include "circuits/filecoin/porep/encoding.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "ff/fr.hpp"
+
+namespace zkpipe::filecoin {
+namespace {
+
+using ff::Fr;
+
+Fr to_fr(const NodeBytes& bytes, const char* what) {
+  Fr::Repr limbs{};
+  for (std::size_t i = 0; i < bytes.size(); ++i) limbs[i / 8] |= std::uint64_t{bytes[i]} << (8 * (i % 8));
+  const std::optional<Fr> value = Fr::from_canonical(limbs);
+  if (!value) throw std::invalid_argument(std::string("SDR encoding: ") + what + " is not below the Fr modulus");
+  return *value;
+}
+
+NodeBytes to_bytes(const Fr& value) {
+  const Fr::Repr limbs = value.to_canonical();
+  NodeBytes out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(limbs[i / 8] >> (8 * (i % 8)));
+  return out;
+}
+
+}  // namespace
+
+NodeBytes encode(const NodeBytes& key, const NodeBytes& data) { return to_bytes(to_fr(key, "key") + to_fr(data, "data")); }
+
+NodeBytes decode(const NodeBytes& key, const NodeBytes& replica) {
+  return to_bytes(to_fr(replica, "replica") - to_fr(key, "key"));
+}
+
+}  // namespace zkpipe::filecoin
