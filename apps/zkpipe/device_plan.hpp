@@ -22,7 +22,7 @@ inline constexpr const char* kFilecoinPorep = "filecoin-porep";
 
 struct CountedWorkload {
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  const filecoin::SealProof* seal = nullptr;  // for filecoin-porep
+  const filecoin::core::SealProof* seal = nullptr;  // for filecoin-porep
   groth16::CircuitShape shape;
 };
 

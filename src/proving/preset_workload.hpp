@@ -46,8 +46,8 @@ std::vector<std::string> preset_names(const std::string& circuit);
 // nothing (its witness derives from the seed as it is synthesized).
 struct WorkloadInput {
   PresetWorkload workload;
-  std::shared_ptr<const filecoin::SyntheticSeal> seal;          // filecoin-porep only
-  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;      // ready-made (PoSt, SnapDeals)
+  std::shared_ptr<const filecoin::synthetic::SyntheticSeal> seal;  // filecoin-porep only
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;         // ready-made (PoSt, SnapDeals)
 };
 
 // Throws std::invalid_argument naming the valid circuits / presets, or more partitions

@@ -174,7 +174,7 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
   }
   if (request.has_filecoin_porep()) {
     const v1::FilecoinPorepJob& job = request.filecoin_porep();
-    const filecoin::SectorValues sector = filecoin::parse_sector_values(job.sector_json(), kSectorField);
+    const filecoin::api::SectorValues sector = filecoin::api::parse_sector_values(job.sector_json(), kSectorField);
     const ParameterResidency::Lease lease =
         residency_.acquire_filecoin(paths_.open(job.parameter_file(), kFilecoinParamsField), *sector.registered_proof);
     const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);

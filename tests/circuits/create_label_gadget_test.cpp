@@ -10,7 +10,7 @@
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using r1cs::AllocatedNum;
@@ -153,4 +153,4 @@ TEST(CreateLabelGadget, RejectsMalformedArguments) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -11,7 +11,7 @@
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 namespace {
 
 using r1cs::ShapeSystem;
@@ -127,4 +127,4 @@ TEST(FilecoinPoseidonGadget, RejectsAPreimageOfTheWrongLength) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

@@ -7,7 +7,7 @@
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 namespace {
 
 using testing::fr_from_be_hex;
@@ -168,4 +168,4 @@ TEST(FilecoinPoseidon, DerivedConstantsHaveNeptunesShape) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

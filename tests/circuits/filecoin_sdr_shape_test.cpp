@@ -7,7 +7,7 @@
 #include "circuits/filecoin/core/sector_shape.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 using testing::hex_of;
@@ -149,4 +149,4 @@ TEST(FilecoinSealProof, UnknownProofsAreNamed) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -97,7 +97,7 @@ class UpdateService : public ::testing::Test {
     return std::make_unique<ProvingService>(config_, std::move(backend));
   }
 
-  bool verifies(const std::string& proof, const filecoin::EmptySectorUpdateCircuit& circuit) const {
+  bool verifies(const std::string& proof, const filecoin::update::EmptySectorUpdateCircuit& circuit) const {
     return testing::proofs_verify(proof, update_key(), circuit);
   }
 

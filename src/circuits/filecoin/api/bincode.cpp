@@ -4,7 +4,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 namespace {
 
@@ -43,7 +43,7 @@ std::uint32_t BincodeReader::u32(std::string_view what) { return static_cast<std
 
 std::uint64_t BincodeReader::u64(std::string_view what) { return load_le(take(8, what)); }
 
-NodeBytes BincodeReader::field_element(std::string_view what) {
+core::NodeBytes BincodeReader::field_element(std::string_view what) {
   const std::uint64_t at = pos_;
   const auto b = take(32, what);
   ff::Limbs<4> limbs{};
@@ -51,7 +51,7 @@ NodeBytes BincodeReader::field_element(std::string_view what) {
   if (!ff::limbs_less(limbs, ff::Fr::kModulus)) {
     fail_at(at, std::string(what) + " is a non-canonical field element (its 32 little-endian bytes are not below r)");
   }
-  NodeBytes out{};
+  core::NodeBytes out{};
   std::copy(b.begin(), b.end(), out.begin());
   return out;
 }
@@ -74,4 +74,4 @@ void BincodeWriter::u32(std::uint32_t v) { store_le(out_, v, 4); }
 
 void BincodeWriter::u64(std::uint64_t v) { store_le(out_, v, 8); }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -17,7 +17,7 @@
 
 #include "circuits/filecoin/core/node_bytes.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 // A blob that is not what its reader expects: "<source>: offset <offset>: <problem>".
 class BincodeError : public std::invalid_argument {
@@ -46,7 +46,7 @@ class BincodeReader {
   std::uint64_t u64(std::string_view what);
   // A hasher domain (32 bytes, no prefix) holding a canonical Fr, as filecoin-proofs
   // writes every Poseidon and SHA-256 node.
-  NodeBytes field_element(std::string_view what);
+  core::NodeBytes field_element(std::string_view what);
   // A sequence's u64 length, refused unless that many elements of at least
   // `min_element_bytes` each fit in the bytes left.
   std::size_t length(std::string_view what, std::uint64_t min_element_bytes);
@@ -78,4 +78,4 @@ class BincodeWriter {
   std::vector<std::uint8_t> out_;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -13,7 +13,10 @@
 #include "circuits/filecoin/porep/encoding.hpp"
 #include "circuits/filecoin/porep/labels.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
+
+using ff::Fr;
+
 namespace {
 
 std::size_t log_base(std::uint64_t n, std::size_t base) {
@@ -22,7 +25,7 @@ std::size_t log_base(std::uint64_t n, std::size_t base) {
   return k;
 }
 
-std::string hex_of(const NodeBytes& bytes) {
+std::string hex_of(const core::NodeBytes& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   for (const std::uint8_t b : bytes) {
@@ -45,8 +48,8 @@ const char* kind_name(MerkleProof::Kind kind) {
 }
 
 // VanillaSealProof's variants are named after the V1 proof of each sector size.
-std::string_view vanilla_variant(const SealProof& proof) {
-  for (const SealProof& p : seal_proofs()) {
+std::string_view vanilla_variant(const core::SealProof& proof) {
+  for (const core::SealProof& p : core::seal_proofs()) {
     if (p.sector_bytes == proof.sector_bytes) return p.name;
   }
   return proof.name;
@@ -73,14 +76,14 @@ struct TreeLevels {
   std::size_t top_arity;  // 0: absent
 };
 
-TreeLevels replica_tree_levels(const SectorShape& s, const TreeShape& t) {
+TreeLevels replica_tree_levels(const core::SectorShape& s, const core::TreeShape& t) {
   const std::uint64_t base_leaves = s.nodes() / std::max<std::size_t>(1, t.sub) / std::max<std::size_t>(1, t.top);
   const MerkleProof::Kind kind =
       t.top != 0 ? MerkleProof::Kind::kTop : t.sub != 0 ? MerkleProof::Kind::kSub : MerkleProof::Kind::kSingle;
   return {kind, t.base, log_base(base_leaves, t.base), t.sub, t.top};
 }
 
-TreeLevels data_tree_levels(const SectorShape& s) {
+TreeLevels data_tree_levels(const core::SectorShape& s) {
   return {MerkleProof::Kind::kSingle, 2, log_base(s.nodes(), 2), 0, 0};
 }
 
@@ -94,7 +97,7 @@ class C1Checker {
         source_(source),
         proof_(*sector.registered_proof),
         shape_(proof_.shape()),
-        tree_shape_(sector_tree_shape(proof_.sector_bytes)),
+        tree_shape_(core::sector_tree_shape(proof_.sector_bytes)),
         replica_levels_(replica_tree_levels(shape_, tree_shape_)),
         data_levels_(data_tree_levels(shape_)),
         graph_(seal_graph(proof_)),
@@ -104,7 +107,7 @@ class C1Checker {
     throw C1OutputError(source_, std::move(json_path), problem);
   }
 
-  StackedCircuit circuit() {
+  porep::StackedCircuit circuit() {
     check_sector_values();
     check_shape();
     const VanillaProof& first = c1_.vanilla_proofs[0][0];
@@ -115,13 +118,13 @@ class C1Checker {
     const std::size_t per_partition = proof_.challenges_per_partition();
     std::vector<std::vector<std::uint64_t>> challenges(c1_.vanilla_proofs.size());
     for (std::size_t k = 0; k < challenges.size(); ++k) {
-      challenges[k] = porep_challenges(proof_, sector_replica_id_, c1_.seed, c1_.comm_r, k);
+      challenges[k] = porep::porep_challenges(proof_, sector_replica_id_, c1_.seed, c1_.comm_r, k);
     }
 
     // The challenges are independent: checked on all cores, the first failure in
     // document order reported.
     const std::size_t total = c1_.vanilla_proofs.size() * per_partition;
-    std::vector<ChallengeProof> converted(total);
+    std::vector<porep::ChallengeProof> converted(total);
     std::vector<std::exception_ptr> errors(total);
     tbb::parallel_for(std::size_t{0}, total, [&](std::size_t j) {
       const std::size_t k = j / per_partition;
@@ -136,22 +139,22 @@ class C1Checker {
       if (e) std::rethrow_exception(e);
     }
 
-    const Fr replica_id = domain_to_fr(c1_.replica_id);
+    const Fr replica_id = hashers::domain_to_fr(c1_.replica_id);
     const Fr comm_d = fr_at(c1_.comm_d, "comm_d");
-    const Fr comm_r = domain_to_fr(c1_.comm_r);
-    const Fr comm_r_last = domain_to_fr(comm_r_last_);
-    const Fr comm_c = domain_to_fr(comm_c_);
-    std::vector<StackedPartition> partitions;
+    const Fr comm_r = hashers::domain_to_fr(c1_.comm_r);
+    const Fr comm_r_last = hashers::domain_to_fr(comm_r_last_);
+    const Fr comm_c = hashers::domain_to_fr(comm_c_);
+    std::vector<porep::StackedPartition> partitions;
     partitions.reserve(c1_.vanilla_proofs.size());
     for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
-      StackedPartition p{replica_id, comm_d, comm_r, comm_r_last, comm_c, {}};
+      porep::StackedPartition p{replica_id, comm_d, comm_r, comm_r_last, comm_c, {}};
       p.challenges.reserve(per_partition);
       for (std::size_t i = 0; i < per_partition; ++i) {
         p.challenges.push_back(std::move(converted[k * per_partition + i]));
       }
       partitions.push_back(std::move(p));
     }
-    return StackedCircuit(graph_, tree_shape_, std::move(partitions));
+    return porep::StackedCircuit(graph_, tree_shape_, std::move(partitions));
   }
 
  private:
@@ -201,20 +204,20 @@ class C1Checker {
     check_shape(v.comm_r_last_proof, at + ".comm_r_last_proof", replica_levels_);
     const std::string cols_at = at + ".replica_column_proofs";
     check_shape(v.replica_column_proofs.c_x, cols_at + ".c_x");
-    count(cols_at + ".drg_parents", v.replica_column_proofs.drg_parents.size(), kBaseDegree, "columns");
-    count(cols_at + ".exp_parents", v.replica_column_proofs.exp_parents.size(), kExpansionDegree, "columns");
-    for (std::size_t j = 0; j < kBaseDegree; ++j) {
+    count(cols_at + ".drg_parents", v.replica_column_proofs.drg_parents.size(), porep::kBaseDegree, "columns");
+    count(cols_at + ".exp_parents", v.replica_column_proofs.exp_parents.size(), porep::kExpansionDegree, "columns");
+    for (std::size_t j = 0; j < porep::kBaseDegree; ++j) {
       check_shape(v.replica_column_proofs.drg_parents[j], indexed(cols_at + ".drg_parents", j));
     }
-    for (std::size_t j = 0; j < kExpansionDegree; ++j) {
+    for (std::size_t j = 0; j < porep::kExpansionDegree; ++j) {
       check_shape(v.replica_column_proofs.exp_parents[j], indexed(cols_at + ".exp_parents", j));
     }
     count(at + ".labeling_proofs", v.labeling_proofs.size(), shape_.layers, "labeling proofs");
     for (std::size_t l = 0; l < shape_.layers; ++l) {
-      count(indexed(at + ".labeling_proofs", l) + ".parents", v.labeling_proofs[l].parents.size(), kLabelParentSlots,
-            "parent labels");
+      count(indexed(at + ".labeling_proofs", l) + ".parents", v.labeling_proofs[l].parents.size(),
+            porep::kLabelParentSlots, "parent labels");
     }
-    count(at + ".encoding_proof.parents", v.encoding_proof.parents.size(), kLabelParentSlots, "parent labels");
+    count(at + ".encoding_proof.parents", v.encoding_proof.parents.size(), porep::kLabelParentSlots, "parent labels");
   }
 
   void check_shape(const ColumnProof& c, const std::string& at) const {
@@ -245,9 +248,9 @@ class C1Checker {
     }
   }
 
-  Fr fr_at(const NodeBytes& bytes, const std::string& at) const {
+  Fr fr_at(const core::NodeBytes& bytes, const std::string& at) const {
     try {
-      return domain_to_fr(bytes);
+      return hashers::domain_to_fr(bytes);
     } catch (const std::invalid_argument& e) {
       fail(at, e.what());
     }
@@ -262,16 +265,16 @@ class C1Checker {
                                          .root());
     const Fr comm_r_last =
         fr_at(comm_r_last_, MerkleAt(vanilla_at(0, 0) + ".comm_r_last_proof", first.comm_r_last_proof.kind).root());
-    const Fr expected = poseidon::hash(std::vector<Fr>{comm_c, comm_r_last});
+    const Fr expected = hashers::poseidon::hash(std::vector<Fr>{comm_c, comm_r_last});
     if (fr_at(c1_.comm_r, "comm_r") != expected) {
-      fail("comm_r", hex_of(c1_.comm_r) + " is not Poseidon(comm_c, comm_r_last) = " + hex_of(fr_to_domain(expected)) +
-                         " of the trees that " + vanilla_at(0, 0) + " opens");
+      fail("comm_r", hex_of(c1_.comm_r) + " is not Poseidon(comm_c, comm_r_last) = " +
+                         hex_of(hashers::fr_to_domain(expected)) + " of the trees that " + vanilla_at(0, 0) + " opens");
     }
   }
 
   // The vanilla proof of partition k's challenge i, which must be `node`, checked and
   // converted; any value that is not a field element is reported against the proof.
-  ChallengeProof challenge_proof(const VanillaProof& v, std::size_t k, std::size_t i, std::uint64_t node) const {
+  porep::ChallengeProof challenge_proof(const VanillaProof& v, std::size_t k, std::size_t i, std::uint64_t node) const {
     const std::string at = vanilla_at(k, i);
     try {
       return checked_challenge_proof(v, at, k, i, node);
@@ -280,8 +283,8 @@ class C1Checker {
     }
   }
 
-  ChallengeProof checked_challenge_proof(const VanillaProof& v, const std::string& at, std::size_t k, std::size_t i,
-                                         std::uint64_t node) const {
+  porep::ChallengeProof checked_challenge_proof(const VanillaProof& v, const std::string& at, std::size_t k,
+                                                std::size_t i, std::uint64_t node) const {
     const MerkleAt d_at(at + ".comm_d_proofs", v.comm_d_proofs.kind);
     if (v.challenge() != node) {
       fail(d_at.proof, "proves node " + std::to_string(v.challenge()) + ", but challenge " + std::to_string(i) +
@@ -301,25 +304,25 @@ class C1Checker {
     const ReplicaColumnProof& cols = v.replica_column_proofs;
     const std::string cols_at = at + ".replica_column_proofs";
     check_column(cols.c_x, cols_at + ".c_x", node);
-    const SdrParents parents = graph_.parents(node);
-    for (std::size_t j = 0; j < kBaseDegree; ++j) {
+    const porep::SdrParents parents = graph_.parents(node);
+    for (std::size_t j = 0; j < porep::kBaseDegree; ++j) {
       check_column(cols.drg_parents[j], indexed(cols_at + ".drg_parents", j), parents[j]);
     }
-    for (std::size_t j = 0; j < kExpansionDegree; ++j) {
-      check_column(cols.exp_parents[j], indexed(cols_at + ".exp_parents", j), parents[kBaseDegree + j]);
+    for (std::size_t j = 0; j < porep::kExpansionDegree; ++j) {
+      check_column(cols.exp_parents[j], indexed(cols_at + ".exp_parents", j), parents[porep::kBaseDegree + j]);
     }
 
     check_labels(v, at, node);
 
     // The replica node is the data node encoded with the last layer's label.
-    const NodeBytes key = cols.c_x.rows.back();
-    if (encode(key, v.comm_d_proofs.leaf) != v.comm_r_last_proof.leaf) {
+    const core::NodeBytes key = cols.c_x.rows.back();
+    if (porep::encode(key, v.comm_d_proofs.leaf) != v.comm_r_last_proof.leaf) {
       fail(r_at.leaf(), "is not the encoding of the data leaf (" + d_at.leaf() + ") with the last layer's label");
     }
 
-    ChallengeProof c;
+    porep::ChallengeProof c;
     c.node = node;
-    c.data_leaf = domain_to_fr(v.comm_d_proofs.leaf);
+    c.data_leaf = hashers::domain_to_fr(v.comm_d_proofs.leaf);
     c.comm_d_path = path_elements(v.comm_d_proofs);
     c.comm_r_last_path = path_elements(v.comm_r_last_proof);
     c.comm_c_path = path_elements(cols.c_x.inclusion_proof);
@@ -334,9 +337,9 @@ class C1Checker {
   }
 
   void check_tree_d_path(const MerkleProof& p, const MerkleAt& at) const {
-    NodeBytes node = p.leaf;
+    core::NodeBytes node = p.leaf;
     for (const MerklePathElement& e : p.base) {
-      node = e.index == 0 ? sha256_hash2(node, e.hashes[0]) : sha256_hash2(e.hashes[0], node);
+      node = e.index == 0 ? hashers::sha256_hash2(node, e.hashes[0]) : hashers::sha256_hash2(e.hashes[0], node);
     }
     if (node != p.root) {
       fail(at.proof, "its path from the leaf leads to " + hex_of(node) + ", not to its root " + hex_of(p.root));
@@ -344,10 +347,10 @@ class C1Checker {
   }
 
   void check_poseidon_path(const MerkleProof& p, const MerkleAt& at) const {
-    const Fr root = root_from_path(domain_to_fr(p.leaf), path_elements(p));
-    if (root != domain_to_fr(p.root)) {
-      fail(at.proof,
-           "its path from the leaf leads to " + hex_of(fr_to_domain(root)) + ", not to its root " + hex_of(p.root));
+    const Fr root = core::root_from_path(hashers::domain_to_fr(p.leaf), path_elements(p));
+    if (root != hashers::domain_to_fr(p.root)) {
+      fail(at.proof, "its path from the leaf leads to " + hex_of(hashers::fr_to_domain(root)) + ", not to its root " +
+                         hex_of(p.root));
     }
   }
 
@@ -362,7 +365,7 @@ class C1Checker {
       fail(p_at.root(), "is not comm_c " + hex_of(comm_c_) + ", the root of " + vanilla_at(0, 0) +
                             ".replica_column_proofs.c_x.inclusion_proof");
     }
-    if (domain_to_fr(c.inclusion_proof.leaf) != poseidon::hash(frs(c.rows))) {
+    if (hashers::domain_to_fr(c.inclusion_proof.leaf) != hashers::poseidon::hash(frs(c.rows))) {
       fail(p_at.leaf(), "is not the Poseidon hash of the column's rows (" + at + ".column.rows)");
     }
     check_poseidon_path(c.inclusion_proof, p_at);
@@ -375,9 +378,9 @@ class C1Checker {
     for (std::size_t l = 0; l < shape_.layers; ++l) {
       const auto layer = static_cast<std::uint32_t>(l + 1);
       const std::string l_at = indexed(at + ".labeling_proofs", l);
-      const std::vector<NodeBytes> parents = column_parent_labels(cols, layer);
+      const std::vector<core::NodeBytes> parents = column_parent_labels(cols, layer);
       check_labeling_proof(v.labeling_proofs[l], l_at, layer, node, parents);
-      if (label(sector_replica_id_, layer, node, parents) != cols.c_x.rows[l]) {
+      if (porep::label(sector_replica_id_, layer, node, parents) != cols.c_x.rows[l]) {
         const std::string row_at = indexed(at + ".replica_column_proofs.c_x.column.rows", l);
         fail(l_at, "the label of node " + std::to_string(node) + " in layer " + std::to_string(layer) +
                        " over these parents is not the column's row (" + row_at + ")");
@@ -388,20 +391,20 @@ class C1Checker {
   }
 
   void check_labeling_proof(const LabelingProof& p, const std::string& at, std::uint32_t layer, std::uint64_t node,
-                            const std::vector<NodeBytes>& parents) const {
+                            const std::vector<core::NodeBytes>& parents) const {
     if (p.layer_index != layer) {
       fail(at + ".layer_index", "expected layer " + std::to_string(layer) + ", got " + std::to_string(p.layer_index));
     }
     if (p.node != node) {
       fail(at + ".node", "expected the challenged node " + std::to_string(node) + ", got " + std::to_string(p.node));
     }
-    for (std::size_t s = 0; s < kLabelParentSlots; ++s) {
+    for (std::size_t s = 0; s < porep::kLabelParentSlots; ++s) {
       const std::size_t parent = s % parents.size();
       if (p.parents[s] != parents[parent]) {
-        const bool drg = parent < kBaseDegree;
+        const bool drg = parent < porep::kBaseDegree;
         fail(indexed(at + ".parents", s),
              std::string("is not the label in ") + (drg ? "drg_parents" : "exp_parents") + "[" +
-                 std::to_string(drg ? parent : parent - kBaseDegree) + "]'s column at layer " +
+                 std::to_string(drg ? parent : parent - porep::kBaseDegree) + "]'s column at layer " +
                  std::to_string(drg ? layer : layer - 1));
       }
     }
@@ -409,8 +412,8 @@ class C1Checker {
 
   // The distinct parent labels of a layer's label, in the order label() takes them:
   // the DRG parents' labels in this layer, then the expander parents' in the previous.
-  static std::vector<NodeBytes> column_parent_labels(const ReplicaColumnProof& cols, std::uint32_t layer) {
-    std::vector<NodeBytes> out;
+  static std::vector<core::NodeBytes> column_parent_labels(const ReplicaColumnProof& cols, std::uint32_t layer) {
+    std::vector<core::NodeBytes> out;
     for (const ColumnProof& c : cols.drg_parents) out.push_back(c.rows[layer - 1]);
     if (layer > 1) {
       for (const ColumnProof& c : cols.exp_parents) out.push_back(c.rows[layer - 2]);
@@ -418,72 +421,72 @@ class C1Checker {
     return out;
   }
 
-  static std::vector<Fr> frs(const std::vector<NodeBytes>& nodes) {
+  static std::vector<Fr> frs(const std::vector<core::NodeBytes>& nodes) {
     std::vector<Fr> out;
     out.reserve(nodes.size());
-    for (const NodeBytes& n : nodes) out.push_back(domain_to_fr(n));
+    for (const core::NodeBytes& n : nodes) out.push_back(hashers::domain_to_fr(n));
     return out;
   }
 
   // Base levels, then the sub and top levels: the circuit's (and root_from_path's) order.
-  static std::vector<PathElement> path_elements(const MerkleProof& p) {
-    std::vector<PathElement> out;
+  static std::vector<core::PathElement> path_elements(const MerkleProof& p) {
+    std::vector<core::PathElement> out;
     out.reserve(p.base.size() + p.sub.size() + p.top.size());
     for (const MerklePath* levels : {&p.base, &p.sub, &p.top}) {
-      for (const MerklePathElement& e : *levels) out.push_back(PathElement{frs(e.hashes), e.index});
+      for (const MerklePathElement& e : *levels) out.push_back(core::PathElement{frs(e.hashes), e.index});
     }
     return out;
   }
 
-  static ColumnOpening opening(const ColumnProof& c) {
-    return ColumnOpening{frs(c.rows), path_elements(c.inclusion_proof)};
+  static porep::ColumnOpening opening(const ColumnProof& c) {
+    return porep::ColumnOpening{frs(c.rows), path_elements(c.inclusion_proof)};
   }
 
   const C1Output& c1_;
   const SectorValues& sector_;
   std::string source_;
-  const SealProof& proof_;
-  const SectorShape& shape_;
-  TreeShape tree_shape_;
+  const core::SealProof& proof_;
+  const core::SectorShape& shape_;
+  core::TreeShape tree_shape_;
   TreeLevels replica_levels_;
   TreeLevels data_levels_;
-  SdrGraph graph_;
+  porep::SdrGraph graph_;
   std::string vanilla_at_;
-  ReplicaId sector_replica_id_{};
-  NodeBytes comm_c_{};
-  NodeBytes comm_r_last_{};
+  porep::ReplicaId sector_replica_id_{};
+  core::NodeBytes comm_c_{};
+  core::NodeBytes comm_r_last_{};
 };
 
 }  // namespace
 
-SdrGraph seal_graph(const SealProof& proof) {
-  return SdrGraph(proof.shape().nodes(), proof.porep_id(), proof.api_version);
+porep::SdrGraph seal_graph(const core::SealProof& proof) {
+  return porep::SdrGraph(proof.shape().nodes(), proof.porep_id(), proof.api_version);
 }
 
-StackedCircuit stacked_circuit_from_c1(const C1Output& c1, const SectorValues& sector, std::string_view source) {
+porep::StackedCircuit stacked_circuit_from_c1(const C1Output& c1, const SectorValues& sector, std::string_view source) {
   if (sector.registered_proof == nullptr) {
     throw std::invalid_argument("stacked_circuit_from_c1: the sector values name no registered proof");
   }
   return C1Checker(c1, sector, source).circuit();
 }
 
-StackedCircuit stacked_circuit_shape(const SealProof& proof) {
-  const SectorShape& shape = proof.shape();
-  const TreeShape tree = sector_tree_shape(proof.sector_bytes);
-  const std::vector<PathElement> tree_path = zero_path(shape.nodes(), tree);
-  const std::vector<PathElement> tree_d_path = zero_path(shape.nodes(), TreeShape{2, 0, 0});
+porep::StackedCircuit stacked_circuit_shape(const core::SealProof& proof) {
+  const core::SectorShape& shape = proof.shape();
+  const core::TreeShape tree = core::sector_tree_shape(proof.sector_bytes);
+  const std::vector<core::PathElement> tree_path = core::zero_path(shape.nodes(), tree);
+  const std::vector<core::PathElement> tree_d_path = core::zero_path(shape.nodes(), core::TreeShape{2, 0, 0});
 
-  const ColumnOpening column{std::vector<Fr>(shape.layers), tree_path};
-  ChallengeProof challenge;
+  const porep::ColumnOpening column{std::vector<Fr>(shape.layers), tree_path};
+  porep::ChallengeProof challenge;
   challenge.comm_d_path = tree_d_path;
   challenge.comm_r_last_path = tree_path;
   challenge.comm_c_path = tree_path;
-  challenge.drg_parents.assign(kBaseDegree, column);
-  challenge.exp_parents.assign(kExpansionDegree, column);
+  challenge.drg_parents.assign(porep::kBaseDegree, column);
+  challenge.exp_parents.assign(porep::kExpansionDegree, column);
 
-  StackedPartition partition{};
+  porep::StackedPartition partition{};
   partition.challenges.assign(proof.challenges_per_partition(), challenge);
-  return StackedCircuit(seal_graph(proof), tree, {std::move(partition)});
+  return porep::StackedCircuit(seal_graph(proof), tree, {std::move(partition)});
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

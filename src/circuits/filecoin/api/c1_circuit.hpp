@@ -10,10 +10,10 @@
 #include "circuits/filecoin/api/sector_values.hpp"
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 // The seal proof's SDR graph (its node count, porep_id and api version).
-SdrGraph seal_graph(const SealProof& proof);
+porep::SdrGraph seal_graph(const core::SealProof& proof);
 
 // Every partition of `c1` as the circuit takes it. Throws C1OutputError naming
 // `source` and the field when the output is not the sector's: another registered
@@ -23,10 +23,10 @@ SdrGraph seal_graph(const SealProof& proof);
 // comm_r_last / comm_c (comm_r = Poseidon(comm_c, comm_r_last)), whose leaves
 // disagree (the column's label and the encoding's key), or whose parents are not the
 // graph's parents of its node. parse_c1_output has checked the shape already.
-StackedCircuit stacked_circuit_from_c1(const C1Output& c1, const SectorValues& sector, std::string_view source);
+porep::StackedCircuit stacked_circuit_from_c1(const C1Output& c1, const SectorValues& sector, std::string_view source);
 
 // The circuit's shape for `proof` with every value zero: one partition's variables,
 // constraints and public inputs, for setup, `circuit info` and parameter checks.
-StackedCircuit stacked_circuit_shape(const SealProof& proof);
+porep::StackedCircuit stacked_circuit_shape(const core::SealProof& proof);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -11,7 +11,7 @@
 #include "circuits/filecoin/porep/sdr_graph.hpp"
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 using Json = nlohmann::json;
@@ -71,7 +71,7 @@ std::string kind_of(const Json& j) {
 
 std::string count_of(std::size_t n, const char* what) { return std::to_string(n) + " " + what; }
 
-bool is_canonical_fr(const NodeBytes& bytes) {
+bool is_canonical_fr(const core::NodeBytes& bytes) {
   ff::Limbs<4> limbs{};
   for (std::size_t i = 0; i < bytes.size(); ++i) limbs[i / 8] |= std::uint64_t{bytes[i]} << (8 * (i % 8));
   return ff::limbs_less(limbs, ff::FrParams::kModulus);
@@ -88,8 +88,8 @@ std::size_t log_base(std::uint64_t n, std::size_t base) {
 
 // The registered proof of version V1 with the same sector size: VanillaSealProof's
 // variants are named after those five, whatever the version.
-std::string_view vanilla_variant(const SealProof& proof) {
-  for (const SealProof& p : seal_proofs()) {
+std::string_view vanilla_variant(const core::SealProof& proof) {
+  for (const core::SealProof& p : core::seal_proofs()) {
     if (p.sector_bytes == proof.sector_bytes) return p.name;
   }
   return proof.name;
@@ -108,13 +108,13 @@ struct TreeShape {
   }
 };
 
-TreeShape replica_tree(const SectorShape& s) {
+TreeShape replica_tree(const core::SectorShape& s) {
   const std::uint64_t base_leaves =
       s.nodes() / std::max<std::size_t>(1, s.sub_arity) / std::max<std::size_t>(1, s.top_arity);
   return {"the replica's trees", s.base_arity, log_base(base_leaves, s.base_arity), s.sub_arity, s.top_arity};
 }
 
-TreeShape data_tree(const SectorShape& s) { return {"tree_d", 2, log_base(s.nodes(), 2), 0, 0}; }
+TreeShape data_tree(const core::SectorShape& s) { return {"tree_d", 2, log_base(s.nodes(), 2), 0, 0}; }
 
 const char* kind_name(MerkleProof::Kind kind) {
   switch (kind) {
@@ -174,17 +174,18 @@ class Reader {
   }
 
   // A hasher domain: 32 bytes, little-endian, of an element of Fr.
-  NodeBytes field_element(const Json& j, const Where& where) const {
-    const NodeBytes bytes = bytes32(j, where);
+  core::NodeBytes field_element(const Json& j, const Where& where) const {
+    const core::NodeBytes bytes = bytes32(j, where);
     if (!is_canonical_fr(bytes)) {
       fail(where, "not a field element: the 32 little-endian bytes are not below the BLS12-381 scalar modulus r");
     }
     return bytes;
   }
 
-  std::vector<NodeBytes> field_elements(const Json& j, const Where& where, std::size_t size, const char* what) const {
+  std::vector<core::NodeBytes> field_elements(const Json& j, const Where& where, std::size_t size,
+                                              const char* what) const {
     array_of(j, where, size, what);
-    std::vector<NodeBytes> out;
+    std::vector<core::NodeBytes> out;
     out.reserve(size);
     for (std::size_t i = 0; i < size; ++i) out.push_back(field_element(j[i], where[i]));
     return out;
@@ -240,7 +241,7 @@ class Reader {
   }
 
   // serde's ColumnProof {column: Column {index, rows, _h: null}, inclusion_proof}.
-  ColumnProof column_proof(const Json& j, const Where& where, const SectorShape& shape) const {
+  ColumnProof column_proof(const Json& j, const Where& where, const core::SectorShape& shape) const {
     ColumnProof c;
     const Where column_at = where / "column";
     const Json& column = member(j, where, "column");
@@ -260,7 +261,7 @@ class Reader {
   }
 
   std::vector<ColumnProof> column_proofs(const Json& j, const Where& where, std::size_t count, const char* what,
-                                         const SectorShape& shape) const {
+                                         const core::SectorShape& shape) const {
     array_of(j, where, count, what);
     std::vector<ColumnProof> out;
     out.reserve(count);
@@ -271,7 +272,8 @@ class Reader {
   // serde's LabelingProof / EncodingProof {parents, layer_index, node}.
   LabelingProof labeling_proof(const Json& j, const Where& where, std::uint32_t layer, std::uint64_t node) const {
     LabelingProof l;
-    l.parents = field_elements(member(j, where, "parents"), where / "parents", kLabelParentSlots, "parent labels");
+    l.parents =
+        field_elements(member(j, where, "parents"), where / "parents", porep::kLabelParentSlots, "parent labels");
     l.layer_index = static_cast<std::uint32_t>(
         unsigned_number(member(j, where, "layer_index"), where / "layer_index", 0xffffffff));
     if (l.layer_index != layer) {
@@ -284,7 +286,7 @@ class Reader {
     return l;
   }
 
-  VanillaProof vanilla_proof(const Json& j, const Where& where, const SectorShape& shape) const {
+  VanillaProof vanilla_proof(const Json& j, const Where& where, const core::SectorShape& shape) const {
     VanillaProof v;
     const Where d_at = where / "comm_d_proofs";
     v.comm_d_proofs = merkle_proof(member(j, where, "comm_d_proofs"), d_at, data_tree(shape));
@@ -306,9 +308,9 @@ class Reader {
                                                      std::to_string(v.replica_column_proofs.c_x.index));
     }
     v.replica_column_proofs.drg_parents = column_proofs(member(cols, cols_at, "drg_parents"), cols_at / "drg_parents",
-                                                        kBaseDegree, "DRG parent columns", shape);
+                                                        porep::kBaseDegree, "DRG parent columns", shape);
     v.replica_column_proofs.exp_parents = column_proofs(member(cols, cols_at, "exp_parents"), cols_at / "exp_parents",
-                                                        kExpansionDegree, "expander parent columns", shape);
+                                                        porep::kExpansionDegree, "expander parent columns", shape);
 
     const Where labels_at = where / "labeling_proofs";
     const Json& labels = array_of(member(j, where, "labeling_proofs"), labels_at, shape.layers, "labeling proofs");
@@ -327,12 +329,12 @@ class Reader {
     const Json& name = member(j, root, "registered_proof");
     if (!name.is_string()) fail(root / "registered_proof", "expected a registered seal proof's name, got " + kind_of(name));
     try {
-      out.registered_proof = seal_proof(name.get_ref<const std::string&>());
+      out.registered_proof = core::seal_proof(name.get_ref<const std::string&>());
     } catch (const std::invalid_argument& e) {
       fail(root / "registered_proof", e.what());
     }
-    const SealProof& proof = out.registered_proof;
-    const SectorShape& shape = proof.shape();
+    const core::SealProof& proof = out.registered_proof;
+    const core::SectorShape& shape = proof.shape();
 
     const Where vp_at = root / "vanilla_proofs";
     const Json& vp = member(j, root, "vanilla_proofs");
@@ -638,7 +640,7 @@ class Writer {
     out_ += ']';
   }
 
-  void elements(const std::vector<NodeBytes>& v) {
+  void elements(const std::vector<core::NodeBytes>& v) {
     out_ += '[';
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (i) out_ += ',';
@@ -838,4 +840,4 @@ std::string c1_output_to_json(const C1Output& output) {
   return w.take();
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

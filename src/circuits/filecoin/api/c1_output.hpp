@@ -15,12 +15,12 @@
 #include "circuits/filecoin/core/node_bytes.hpp"
 #include "circuits/filecoin/core/seal_proof.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 // One level of a Merkle path: the siblings of the node on the path (arity - 1 of them)
 // and the node's position among its arity children.
 struct MerklePathElement {
-  std::vector<NodeBytes> hashes;
+  std::vector<core::NodeBytes> hashes;
   std::uint64_t index = 0;
 
   bool operator==(const MerklePathElement&) const = default;
@@ -35,8 +35,8 @@ struct MerkleProof {
   enum class Kind { kSingle, kSub, kTop };
 
   Kind kind = Kind::kSingle;
-  NodeBytes root{};
-  NodeBytes leaf{};
+  core::NodeBytes root{};
+  core::NodeBytes leaf{};
   MerklePath base;
   MerklePath sub;  // kSub and kTop only
   MerklePath top;  // kTop only
@@ -50,7 +50,7 @@ struct MerkleProof {
 // One node's labels over all layers (rows[l] is layer l + 1's label) and its tree_c proof.
 struct ColumnProof {
   std::uint32_t index = 0;
-  std::vector<NodeBytes> rows;
+  std::vector<core::NodeBytes> rows;
   MerkleProof inclusion_proof;
 
   bool operator==(const ColumnProof&) const = default;
@@ -68,7 +68,7 @@ struct ReplicaColumnProof {
 // repeated to the label's 37 parent slots. The encoding proof has the same form for the
 // last layer (the label that keys the replica's encoding).
 struct LabelingProof {
-  std::vector<NodeBytes> parents;
+  std::vector<core::NodeBytes> parents;
   std::uint32_t layer_index = 0;
   std::uint64_t node = 0;
 
@@ -92,12 +92,12 @@ struct VanillaProof {
 };
 
 struct C1Output {
-  SealProof registered_proof{};
+  core::SealProof registered_proof{};
   // [partition][challenge within the partition].
   std::vector<std::vector<VanillaProof>> vanilla_proofs;
-  NodeBytes comm_r{};
-  NodeBytes comm_d{};
-  NodeBytes replica_id{};
+  core::NodeBytes comm_r{};
+  core::NodeBytes comm_d{};
+  core::NodeBytes replica_id{};
   std::array<std::uint8_t, 32> seed{};
   std::array<std::uint8_t, 32> ticket{};
 
@@ -128,4 +128,4 @@ C1Output parse_c1_output(std::string_view json, std::string_view source);
 // serde_json::to_vec's bytes for `output` (compact, fields in the Rust structs' order).
 std::string c1_output_to_json(const C1Output& output);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -1,6 +1,6 @@
 #include "circuits/filecoin/api/c1_output_shape.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 namespace {
 
@@ -83,4 +83,4 @@ const C1ValueShape& c1_output_shape() {
   return shapes.root;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

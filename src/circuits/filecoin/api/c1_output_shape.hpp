@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 struct C1ValueShape {
   enum class Kind {
@@ -35,4 +35,4 @@ struct C1ValueShape {
 // comm_d, replica_id, seed and ticket.
 const C1ValueShape& c1_output_shape();
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

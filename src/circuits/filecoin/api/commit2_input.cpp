@@ -7,7 +7,7 @@
 
 #include "io/strict_json.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 using Json = nlohmann::json;
@@ -106,4 +106,4 @@ std::string commit2_input_to_json(const Commit2Input& input) {
          "\",\"SectorSize\":" + std::to_string(input.phase1_output.registered_proof.sector_bytes) + "}";
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

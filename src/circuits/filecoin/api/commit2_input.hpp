@@ -10,7 +10,7 @@
 
 #include "circuits/filecoin/api/c1_output.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 struct Commit2Input {
   std::uint64_t sector_number = 0;
@@ -26,4 +26,4 @@ Commit2Input parse_commit2_input(std::string_view json, std::string_view source)
 
 std::string commit2_input_to_json(const Commit2Input& input);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -12,7 +12,7 @@
 #include "circuits/filecoin/post/post_circuit.hpp"
 #include "circuits/filecoin/post/post_proof.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 // One partition from its sectors' vanilla proofs, in the order given (filecoin-proofs'
 // single_partition_vanilla_proofs):
@@ -25,10 +25,12 @@ namespace zkpipe::filecoin {
 // its path must lead there from its leaf, and comm_r must be Poseidon(comm_c,
 // comm_r_last). A challenge's leaf index is its path's (Σ index_i · arity^i). Throws
 // std::invalid_argument naming the proof ("vanilla proof 3") and challenge.
-PostPartition post_partition_from_vanilla(const PostProof& proof, std::span<const FallbackPostSectorProof> vanilla);
+post::PostPartition post_partition_from_vanilla(const post::PostProof& proof,
+                                                std::span<const FallbackPostSectorProof> vanilla);
 
 // The same from the bincode blobs, the i-th named "vanilla proof i" in errors.
-PostPartition post_partition_from_bytes(const PostProof& proof, std::span<const std::vector<std::uint8_t>> blobs);
+post::PostPartition post_partition_from_bytes(const post::PostProof& proof,
+                                              std::span<const std::vector<std::uint8_t>> blobs);
 
 // Throws std::invalid_argument naming the proof and challenge whose proven leaf is not
 // the one `randomness` draws for its sector id (post_leaf_challenge): a caller with the
@@ -36,14 +38,15 @@ PostPartition post_partition_from_bytes(const PostProof& proof, std::span<const 
 // satisfied but whose proof no verifier accepts. `partition` is the proofs' partition
 // within the whole PoSt proof (before API 1.2 a challenge's index counts the sectors
 // before it).
-void check_post_challenges(const PostProof& proof, std::span<const FallbackPostSectorProof> vanilla,
-                           const PostRandomness& randomness, ApiVersion api, std::size_t partition = 0);
+void check_post_challenges(const post::PostProof& proof, std::span<const FallbackPostSectorProof> vanilla,
+                           const post::PostRandomness& randomness, core::ApiVersion api, std::size_t partition = 0);
 
 // The vanilla proofs of a partition, as filecoin-proofs writes them: Window PoSt one per
 // sector, sector i with sector_ids[i]; Winning PoSt one, sector_ids[0], its sectors'
 // challenges as one SectorProof (they must share their commitments). Throws
 // std::invalid_argument for a partition or id count that does not fit.
-std::vector<FallbackPostSectorProof> post_vanilla_proofs(const PostProof& proof, const PostPartition& partition,
+std::vector<FallbackPostSectorProof> post_vanilla_proofs(const post::PostProof& proof,
+                                                         const post::PostPartition& partition,
                                                          std::span<const std::uint64_t> sector_ids);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

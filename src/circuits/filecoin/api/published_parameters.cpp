@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 namespace {
 
@@ -70,4 +70,4 @@ std::optional<std::string_view> published_params_name(ParameterCircuit circuit, 
   return std::nullopt;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

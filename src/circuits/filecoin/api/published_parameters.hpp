@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 enum class ParameterCircuit { kPorep, kWindowPost, kWinningPost, kSnapDeals };
 
@@ -19,4 +19,4 @@ enum class ParameterCircuit { kPorep, kWindowPost, kWinningPost, kSnapDeals };
 // the same stem.
 std::optional<std::string_view> published_params_name(ParameterCircuit circuit, std::uint64_t sector_bytes);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -15,17 +15,20 @@
 #include "circuits/filecoin/porep/replica_id.hpp"
 #include "circuits/filecoin/porep/sdr_graph.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
+
+using ff::Fr;
+
 namespace {
 
-const SealProof& checked_proof(const SectorValues& values, const char* caller) {
+const core::SealProof& checked_proof(const SectorValues& values, const char* caller) {
   if (values.registered_proof == nullptr) {
     throw std::invalid_argument(std::string(caller) + ": the sector values name no registered proof");
   }
   return *values.registered_proof;
 }
 
-void check_data(const SealProof& proof, std::span<const NodeBytes> data) {
+void check_data(const core::SealProof& proof, std::span<const core::NodeBytes> data) {
   const std::uint64_t nodes = proof.shape().nodes();
   if (data.size() != nodes) {
     throw std::invalid_argument("seal_sector: " + std::to_string(data.size()) + " data nodes, but " +
@@ -34,7 +37,7 @@ void check_data(const SealProof& proof, std::span<const NodeBytes> data) {
   }
   for (std::size_t i = 0; i < data.size(); ++i) {
     try {
-      domain_to_fr(data[i]);
+      hashers::domain_to_fr(data[i]);
     } catch (const std::invalid_argument&) {
       throw std::invalid_argument("seal_sector: data node " + std::to_string(i) +
                                   " is not a canonical field element (its 32 little-endian bytes are not below r)");
@@ -42,25 +45,25 @@ void check_data(const SealProof& proof, std::span<const NodeBytes> data) {
   }
 }
 
-NodeBytes comm_d_of(std::span<const NodeBytes> data) {
+core::NodeBytes comm_d_of(std::span<const core::NodeBytes> data) {
   // NodeBytes is an array of bytes: the nodes laid end to end are the sector's bytes.
   const std::span<const std::byte> bytes = std::as_bytes(data);
-  return build_tree_d({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}).root();
+  return core::build_tree_d({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}).root();
 }
 
-std::vector<NodeBytes> domains(const std::vector<Fr>& values) {
-  std::vector<NodeBytes> out;
+std::vector<core::NodeBytes> domains(const std::vector<Fr>& values) {
+  std::vector<core::NodeBytes> out;
   out.reserve(values.size());
-  for (const Fr& v : values) out.push_back(fr_to_domain(v));
+  for (const Fr& v : values) out.push_back(hashers::fr_to_domain(v));
   return out;
 }
 
-MerklePathElement path_element(const PathElement& e) { return {domains(e.hashes), e.index}; }
+MerklePathElement path_element(const core::PathElement& e) { return {domains(e.hashes), e.index}; }
 
 // A path of the replica's trees (base levels, then the sub level and the top level when
 // the shape has them) in the proof form the shape gives it (MerkleProof::from_parts).
-MerkleProof replica_tree_proof(const TreeShape& shape, const NodeBytes& root, const NodeBytes& leaf,
-                               const PoseidonPath& path) {
+MerkleProof replica_tree_proof(const core::TreeShape& shape, const core::NodeBytes& root, const core::NodeBytes& leaf,
+                               const core::PoseidonPath& path) {
   MerkleProof proof;
   proof.kind = shape.top != 0   ? MerkleProof::Kind::kTop
                : shape.sub != 0 ? MerkleProof::Kind::kSub
@@ -77,28 +80,32 @@ MerkleProof replica_tree_proof(const TreeShape& shape, const NodeBytes& root, co
 }
 
 // tree_d is a single binary tree whatever the sector size.
-MerkleProof tree_d_proof(const InMemoryReplica& replica, std::uint64_t node, const ChallengeProof& opened) {
+MerkleProof tree_d_proof(const porep::InMemoryReplica& replica, std::uint64_t node,
+                         const porep::ChallengeProof& opened) {
   MerkleProof proof;
   proof.kind = MerkleProof::Kind::kSingle;
   proof.root = replica.comm_d();
   proof.leaf = replica.data()[node];
-  for (const PathElement& e : opened.comm_d_path) proof.base.push_back(path_element(e));
+  for (const core::PathElement& e : opened.comm_d_path) proof.base.push_back(path_element(e));
   return proof;
 }
 
 // Column::into_proof: the node's labels in every layer, included in tree_c by their hash.
-ColumnProof column_proof(const InMemoryReplica& replica, std::uint32_t node, const ColumnOpening& opening) {
+ColumnProof column_proof(const porep::InMemoryReplica& replica, std::uint32_t node,
+                         const porep::ColumnOpening& opening) {
   ColumnProof proof;
   proof.index = node;
   proof.rows = domains(opening.labels);
-  proof.inclusion_proof = replica_tree_proof(replica.tree_shape(), fr_to_domain(replica.comm_c()),
-                                             fr_to_domain(poseidon::hash(opening.labels)), opening.path);
+  proof.inclusion_proof =
+      replica_tree_proof(replica.tree_shape(), hashers::fr_to_domain(replica.comm_c()),
+                         hashers::fr_to_domain(hashers::poseidon::hash(opening.labels)), opening.path);
   return proof;
 }
 
 template <std::size_t N>
-std::vector<ColumnProof> column_proofs(const InMemoryReplica& replica, const std::array<std::uint32_t, N>& parents,
-                                       const std::vector<ColumnOpening>& openings) {
+std::vector<ColumnProof> column_proofs(const porep::InMemoryReplica& replica,
+                                       const std::array<std::uint32_t, N>& parents,
+                                       const std::vector<porep::ColumnOpening>& openings) {
   std::vector<ColumnProof> out;
   out.reserve(N);
   for (std::size_t i = 0; i < N; ++i) out.push_back(column_proof(replica, parents[i], openings[i]));
@@ -108,18 +115,18 @@ std::vector<ColumnProof> column_proofs(const InMemoryReplica& replica, const std
 // The label's parents as prove_layers reads them from the graph (node 0 included, whose
 // base parents are node 0 itself): the base parents in this layer, from layer 2 on the
 // expander parents in the previous one, repeated in order to fill the label's 37 slots.
-LabelingProof labeling_proof(const InMemoryReplica& replica, std::uint32_t layer, std::uint64_t node) {
-  const SdrGraph& graph = replica.graph();
-  const std::vector<LabelLayer>& labels = replica.labels();
-  std::vector<NodeBytes> distinct;
-  distinct.reserve(kDegree);
+LabelingProof labeling_proof(const porep::InMemoryReplica& replica, std::uint32_t layer, std::uint64_t node) {
+  const porep::SdrGraph& graph = replica.graph();
+  const std::vector<porep::LabelLayer>& labels = replica.labels();
+  std::vector<core::NodeBytes> distinct;
+  distinct.reserve(porep::kDegree);
   for (const std::uint32_t parent : graph.base_parents(node)) distinct.push_back(labels[layer - 1][parent]);
   if (layer > 1) {
     for (const std::uint32_t parent : graph.expander_parents(node)) distinct.push_back(labels[layer - 2][parent]);
   }
   LabelingProof proof;
-  proof.parents.reserve(kLabelParentSlots);
-  for (std::size_t slot = 0; slot < kLabelParentSlots; ++slot) {
+  proof.parents.reserve(porep::kLabelParentSlots);
+  for (std::size_t slot = 0; slot < porep::kLabelParentSlots; ++slot) {
     proof.parents.push_back(distinct[slot % distinct.size()]);
   }
   proof.layer_index = layer;
@@ -127,12 +134,12 @@ LabelingProof labeling_proof(const InMemoryReplica& replica, std::uint32_t layer
   return proof;
 }
 
-VanillaProof vanilla_proof(const InMemoryReplica& replica, std::uint64_t node) {
-  const ChallengeProof opened = replica.prove(node);
-  const SdrGraph& graph = replica.graph();
+VanillaProof vanilla_proof(const porep::InMemoryReplica& replica, std::uint64_t node) {
+  const porep::ChallengeProof opened = replica.prove(node);
+  const porep::SdrGraph& graph = replica.graph();
   VanillaProof proof;
   proof.comm_d_proofs = tree_d_proof(replica, node, opened);
-  proof.comm_r_last_proof = replica_tree_proof(replica.tree_shape(), fr_to_domain(replica.comm_r_last()),
+  proof.comm_r_last_proof = replica_tree_proof(replica.tree_shape(), hashers::fr_to_domain(replica.comm_r_last()),
                                                replica.replica()[node], opened.comm_r_last_path);
   proof.replica_column_proofs.c_x = column_proof(replica, static_cast<std::uint32_t>(node), replica.column(node));
   proof.replica_column_proofs.drg_parents = column_proofs(replica, graph.base_parents(node), opened.drg_parents);
@@ -150,26 +157,27 @@ VanillaProof vanilla_proof(const InMemoryReplica& replica, std::uint64_t node) {
 
 }  // namespace
 
-SealedSector seal_sector(const SectorValues& values, std::span<const NodeBytes> data) {
-  const SealProof& proof = checked_proof(values, "seal_sector");
+SealedSector seal_sector(const SectorValues& values, std::span<const core::NodeBytes> data) {
+  const core::SealProof& proof = checked_proof(values, "seal_sector");
   check_data(proof, data);
-  const SectorShape& shape = proof.shape();
+  const core::SectorShape& shape = proof.shape();
   SectorValues sealed = values;
   sealed.comm_d = comm_d_of(data);
-  const ReplicaId id = replica_id(values.prover_id, values.sector_id, values.ticket, sealed.comm_d, proof.porep_id());
-  InMemoryReplica replica(SdrGraph(shape.nodes(), proof.porep_id(), proof.api_version), shape.layers,
-                          sector_tree_shape(proof.sector_bytes), id, {data.begin(), data.end()});
-  sealed.comm_r = fr_to_domain(replica.comm_r());
+  const porep::ReplicaId id =
+      porep::replica_id(values.prover_id, values.sector_id, values.ticket, sealed.comm_d, proof.porep_id());
+  porep::InMemoryReplica replica(porep::SdrGraph(shape.nodes(), proof.porep_id(), proof.api_version), shape.layers,
+                                 core::sector_tree_shape(proof.sector_bytes), id, {data.begin(), data.end()});
+  sealed.comm_r = hashers::fr_to_domain(replica.comm_r());
   return SealedSector{std::move(replica), std::move(sealed)};
 }
 
 C1Output seal_commit_phase1(const SealedSector& sector) {
-  const SealProof& proof = checked_proof(sector.values, "seal_commit_phase1");
-  const InMemoryReplica& replica = sector.replica;
+  const core::SealProof& proof = checked_proof(sector.values, "seal_commit_phase1");
+  const porep::InMemoryReplica& replica = sector.replica;
   C1Output out;
   out.registered_proof = proof;
   // The commitments of the replica the proofs open, which seal_sector copied into the values.
-  out.comm_r = fr_to_domain(replica.comm_r());
+  out.comm_r = hashers::fr_to_domain(replica.comm_r());
   out.comm_d = replica.comm_d();
   out.replica_id = replica.replica_id();
   out.seed = sector.values.seed;
@@ -177,11 +185,11 @@ C1Output seal_commit_phase1(const SealedSector& sector) {
   out.vanilla_proofs.resize(proof.partitions());
   for (std::size_t k = 0; k < out.vanilla_proofs.size(); ++k) {
     const std::vector<std::uint64_t> challenges =
-        porep_challenges(proof, replica.replica_id(), out.seed, out.comm_r, k);
+        porep::porep_challenges(proof, replica.replica_id(), out.seed, out.comm_r, k);
     out.vanilla_proofs[k].reserve(challenges.size());
     for (const std::uint64_t node : challenges) out.vanilla_proofs[k].push_back(vanilla_proof(replica, node));
   }
   return out;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -12,10 +12,10 @@
 #include "circuits/filecoin/api/sector_values.hpp"
 #include "circuits/filecoin/porep/stacked_replica.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 struct SealedSector {
-  InMemoryReplica replica;
+  porep::InMemoryReplica replica;
   SectorValues values;  // comm_r and comm_d filled from the replica
 };
 
@@ -23,10 +23,10 @@ struct SealedSector {
 // e.g. fr32-padded bytes). `values` gives the proof, prover_id, sector_id, ticket and
 // seed; its comm_r and comm_d are ignored. Throws std::invalid_argument naming what
 // is wrong (data of another size, a node that is not canonical).
-SealedSector seal_sector(const SectorValues& values, std::span<const NodeBytes> data);
+SealedSector seal_sector(const SectorValues& values, std::span<const core::NodeBytes> data);
 
 // The C1 output of a sealed sector: every partition's challenges (drawn from its
 // values) with their vanilla proofs, as seal_commit_phase1 returns it.
 C1Output seal_commit_phase1(const SealedSector& sector);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

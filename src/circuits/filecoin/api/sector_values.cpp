@@ -11,7 +11,7 @@
 #include "io/strict_json.hpp"
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 using Json = nlohmann::json;
@@ -69,7 +69,7 @@ class Reader {
   Bytes32 bytes32(const char* field) const {
     const std::string& hex = string(field, "64 hex digits (32 bytes)");
     try {
-      const std::vector<std::uint8_t> bytes = bytes_from_hex(hex, 32);
+      const std::vector<std::uint8_t> bytes = core::bytes_from_hex(hex, 32);
       Bytes32 out{};
       std::copy(bytes.begin(), bytes.end(), out.begin());
       return out;
@@ -79,8 +79,8 @@ class Reader {
   }
 
   // A commitment: the 32 little-endian bytes of an Fr element.
-  NodeBytes commitment(const char* field) const {
-    const NodeBytes bytes = bytes32(field);
+  core::NodeBytes commitment(const char* field) const {
+    const core::NodeBytes bytes = bytes32(field);
     if (!is_canonical_fr(bytes)) {
       fail(field, "not a field element: the 32 little-endian bytes are not below the BLS12-381 scalar modulus r");
     }
@@ -94,9 +94,9 @@ class Reader {
 
 }  // namespace
 
-ReplicaId SectorValues::replica_id() const {
+porep::ReplicaId SectorValues::replica_id() const {
   if (registered_proof == nullptr) throw std::invalid_argument("SectorValues::replica_id: no registered proof");
-  return filecoin::replica_id(prover_id, sector_id, ticket, comm_d, registered_proof->porep_id());
+  return filecoin::porep::replica_id(prover_id, sector_id, ticket, comm_d, registered_proof->porep_id());
 }
 
 SectorValues parse_sector_values(std::string_view json, std::string_view source) {
@@ -112,7 +112,7 @@ SectorValues parse_sector_values(std::string_view json, std::string_view source)
   SectorValues v;
   const std::string& name = r.string("registered_proof", "a registered seal proof's name");
   try {
-    v.registered_proof = &seal_proof(name);
+    v.registered_proof = &core::seal_proof(name);
   } catch (const std::invalid_argument& e) {
     r.fail("registered_proof", e.what());
   }
@@ -135,13 +135,13 @@ std::string sector_values_to_json(const SectorValues& values) {
   OrderedJson j;
   j["registered_proof"] = std::string(values.registered_proof->name);
   j["sector_size"] = values.registered_proof->sector_bytes;
-  j["prover_id"] = hex_of(values.prover_id);
+  j["prover_id"] = core::hex_of(values.prover_id);
   j["sector_id"] = values.sector_id;
-  j["ticket"] = hex_of(values.ticket);
-  j["seed"] = hex_of(values.seed);
-  j["comm_r"] = hex_of(values.comm_r);
-  j["comm_d"] = hex_of(values.comm_d);
+  j["ticket"] = core::hex_of(values.ticket);
+  j["seed"] = core::hex_of(values.seed);
+  j["comm_r"] = core::hex_of(values.comm_r);
+  j["comm_d"] = core::hex_of(values.comm_d);
   return j.dump(2) + "\n";
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -21,24 +21,24 @@
 #include "circuits/filecoin/porep/challenges.hpp"
 #include "circuits/filecoin/porep/replica_id.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 using ProverId = std::array<std::uint8_t, 32>;
 using Ticket = std::array<std::uint8_t, 32>;
 
 struct SectorValues {
-  const SealProof* registered_proof = nullptr;
+  const core::SealProof* registered_proof = nullptr;
   ProverId prover_id{};
   std::uint64_t sector_id = 0;
   Ticket ticket{};
-  ChallengeSeed seed{};
-  NodeBytes comm_r{};
-  NodeBytes comm_d{};
+  porep::ChallengeSeed seed{};
+  core::NodeBytes comm_r{};
+  core::NodeBytes comm_d{};
 
   bool operator==(const SectorValues&) const = default;
 
   // generate_replica_id over these values and the registered proof's porep_id.
-  ReplicaId replica_id() const;
+  porep::ReplicaId replica_id() const;
 };
 
 // Throws C1OutputError (c1_output.hpp) naming `source` and the field: missing or of the
@@ -48,4 +48,4 @@ SectorValues parse_sector_values(std::string_view json, std::string_view source)
 
 std::string sector_values_to_json(const SectorValues& values);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -12,7 +12,9 @@
 #include "circuits/filecoin/api/vanilla_proofs.hpp"
 #include "circuits/filecoin/update/update_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
+
+using ff::Fr;
 
 // The update's public commitments, as the proof request carries them.
 struct UpdateCommitments {
@@ -34,18 +36,20 @@ inline constexpr std::size_t kDefaultUpdateHIndex = 3;
 // challenge 0's top levels lead to comm_d_new; leaf_r_new = leaf_r_old + leaf_d_new · rho
 // for h = shape.hs[h_index]. A partition that passes satisfies the circuit. Throws
 // std::invalid_argument.
-UpdatePartition update_partition_from_vanilla(const UpdateShape& shape, const UpdatePartitionProof& vanilla,
-                                              std::uint64_t k, const UpdateCommitments& comms,
-                                              std::size_t h_index = kDefaultUpdateHIndex);
+update::UpdatePartition update_partition_from_vanilla(const update::UpdateShape& shape,
+                                                      const UpdatePartitionProof& vanilla, std::uint64_t k,
+                                                      const UpdateCommitments& comms,
+                                                      std::size_t h_index = kDefaultUpdateHIndex);
 
 // The same from partition k's bincode blob, named "vanilla proof k" in errors.
-UpdatePartition update_partition_from_bytes(const UpdateShape& shape, std::span<const std::uint8_t> blob,
-                                            std::uint64_t k, const UpdateCommitments& comms,
-                                            std::size_t h_index = kDefaultUpdateHIndex);
+update::UpdatePartition update_partition_from_bytes(const update::UpdateShape& shape,
+                                                    std::span<const std::uint8_t> blob, std::uint64_t k,
+                                                    const UpdateCommitments& comms,
+                                                    std::size_t h_index = kDefaultUpdateHIndex);
 
 // The vanilla proof filecoin-proofs writes for the partition: proof_r_new's leaf is
 // leaf_r_old + leaf_d_new · rho, proof_d_new's path the levels below the apex, the apex
 // tree's and the partition path's. Throws std::invalid_argument for the Poseidon variant.
-UpdatePartitionProof update_vanilla_proof(const UpdateShape& shape, const UpdatePartition& partition);
+UpdatePartitionProof update_vanilla_proof(const update::UpdateShape& shape, const update::UpdatePartition& partition);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

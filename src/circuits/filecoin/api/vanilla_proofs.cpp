@@ -5,7 +5,7 @@
 
 #include "circuits/filecoin/api/bincode.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 namespace {
 
@@ -32,7 +32,7 @@ MerklePath read_path(BincodeReader& r, const std::string& what) {
     MerklePathElement& e = path[level];
     const std::string sibling = at + " sibling";
     e.hashes.resize(r.length(sibling, kMinNode));
-    for (NodeBytes& h : e.hashes) h = r.field_element(sibling);
+    for (core::NodeBytes& h : e.hashes) h = r.field_element(sibling);
     const std::uint64_t index_at = r.offset();
     e.index = r.u64(at + " index");
     if (e.index > e.hashes.size()) {
@@ -81,7 +81,7 @@ void write_path(BincodeWriter& w, const MerklePath& path) {
   w.length(path.size());
   for (const MerklePathElement& e : path) {
     w.length(e.hashes.size());
-    for (const NodeBytes& h : e.hashes) w.bytes(h);
+    for (const core::NodeBytes& h : e.hashes) w.bytes(h);
     w.u64(e.index);
   }
 }
@@ -143,7 +143,7 @@ UpdatePartitionProof parse_update_vanilla_proof(std::span<const std::uint8_t> bl
     UpdatePartitionProof p;
     p.comm_c = r.field_element("comm_c");
     p.apex_leafs.resize(r.length("apex leaf", kMinNode));
-    for (NodeBytes& leaf : p.apex_leafs) leaf = r.field_element("apex leaf");
+    for (core::NodeBytes& leaf : p.apex_leafs) leaf = r.field_element("apex leaf");
     p.challenge_proofs.resize(r.length("challenge proof", kMinChallengeProof));
     for (std::size_t i = 0; i < p.challenge_proofs.size(); ++i) {
       const std::string at = "challenge " + std::to_string(i);
@@ -180,7 +180,7 @@ std::vector<std::uint8_t> update_vanilla_proof_bytes(const UpdatePartitionProof&
   BincodeWriter w;
   w.bytes(proof.comm_c);
   w.length(proof.apex_leafs.size());
-  for (const NodeBytes& leaf : proof.apex_leafs) w.bytes(leaf);
+  for (const core::NodeBytes& leaf : proof.apex_leafs) w.bytes(leaf);
   w.length(proof.challenge_proofs.size());
   for (const UpdateChallengeProof& c : proof.challenge_proofs) {
     write_merkle_proof(w, c.proof_r_old);
@@ -190,4 +190,4 @@ std::vector<std::uint8_t> update_vanilla_proof_bytes(const UpdatePartitionProof&
   return w.take();
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

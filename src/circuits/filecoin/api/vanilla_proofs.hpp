@@ -17,13 +17,13 @@
 #include "circuits/filecoin/api/c1_output.hpp"
 #include "circuits/filecoin/core/node_bytes.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 
 // storage-proofs-post's SectorProof: one sector's challenged leaves of tree_r_last.
 struct SectorProof {
   std::vector<MerkleProof> inclusion_proofs;
-  NodeBytes comm_c{};
-  NodeBytes comm_r_last{};
+  core::NodeBytes comm_c{};
+  core::NodeBytes comm_r_last{};
 
   bool operator==(const SectorProof&) const = default;
 };
@@ -32,7 +32,7 @@ struct SectorProof {
 // one field is `sectors`).
 struct FallbackPostSectorProof {
   std::uint64_t sector_id = 0;
-  NodeBytes comm_r{};
+  core::NodeBytes comm_r{};
   std::vector<SectorProof> sectors;
 
   bool operator==(const FallbackPostSectorProof&) const = default;
@@ -51,8 +51,8 @@ struct UpdateChallengeProof {
 
 // storage-proofs-update's PartitionProof (the SHA-256 tree_d variant).
 struct UpdatePartitionProof {
-  NodeBytes comm_c{};
-  std::vector<NodeBytes> apex_leafs;  // tree_d's nodes at the apex level under this partition
+  core::NodeBytes comm_c{};
+  std::vector<core::NodeBytes> apex_leafs;  // tree_d's nodes at the apex level under this partition
   std::vector<UpdateChallengeProof> challenge_proofs;
 
   bool operator==(const UpdatePartitionProof&) const = default;
@@ -67,4 +67,4 @@ std::vector<std::uint8_t> merkle_proof_bytes(const MerkleProof& proof);
 std::vector<std::uint8_t> post_vanilla_proof_bytes(const FallbackPostSectorProof& proof);
 std::vector<std::uint8_t> update_vanilla_proof_bytes(const UpdatePartitionProof& proof);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

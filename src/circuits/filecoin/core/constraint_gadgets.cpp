@@ -1,6 +1,6 @@
 #include "circuits/filecoin/core/constraint_gadgets.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 void enforce_equal(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b) {
   if (cs.values_only()) return cs.skip_constraints(1);
@@ -12,4 +12,4 @@ AllocatedNum encode(ConstraintSystem& cs, const AllocatedNum& key, const Allocat
   return r1cs::add(cs, key, data);
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

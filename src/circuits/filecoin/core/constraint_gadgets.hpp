@@ -6,7 +6,7 @@
 
 #include "gadgets/num.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using r1cs::AllocatedNum;
 using r1cs::ConstraintSystem;
@@ -15,4 +15,4 @@ void enforce_equal(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedN
 
 AllocatedNum encode(ConstraintSystem& cs, const AllocatedNum& key, const AllocatedNum& data);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::filecoin::fr32 {
+namespace zkpipe::filecoin::core::fr32 {
 
 namespace {
 
@@ -73,4 +73,4 @@ std::vector<std::uint8_t> unpad(std::span<const std::uint8_t> padded, std::size_
   return out;
 }
 
-}  // namespace zkpipe::filecoin::fr32
+}  // namespace zkpipe::filecoin::core::fr32

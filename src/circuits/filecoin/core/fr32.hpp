@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-namespace zkpipe::filecoin::fr32 {
+namespace zkpipe::filecoin::core::fr32 {
 
 inline constexpr std::size_t kDataBits = 254;
 inline constexpr std::size_t kElementBytes = 32;
@@ -29,4 +29,4 @@ std::vector<std::uint8_t> pad(std::span<const std::uint8_t> raw);
 // elements or holds fewer than raw_bytes raw bytes.
 std::vector<std::uint8_t> unpad(std::span<const std::uint8_t> padded, std::size_t raw_bytes);
 
-}  // namespace zkpipe::filecoin::fr32
+}  // namespace zkpipe::filecoin::core::fr32

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 namespace {
 
@@ -46,4 +46,4 @@ std::string hex_of(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

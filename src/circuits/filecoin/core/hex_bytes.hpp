@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 // The `bytes` bytes `hex` spells (either case). Throws std::invalid_argument saying
 // what is wrong: "expected 64 hex digits (32 bytes), got 63 characters", or "expected
@@ -19,4 +19,4 @@ std::vector<std::uint8_t> bytes_from_hex(std::string_view hex, std::size_t bytes
 // Lowercase.
 std::string hex_of(std::span<const std::uint8_t> bytes);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using r1cs::LC;
 
@@ -146,4 +146,4 @@ std::vector<AllocatedNum> insert(ConstraintSystem& cs, const AllocatedNum& eleme
   }
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -14,7 +14,7 @@
 
 #include "gadgets/num.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using r1cs::AllocatedNum;
 using r1cs::Boolean;
@@ -33,4 +33,4 @@ AllocatedNum select(ConstraintSystem& cs, std::span<const AllocatedNum> from, st
 std::vector<AllocatedNum> insert(ConstraintSystem& cs, const AllocatedNum& element, std::span<const Boolean> bits,
                                  std::span<const AllocatedNum> elements);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -5,8 +5,8 @@
 
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
-using NodeBytes = Sha256Domain;
+using NodeBytes = hashers::Sha256Domain;
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -9,7 +9,7 @@
 #include "circuits/filecoin/hashers/poseidon_gadget.hpp"
 #include "gadgets/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using r1cs::Boolean;
 
@@ -61,7 +61,7 @@ AllocatedNum climb(ConstraintSystem& cs, TreeHash hash, std::size_t arity, std::
 }  // namespace
 
 AllocatedNum tree_node(ConstraintSystem& cs, TreeHash hash, std::span<const AllocatedNum> children) {
-  if (hash == TreeHash::kPoseidon) return poseidon::hash(cs, children);
+  if (hash == TreeHash::kPoseidon) return hashers::poseidon::hash(cs, children);
   std::vector<Boolean> preimage;
   preimage.reserve(256 * children.size());
   for (std::size_t i = 0; i < children.size(); ++i) {
@@ -125,4 +125,4 @@ std::vector<Fr> inclusion_public_inputs(std::uint64_t leaf_index, const std::opt
   return inputs;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -21,7 +21,7 @@
 #include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "gadgets/num.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using r1cs::AllocatedNum;
 using r1cs::ConstraintSystem;
@@ -54,4 +54,4 @@ void enforce_inclusion(ConstraintSystem& cs, TreeHash hash, const TreeShape& sha
 // PoRCompound::generate_public_inputs): the index, then the root when it is public.
 std::vector<Fr> inclusion_public_inputs(std::uint64_t leaf_index, const std::optional<Fr>& public_root = std::nullopt);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 constexpr std::uint64_t k2KiB = std::uint64_t{1} << 11;
@@ -50,7 +50,7 @@ std::size_t SealProof::challenges_per_partition() const {
   const SectorShape& s = shape();
   const std::size_t minimum =
       challenges == kNonInteractive ? s.non_interactive_min_challenges : s.interactive_min_challenges;
-  return filecoin::challenges_per_partition(minimum, partitions());
+  return filecoin::core::challenges_per_partition(minimum, partitions());
 }
 
 PorepId SealProof::porep_id() const { return make_porep_id(registered_id); }
@@ -82,4 +82,4 @@ PorepId make_porep_id(std::uint64_t registered_id, std::uint64_t nonce) {
   return id;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

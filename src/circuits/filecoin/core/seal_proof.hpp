@@ -10,7 +10,7 @@
 
 #include "circuits/filecoin/core/sector_shape.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 // Version 1.0.0 is the legacy graph (the DRG's immediate predecessor is its last base
 // parent, the expander parents are truncated to 32 bits before dividing); 1.1.0 and
@@ -50,4 +50,4 @@ const SealProof& seal_proof(std::uint64_t registered_id);
 // registered proof's nonce is 0.
 PorepId make_porep_id(std::uint64_t registered_id, std::uint64_t nonce = 0);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 constexpr std::uint64_t kKiB = 1024;
@@ -73,4 +73,4 @@ std::size_t challenges_per_partition(std::size_t minimum_challenges, std::size_t
   return (minimum_challenges + partitions - 1) / partitions;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

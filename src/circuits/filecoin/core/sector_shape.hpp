@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 // One node (label, data or replica element) is 32 bytes.
 inline constexpr std::uint64_t kNodeBytes = 32;
@@ -53,4 +53,4 @@ std::string sector_size_name(std::uint64_t sector_bytes);
 // ceil(minimum / partitions): the challenges one partition proves.
 std::size_t challenges_per_partition(std::size_t minimum_challenges, std::size_t partitions);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -6,7 +6,7 @@
 
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 bool is_layer_arity(std::size_t a) { return a == 2 || a == 4 || a == 8; }
@@ -50,7 +50,7 @@ SparsePoseidonTree::SparsePoseidonTree(std::uint64_t leaf_count, TreeShape shape
   fillers_.push_back(Fr::zero());
   for (const std::size_t arity : arities_) {
     const std::vector<Fr> children(arity, fillers_.back());
-    fillers_.push_back(poseidon::hash(children));
+    fillers_.push_back(hashers::poseidon::hash(children));
   }
 
   levels_.emplace_back(leaves.begin(), leaves.end());
@@ -66,7 +66,7 @@ SparsePoseidonTree::SparsePoseidonTree(std::uint64_t leaf_count, TreeShape shape
       for (; i < below.size() && below[i].first / arity == parent; ++i) {
         children[below[i].first % arity] = below[i].second;
       }
-      above.emplace_back(parent, poseidon::hash(children));
+      above.emplace_back(parent, hashers::poseidon::hash(children));
     }
     levels_.push_back(std::move(above));
   }
@@ -111,4 +111,4 @@ PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
   return path;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -14,7 +14,7 @@
 
 #include "circuits/filecoin/core/tree_poseidon.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 class SparsePoseidonTree {
  public:
@@ -48,4 +48,4 @@ class SparsePoseidonTree {
   Fr root_;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 namespace {
 
@@ -29,13 +29,13 @@ r1cs::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data)
   return r1cs::merkle::Sha256Tree(std::move(leaves));
 }
 
-Sha256Domain zero_comm_d(std::uint64_t padded_size) {
+hashers::Sha256Domain zero_comm_d(std::uint64_t padded_size) {
   if (!is_node_power_of_two(padded_size)) {
     throw std::invalid_argument("zero_comm_d: " + std::to_string(padded_size) + " bytes is not 32·2^k bytes");
   }
-  Sha256Domain node{};
-  for (std::uint64_t width = 32; width < padded_size; width *= 2) node = sha256_hash2(node, node);
+  hashers::Sha256Domain node{};
+  for (std::uint64_t width = 32; width < padded_size; width *= 2) node = hashers::sha256_hash2(node, node);
   return node;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

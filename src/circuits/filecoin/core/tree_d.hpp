@@ -11,7 +11,7 @@
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "hash/merkle.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 // Builds tree_d over padded data whose length is 32·2^k bytes; throws
 // std::invalid_argument (naming the length) otherwise.
@@ -20,6 +20,6 @@ r1cs::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data)
 // comm_d of padded_size zero bytes (fr32 padding maps zeros to zeros, so this is
 // also the commitment of an all-zero sector or zero piece of that padded size):
 // the all-zero leaf hashed with itself once per level. padded_size must be 32·2^k.
-Sha256Domain zero_comm_d(std::uint64_t padded_size);
+hashers::Sha256Domain zero_comm_d(std::uint64_t padded_size);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

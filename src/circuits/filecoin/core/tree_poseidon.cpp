@@ -6,7 +6,7 @@
 
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 namespace {
 
@@ -79,7 +79,7 @@ PoseidonTree::PoseidonTree(std::vector<Fr> leaves, TreeShape shape) : shape_(sha
       const std::vector<Fr>& below = levels.back();
       std::vector<Fr> above(below.size() / shape.base);
       for (std::size_t i = 0; i < above.size(); ++i) {
-        above[i] = poseidon::hash(std::span<const Fr>(below).subspan(i * shape.base, shape.base));
+        above[i] = hashers::poseidon::hash(std::span<const Fr>(below).subspan(i * shape.base, shape.base));
       }
       levels.push_back(std::move(above));
     }
@@ -91,9 +91,9 @@ PoseidonTree::PoseidonTree(std::vector<Fr> leaves, TreeShape shape) : shape_(sha
     return;
   }
   for (std::size_t g = 0; g < trees / shape.sub; ++g) {
-    sub_roots_.push_back(poseidon::hash(std::span<const Fr>(base_roots_).subspan(g * shape.sub, shape.sub)));
+    sub_roots_.push_back(hashers::poseidon::hash(std::span<const Fr>(base_roots_).subspan(g * shape.sub, shape.sub)));
   }
-  root_ = shape.top == 0 ? sub_roots_[0] : poseidon::hash(sub_roots_);
+  root_ = shape.top == 0 ? sub_roots_[0] : hashers::poseidon::hash(sub_roots_);
 }
 
 const Fr& PoseidonTree::leaf(std::uint64_t index) const {
@@ -138,7 +138,7 @@ Fr root_from_path(const Fr& leaf, const PoseidonPath& path) {
     }
     children = e.hashes;
     children.insert(children.begin() + static_cast<std::ptrdiff_t>(e.index), node);
-    node = poseidon::hash(children);
+    node = hashers::poseidon::hash(children);
   }
   return node;
 }
@@ -161,4 +161,4 @@ std::uint64_t path_leaf_index(const PoseidonPath& path, const TreeShape& shape) 
   return index;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

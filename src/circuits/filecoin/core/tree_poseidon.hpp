@@ -11,7 +11,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 
 using ff::Fr;
 
@@ -78,4 +78,4 @@ Fr root_from_path(const Fr& leaf, const PoseidonPath& path);
 // The leaf index a path proves, given the tree's shape (storage-proofs' path_index).
 std::uint64_t path_leaf_index(const PoseidonPath& path, const TreeShape& shape);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

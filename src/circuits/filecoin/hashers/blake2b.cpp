@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 namespace {
 
 constexpr std::size_t kBlockBytes = 128;
@@ -108,4 +108,4 @@ void blake2b(std::span<const std::uint8_t> message, std::span<std::uint8_t> dige
   for (std::size_t i = 0; i < digest.size(); ++i) digest[i] = static_cast<std::uint8_t>(h[i / 8] >> (8 * (i % 8)));
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

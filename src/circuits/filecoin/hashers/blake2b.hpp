@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 
 // Writes the BLAKE2b digest of `message` into `digest`, whose size is the digest
 // length (the parameter block's digest_length). Throws std::invalid_argument when
@@ -15,4 +15,4 @@ namespace zkpipe::filecoin {
 void blake2b(std::span<const std::uint8_t> message, std::span<std::uint8_t> digest,
              std::span<const std::uint8_t> key = {});
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 namespace {
 
 // "expand 32-byte k", little-endian.
@@ -92,4 +92,4 @@ void chacha20_keystream(const ChaChaKey& key, const std::array<std::uint8_t, 12>
   }
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <span>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 
 using ChaChaKey = std::array<std::uint8_t, 32>;
 using ChaChaBlock = std::array<std::uint8_t, 64>;
@@ -39,4 +39,4 @@ class ChaCha8Rng {
 void chacha20_keystream(const ChaChaKey& key, const std::array<std::uint8_t, 12>& nonce, std::uint64_t offset,
                         std::span<std::uint8_t> out);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

@@ -7,7 +7,7 @@
 
 #include "hash/grain_lfsr.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 namespace {
 
@@ -198,4 +198,4 @@ const Constants& constants(std::size_t arity, Strength strength) {
   throw std::logic_error("filecoin poseidon: unreachable");
 }
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

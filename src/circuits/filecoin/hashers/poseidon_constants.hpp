@@ -21,7 +21,7 @@
 #include "circuits/filecoin/hashers/poseidon_matrix.hpp"
 #include "hash/poseidon_params.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 enum class Strength { kStandard, kStrengthened };
 
@@ -61,4 +61,4 @@ Constants make_constants(std::size_t arity, Strength strength = Strength::kStand
 // The instances, derived once on first use.
 const Constants& constants(std::size_t arity, Strength strength = Strength::kStandard);
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

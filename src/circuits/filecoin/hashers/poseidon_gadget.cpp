@@ -9,7 +9,7 @@
 
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 namespace {
 
@@ -284,4 +284,4 @@ std::size_t hash_constraint_count(const Constants& c) {
   return 3 * c.arity() + 4 * (c.width() * (c.plain.full_rounds - 1) + c.partial_rounds()) + 1;
 }
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

@@ -21,7 +21,7 @@
 #include "circuits/filecoin/hashers/poseidon_constants.hpp"
 #include "gadgets/num.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 using r1cs::AllocatedNum;
 using r1cs::ConstraintSystem;
@@ -44,4 +44,4 @@ AllocatedNum hash_md(ConstraintSystem& cs, std::span<const AllocatedNum> element
 // What hash(cs, c, …) adds to a system.
 std::size_t hash_constraint_count(const Constants& c);
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

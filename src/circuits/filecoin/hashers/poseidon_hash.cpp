@@ -7,7 +7,7 @@
 
 #include "hash/poseidon.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 Fr merkle_tree_tag(std::size_t arity) {
   if (arity == 0 || arity > 63) throw std::invalid_argument("merkle_tree_tag: arity out of range");
@@ -52,4 +52,4 @@ Fr hash_md(std::span<const Fr> input) {
   return acc;
 }
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

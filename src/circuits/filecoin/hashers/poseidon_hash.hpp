@@ -7,7 +7,7 @@
 
 #include "circuits/filecoin/hashers/poseidon_constants.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 // neptune HashType::MerkleTree: 2^arity − 1. The tag of every Filecoin tree node,
 // column hash (hash_single_column) and hash2.
@@ -29,4 +29,4 @@ Fr hash(std::span<const Fr> preimage);
 // last chunk is zero padded. Needs at least two elements.
 Fr hash_md(std::span<const Fr> input);
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 SquareMatrix SquareMatrix::identity(std::size_t n) {
   SquareMatrix m(n);
@@ -84,4 +84,4 @@ SquareMatrix operator*(const SquareMatrix& a, const SquareMatrix& b) {
   return m;
 }
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

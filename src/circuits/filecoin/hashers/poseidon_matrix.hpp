@@ -9,7 +9,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 
 using ff::Fr;
 
@@ -41,4 +41,4 @@ class SquareMatrix {
 
 SquareMatrix operator*(const SquareMatrix& a, const SquareMatrix& b);
 
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

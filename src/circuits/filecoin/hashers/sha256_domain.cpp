@@ -6,7 +6,7 @@
 
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 
 Sha256Domain trimmed_sha256(std::span<const std::uint8_t> data) {
   Sha256Domain d = r1cs::sha256::hash(data);
@@ -44,4 +44,4 @@ Sha256Domain fr_to_domain(const ff::Fr& x) {
   return out;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

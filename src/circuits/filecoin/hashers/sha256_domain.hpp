@@ -9,7 +9,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 
 using Sha256Domain = std::array<std::uint8_t, 32>;
 
@@ -27,4 +27,4 @@ ff::Fr domain_to_fr(const Sha256Domain& node);
 // The canonical little-endian bytes of an Fr (to_repr).
 Sha256Domain fr_to_domain(const ff::Fr& x);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

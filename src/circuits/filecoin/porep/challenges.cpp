@@ -9,7 +9,7 @@
 #include "circuits/filecoin/hashers/chacha.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 constexpr std::string_view kNonInteractiveTag = "filecoin.io|PoRep|1|NonInteractive|1";
@@ -64,7 +64,7 @@ std::array<std::uint8_t, 32> synth_key(std::string_view key, const ReplicaId& re
   std::copy(other.begin(), other.end(), message.begin() + 32);
   const std::span<const std::uint8_t> key_bytes(reinterpret_cast<const std::uint8_t*>(key.data()), key.size());
   std::array<std::uint8_t, 32> out{};
-  blake2b(message, out, key_bytes);
+  hashers::blake2b(message, out, key_bytes);
   return out;
 }
 
@@ -88,7 +88,7 @@ std::vector<std::uint64_t> interactive_challenges(std::uint64_t sector_nodes, co
 }
 
 std::vector<std::uint64_t> non_interactive_challenges(std::uint64_t sector_nodes, const ReplicaId& replica_id,
-                                                      const NodeBytes& comm_r, std::size_t per_partition,
+                                                      const core::NodeBytes& comm_r, std::size_t per_partition,
                                                       std::size_t partition) {
   std::vector<std::uint8_t> prefix(kNonInteractiveTag.begin(), kNonInteractiveTag.end());
   prefix.insert(prefix.end(), replica_id.begin(), replica_id.end());
@@ -97,12 +97,12 @@ std::vector<std::uint64_t> non_interactive_challenges(std::uint64_t sector_nodes
 }
 
 SyntheticChallenges::SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id,
-                                         const NodeBytes& comm_r)
+                                         const core::NodeBytes& comm_r)
     : SyntheticChallenges(sector_nodes, replica_id, comm_r,
                           static_cast<std::size_t>(std::min<std::uint64_t>(sector_nodes, kDefaultCount))) {}
 
 SyntheticChallenges::SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id,
-                                         const NodeBytes& comm_r, std::size_t count)
+                                         const core::NodeBytes& comm_r, std::size_t count)
     : sector_nodes_(sector_nodes),
       replica_id_(replica_id),
       count_(count),
@@ -118,7 +118,7 @@ std::uint64_t SyntheticChallenges::challenge(std::size_t i) const {
     throw std::out_of_range("SyntheticChallenges: challenge " + std::to_string(i) + " of " + std::to_string(count_));
   }
   std::array<std::uint8_t, kSynthChallengeBytes> x{};
-  chacha20_keystream(generation_key_, kSynthNonce, std::uint64_t{i} * kSynthChallengeBytes, x);
+  hashers::chacha20_keystream(generation_key_, kSynthNonce, std::uint64_t{i} * kSynthChallengeBytes, x);
   return challenge_node(x, sector_nodes_);
 }
 
@@ -126,7 +126,8 @@ std::vector<std::size_t> SyntheticChallenges::partition_indexes(const ChallengeS
                                                                 std::size_t partition) const {
   const std::uint64_t first = first_counter(per_partition, partition);
   std::vector<std::uint8_t> stream(per_partition * kSynthIndexBytes);
-  chacha20_keystream(synth_key(kSelectionKey, replica_id_, seed), kSynthNonce, first * kSynthIndexBytes, stream);
+  hashers::chacha20_keystream(synth_key(kSelectionKey, replica_id_, seed), kSynthNonce, first * kSynthIndexBytes,
+                              stream);
   std::vector<std::size_t> out;
   out.reserve(per_partition);
   for (std::size_t c = 0; c < per_partition; ++c) {
@@ -146,8 +147,8 @@ std::vector<std::uint64_t> SyntheticChallenges::partition_challenges(const Chall
   return out;
 }
 
-std::vector<std::uint64_t> porep_challenges(const SealProof& proof, const ReplicaId& replica_id,
-                                            const ChallengeSeed& seed, const NodeBytes& comm_r,
+std::vector<std::uint64_t> porep_challenges(const core::SealProof& proof, const ReplicaId& replica_id,
+                                            const ChallengeSeed& seed, const core::NodeBytes& comm_r,
                                             std::size_t partition) {
   const std::uint64_t nodes = proof.shape().nodes();
   const std::size_t per_partition = proof.challenges_per_partition();
@@ -156,14 +157,14 @@ std::vector<std::uint64_t> porep_challenges(const SealProof& proof, const Replic
                                 std::to_string(proof.partitions()));
   }
   switch (proof.challenges) {
-    case PorepChallenges::kInteractive:
+    case core::PorepChallenges::kInteractive:
       return interactive_challenges(nodes, replica_id, seed, per_partition, partition);
-    case PorepChallenges::kSynthetic:
+    case core::PorepChallenges::kSynthetic:
       return SyntheticChallenges(nodes, replica_id, comm_r).partition_challenges(seed, per_partition, partition);
-    case PorepChallenges::kNonInteractive:
+    case core::PorepChallenges::kNonInteractive:
       return non_interactive_challenges(nodes, replica_id, comm_r, per_partition, partition);
   }
   throw std::logic_error("porep_challenges: unknown challenge kind");
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

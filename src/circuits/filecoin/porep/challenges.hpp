@@ -21,7 +21,7 @@
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "circuits/filecoin/porep/replica_id.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 using ChallengeSeed = std::array<std::uint8_t, 32>;
 
@@ -35,7 +35,7 @@ std::vector<std::uint64_t> interactive_challenges(std::uint64_t sector_nodes, co
                                                   const ChallengeSeed& seed, std::size_t per_partition,
                                                   std::size_t partition);
 std::vector<std::uint64_t> non_interactive_challenges(std::uint64_t sector_nodes, const ReplicaId& replica_id,
-                                                      const NodeBytes& comm_r, std::size_t per_partition,
+                                                      const core::NodeBytes& comm_r, std::size_t per_partition,
                                                       std::size_t partition);
 
 class SyntheticChallenges {
@@ -43,9 +43,9 @@ class SyntheticChallenges {
   static constexpr std::size_t kDefaultCount = std::size_t{1} << 18;
 
   // count = min(sector_nodes, 2^18), as every published seal proof uses.
-  SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id, const NodeBytes& comm_r);
+  SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id, const core::NodeBytes& comm_r);
   // Throws std::invalid_argument for a count of 0 or ≥ 2^32.
-  SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id, const NodeBytes& comm_r,
+  SyntheticChallenges(std::uint64_t sector_nodes, const ReplicaId& replica_id, const core::NodeBytes& comm_r,
                       std::size_t count);
 
   std::size_t count() const { return count_; }
@@ -66,8 +66,8 @@ class SyntheticChallenges {
 
 // The challenges of partition `partition` as `proof` draws them: `seed` is unused by
 // non-interactive proofs, `comm_r` by interactive ones.
-std::vector<std::uint64_t> porep_challenges(const SealProof& proof, const ReplicaId& replica_id,
-                                            const ChallengeSeed& seed, const NodeBytes& comm_r,
+std::vector<std::uint64_t> porep_challenges(const core::SealProof& proof, const ReplicaId& replica_id,
+                                            const ChallengeSeed& seed, const core::NodeBytes& comm_r,
                                             std::size_t partition);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

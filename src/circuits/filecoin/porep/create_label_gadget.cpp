@@ -5,7 +5,7 @@
 
 #include "gadgets/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 using r1cs::Boolean;
 
@@ -47,4 +47,4 @@ r1cs::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<co
   return r1cs::alloc_packed(cs, std::span(le).first(ff::Fr::kBits - 1));
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -15,7 +15,7 @@
 #include "gadgets/uint32.hpp"
 #include "gadgets/uint64.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 inline constexpr std::size_t kCircuitLabelParents = 37;
 
@@ -25,4 +25,4 @@ r1cs::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<co
                                         const std::vector<std::vector<r1cs::Boolean>>& parents,
                                         const r1cs::UInt32& layer, const r1cs::UInt64& node);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

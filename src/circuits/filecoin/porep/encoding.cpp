@@ -5,12 +5,12 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using ff::Fr;
 
-Fr to_fr(const NodeBytes& bytes, const char* what) {
+Fr to_fr(const core::NodeBytes& bytes, const char* what) {
   Fr::Repr limbs{};
   for (std::size_t i = 0; i < bytes.size(); ++i) limbs[i / 8] |= std::uint64_t{bytes[i]} << (8 * (i % 8));
   const std::optional<Fr> value = Fr::from_canonical(limbs);
@@ -18,19 +18,21 @@ Fr to_fr(const NodeBytes& bytes, const char* what) {
   return *value;
 }
 
-NodeBytes to_bytes(const Fr& value) {
+core::NodeBytes to_bytes(const Fr& value) {
   const Fr::Repr limbs = value.to_canonical();
-  NodeBytes out{};
+  core::NodeBytes out{};
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(limbs[i / 8] >> (8 * (i % 8)));
   return out;
 }
 
 }  // namespace
 
-NodeBytes encode(const NodeBytes& key, const NodeBytes& data) { return to_bytes(to_fr(key, "key") + to_fr(data, "data")); }
+core::NodeBytes encode(const core::NodeBytes& key, const core::NodeBytes& data) {
+  return to_bytes(to_fr(key, "key") + to_fr(data, "data"));
+}
 
-NodeBytes decode(const NodeBytes& key, const NodeBytes& replica) {
+core::NodeBytes decode(const core::NodeBytes& key, const core::NodeBytes& replica) {
   return to_bytes(to_fr(replica, "replica") - to_fr(key, "key"));
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

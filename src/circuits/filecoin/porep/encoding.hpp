@@ -4,11 +4,11 @@
 
 #include "circuits/filecoin/core/node_bytes.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 // Both throw std::invalid_argument naming the operand that is not a canonical Fr
 // element (32 bytes little-endian, below r).
-NodeBytes encode(const NodeBytes& key, const NodeBytes& data);
-NodeBytes decode(const NodeBytes& key, const NodeBytes& replica);
+core::NodeBytes encode(const core::NodeBytes& key, const core::NodeBytes& data);
+core::NodeBytes decode(const core::NodeBytes& key, const core::NodeBytes& replica);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

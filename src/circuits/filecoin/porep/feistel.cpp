@@ -5,7 +5,7 @@
 
 #include "circuits/filecoin/hashers/blake2b.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 void store_be64(std::uint64_t v, std::uint8_t* out) {
@@ -31,7 +31,7 @@ std::uint64_t FeistelPermutation::round_function(std::uint64_t right, std::uint6
   store_be64(right, input.data());
   store_be64(key, input.data() + 8);
   std::array<std::uint8_t, 64> digest{};
-  blake2b(input, digest);
+  hashers::blake2b(input, digest);
   std::uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v = (v << 8) | digest[i];
   return v & half_mask_;
@@ -80,4 +80,4 @@ std::uint64_t FeistelPermutation::invert(std::uint64_t index) const {
   return u;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

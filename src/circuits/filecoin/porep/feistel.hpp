@@ -9,7 +9,7 @@
 #include <array>
 #include <cstdint>
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 using FeistelKeys = std::array<std::uint64_t, 4>;
 
@@ -39,4 +39,4 @@ class FeistelPermutation {
   std::uint64_t half_mask_ = 0;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

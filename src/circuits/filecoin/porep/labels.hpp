@@ -14,25 +14,25 @@
 #include "circuits/filecoin/porep/replica_id.hpp"
 #include "circuits/filecoin/porep/sdr_graph.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 inline constexpr std::size_t kLabelParentSlots = 37;
 
 // `parents` holds the distinct parent labels in graph order: none for node 0, 6 in
 // layer 1, 14 in later layers. Throws std::invalid_argument for layer 0 or a parent
 // count that does not match the layer and node.
-NodeBytes label(const ReplicaId& replica_id, std::uint32_t layer, std::uint64_t node,
-                std::span<const NodeBytes> parents);
+core::NodeBytes label(const ReplicaId& replica_id, std::uint32_t layer, std::uint64_t node,
+                      std::span<const core::NodeBytes> parents);
 
-using LabelLayer = std::vector<NodeBytes>;
+using LabelLayer = std::vector<core::NodeBytes>;
 
 // The parent labels of (layer, node), read from `labels` (labels[0] is layer 1), in the
 // order label() takes them. Throws std::out_of_range when a needed layer is missing.
-std::vector<NodeBytes> parent_labels(const SdrGraph& graph, std::span<const LabelLayer> labels, std::uint32_t layer,
-                                     std::uint64_t node);
+std::vector<core::NodeBytes> parent_labels(const SdrGraph& graph, std::span<const LabelLayer> labels,
+                                           std::uint32_t layer, std::uint64_t node);
 
 // Every label of every layer, held in memory (layers · nodes · 32 bytes): for test
 // sectors and for checking; sealing a production sector is not this program's job.
 std::vector<LabelLayer> generate_labels(const SdrGraph& graph, const ReplicaId& replica_id, std::size_t layers);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

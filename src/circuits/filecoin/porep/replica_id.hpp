@@ -9,11 +9,12 @@
 #include "circuits/filecoin/core/node_bytes.hpp"
 #include "circuits/filecoin/core/seal_proof.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
-using ReplicaId = NodeBytes;
+using ReplicaId = core::NodeBytes;
 
 ReplicaId replica_id(const std::array<std::uint8_t, 32>& prover_id, std::uint64_t sector_id,
-                     const std::array<std::uint8_t, 32>& ticket, const NodeBytes& comm_d, const PorepId& porep_id);
+                     const std::array<std::uint8_t, 32>& ticket, const core::NodeBytes& comm_d,
+                     const core::PorepId& porep_id);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

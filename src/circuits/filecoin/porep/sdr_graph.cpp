@@ -9,7 +9,7 @@
 #include "circuits/filecoin/hashers/chacha.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 constexpr std::uint64_t kMetagraphDegree = kBaseDegree - 1;
@@ -23,20 +23,20 @@ std::uint64_t checked_nodes(std::uint64_t nodes) {
 
 }  // namespace
 
-std::array<std::uint8_t, 32> porep_domain_seed(std::string_view tag, const PorepId& porep_id) {
+std::array<std::uint8_t, 32> porep_domain_seed(std::string_view tag, const core::PorepId& porep_id) {
   std::vector<std::uint8_t> message(tag.begin(), tag.end());
   message.insert(message.end(), porep_id.begin(), porep_id.end());
   return r1cs::sha256::hash(message);
 }
 
-DrgSeed derive_drg_seed(const PorepId& porep_id) {
+DrgSeed derive_drg_seed(const core::PorepId& porep_id) {
   const auto seed = porep_domain_seed("Filecoin_DRSample", porep_id);
   DrgSeed out{};
   std::copy_n(seed.begin(), out.size(), out.begin());
   return out;
 }
 
-FeistelKeys derive_feistel_keys(const PorepId& porep_id) {
+FeistelKeys derive_feistel_keys(const core::PorepId& porep_id) {
   const auto seed = porep_domain_seed("Filecoin_Feistel", porep_id);
   FeistelKeys keys{};
   for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -45,7 +45,7 @@ FeistelKeys derive_feistel_keys(const PorepId& porep_id) {
   return keys;
 }
 
-SdrGraph::SdrGraph(std::uint64_t nodes, const PorepId& porep_id, ApiVersion api_version)
+SdrGraph::SdrGraph(std::uint64_t nodes, const core::PorepId& porep_id, core::ApiVersion api_version)
     : nodes_(checked_nodes(nodes)),
       api_version_(api_version),
       drg_seed_(derive_drg_seed(porep_id)),
@@ -64,17 +64,17 @@ BaseParents SdrGraph::base_parents(std::uint64_t node) const {
   BaseParents parents{};
   if (node < 2) return parents;  // node 0 has no parents, node 1 only node 0
 
-  ChaChaKey seed{};
+  hashers::ChaChaKey seed{};
   std::copy(drg_seed_.begin(), drg_seed_.end(), seed.begin());
   for (int b = 0; b < 4; ++b) seed[28 + b] = static_cast<std::uint8_t>(node >> (8 * b));
-  ChaCha8Rng rng(seed);
+  hashers::ChaCha8Rng rng(seed);
 
   // Bucket sampling on the metagraph of degree 5 (node·5 .. node·5+4 stand for node),
   // folded back onto the DRG. The reference takes ceil(log2(m)) in f64; for m < 2^54
   // it equals the integer bit width of m − 1.
   const std::uint64_t metagraph_node = node * kMetagraphDegree;
   const std::uint64_t buckets = std::bit_width(metagraph_node - 1);
-  const bool legacy = api_version_ == ApiVersion::k1_0_0;
+  const bool legacy = api_version_ == core::ApiVersion::k1_0_0;
   const std::size_t first_sampled = legacy ? 0 : 1;
   for (std::size_t i = 0; i < kMetagraphDegree; ++i) {
     const std::uint64_t bucket = rng.next_u64() % buckets + 1;
@@ -96,7 +96,7 @@ ExpanderParents SdrGraph::expander_parents(std::uint64_t node) const {
     const std::uint64_t shuffled = feistel_.permute(node * kExpansionDegree + i);
     // Version 1.0.0 truncated to 32 bits before dividing, which keeps the parents of
     // sectors above 2^29 nodes out of the upper part of the previous layer.
-    parents[i] = api_version_ == ApiVersion::k1_0_0
+    parents[i] = api_version_ == core::ApiVersion::k1_0_0
                      ? static_cast<std::uint32_t>(shuffled) / static_cast<std::uint32_t>(kExpansionDegree)
                      : static_cast<std::uint32_t>(shuffled / kExpansionDegree);
   }
@@ -112,4 +112,4 @@ SdrParents SdrGraph::parents(std::uint64_t node) const {
   return all;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -17,7 +17,7 @@
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "circuits/filecoin/porep/feistel.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 inline constexpr std::size_t kBaseDegree = 6;
 inline constexpr std::size_t kExpansionDegree = 8;
@@ -30,17 +30,17 @@ using SdrParents = std::array<std::uint32_t, kDegree>;
 using DrgSeed = std::array<std::uint8_t, 28>;
 
 // SHA-256(tag ‖ porep_id): the per-porep_id seed of one graph component.
-std::array<std::uint8_t, 32> porep_domain_seed(std::string_view tag, const PorepId& porep_id);
-DrgSeed derive_drg_seed(const PorepId& porep_id);
-FeistelKeys derive_feistel_keys(const PorepId& porep_id);
+std::array<std::uint8_t, 32> porep_domain_seed(std::string_view tag, const core::PorepId& porep_id);
+DrgSeed derive_drg_seed(const core::PorepId& porep_id);
+FeistelKeys derive_feistel_keys(const core::PorepId& porep_id);
 
 class SdrGraph {
  public:
   // Throws std::invalid_argument for nodes outside 1..2^32−1 (parents are u32).
-  SdrGraph(std::uint64_t nodes, const PorepId& porep_id, ApiVersion api_version);
+  SdrGraph(std::uint64_t nodes, const core::PorepId& porep_id, core::ApiVersion api_version);
 
   std::uint64_t nodes() const { return nodes_; }
-  ApiVersion api_version() const { return api_version_; }
+  core::ApiVersion api_version() const { return api_version_; }
   const DrgSeed& drg_seed() const { return drg_seed_; }
   const FeistelKeys& feistel_keys() const { return feistel_keys_; }
 
@@ -53,10 +53,10 @@ class SdrGraph {
   void check_node(std::uint64_t node, const char* what) const;
 
   std::uint64_t nodes_;
-  ApiVersion api_version_;
+  core::ApiVersion api_version_;
   DrgSeed drg_seed_;
   FeistelKeys feistel_keys_;
   FeistelPermutation feistel_;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -14,7 +14,7 @@
 #include "gadgets/uint64.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 using r1cs::AllocatedNum;
 using r1cs::Boolean;
@@ -23,7 +23,7 @@ using r1cs::ConstraintSystem;
 namespace {
 
 // tree_d: binary, no sub or top levels.
-constexpr TreeShape kTreeDShape{2, 0, 0};
+constexpr core::TreeShape kTreeDShape{2, 0, 0};
 
 // What every challenge reads: the replica id's bits and the three tree roots.
 struct Shared {
@@ -61,7 +61,7 @@ std::size_t checked_layers(const ChallengeProof& c, std::size_t j) {
 
 // storage-proofs-porep's hash_single_column: Poseidon of arity column.size().
 AllocatedNum hash_column(ConstraintSystem& cs, std::span<const AllocatedNum> column) {
-  return poseidon::hash(cs, column);
+  return hashers::poseidon::hash(cs, column);
 }
 
 std::vector<AllocatedNum> alloc_column(ConstraintSystem& cs, const ColumnOpening& col) {
@@ -73,7 +73,7 @@ std::vector<AllocatedNum> alloc_column(ConstraintSystem& cs, const ColumnOpening
 }
 
 // A parent's column allocated, hashed and proven in tree_c.
-std::vector<AllocatedNum> open_column(ConstraintSystem& cs, const Shared& shared, const TreeShape& shape,
+std::vector<AllocatedNum> open_column(ConstraintSystem& cs, const Shared& shared, const core::TreeShape& shape,
                                       const ColumnOpening& col, std::string_view kind, std::size_t i) {
   std::vector<AllocatedNum> rows;
   {
@@ -85,7 +85,8 @@ std::vector<AllocatedNum> open_column(ConstraintSystem& cs, const Shared& shared
     return hash_column(cs, rows);
   }();
   auto s = cs.scope(std::string(kind) + "_parent_inclusion", i);
-  enforce_inclusion(cs, TreeHash::kPoseidon, shape, hash, col.path, shared.comm_c, RootVisibility::kPrivate);
+  core::enforce_inclusion(cs, core::TreeHash::kPoseidon, shape, hash, col.path, shared.comm_c,
+                          core::RootVisibility::kPrivate);
   return rows;
 }
 
@@ -127,14 +128,14 @@ Shared synthesize_shared(ConstraintSystem& cs, const StackedPartition& p) {
   {
     auto s = cs.scope("H_comm_c_comm_r_last");
     const AllocatedNum children[] = {comm_c, comm_r_last};
-    const AllocatedNum hash = poseidon::hash(cs, children);
+    const AllocatedNum hash = hashers::poseidon::hash(cs, children);
     auto e = cs.scope("enforce comm_r = H(comm_c || comm_r_last)");
-    enforce_equal(cs, comm_r, hash);
+    core::enforce_equal(cs, comm_r, hash);
   }
   return Shared{std::move(replica_id_bits), comm_d, comm_r_last, comm_c};
 }
 
-void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const TreeShape& shape,
+void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const core::TreeShape& shape,
                           const ChallengeProof& c, std::size_t j) {
   const std::size_t layers = checked_layers(c, j);
   auto challenge_scope = cs.scope("challenge", j);
@@ -145,8 +146,8 @@ void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const Tree
   }();
   {
     auto s = cs.scope("comm_d_inclusion");
-    enforce_inclusion(cs, TreeHash::kSha256, kTreeDShape, data_leaf, c.comm_d_path, shared.comm_d,
-                      RootVisibility::kPrivate);
+    core::enforce_inclusion(cs, core::TreeHash::kSha256, kTreeDShape, data_leaf, c.comm_d_path, shared.comm_d,
+                            core::RootVisibility::kPrivate);
   }
 
   std::vector<std::vector<AllocatedNum>> drg_columns;
@@ -194,25 +195,25 @@ void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const Tree
 
   const AllocatedNum encoded = [&] {
     auto s = cs.scope("encode_node");
-    return encode(cs, labels.back(), data_leaf);
+    return core::encode(cs, labels.back(), data_leaf);
   }();
   {
     auto s = cs.scope("comm_r_last_data_inclusion");
-    enforce_inclusion(cs, TreeHash::kPoseidon, shape, encoded, c.comm_r_last_path, shared.comm_r_last,
-                      RootVisibility::kPrivate);
+    core::enforce_inclusion(cs, core::TreeHash::kPoseidon, shape, encoded, c.comm_r_last_path, shared.comm_r_last,
+                            core::RootVisibility::kPrivate);
   }
   const AllocatedNum column_hash = [&] {
     auto s = cs.scope("c_x_column_hash");
     return hash_column(cs, labels);
   }();
   auto s = cs.scope("c_x_inclusion");
-  enforce_inclusion(cs, TreeHash::kPoseidon, shape, column_hash, c.comm_c_path, shared.comm_c,
-                    RootVisibility::kPrivate);
+  core::enforce_inclusion(cs, core::TreeHash::kPoseidon, shape, column_hash, c.comm_c_path, shared.comm_c,
+                          core::RootVisibility::kPrivate);
 }
 
 }  // namespace
 
-void synthesize_stacked(ConstraintSystem& cs, const StackedPartition& partition, const TreeShape& tree_shape) {
+void synthesize_stacked(ConstraintSystem& cs, const StackedPartition& partition, const core::TreeShape& tree_shape) {
   const Shared shared = synthesize_shared(cs, partition);
   for (std::size_t j = 0; j < partition.challenges.size(); ++j) {
     synthesize_challenge(cs, shared, tree_shape, partition.challenges[j], j);
@@ -223,7 +224,7 @@ std::vector<Fr> stacked_public_inputs(const SdrGraph& graph, const Fr& replica_i
                                       const Fr& comm_r, std::span<const std::uint64_t> challenges) {
   std::vector<Fr> inputs{replica_id, comm_d, comm_r};
   auto add_inclusion = [&](std::uint64_t leaf) {
-    for (const Fr& x : inclusion_public_inputs(leaf)) inputs.push_back(x);
+    for (const Fr& x : core::inclusion_public_inputs(leaf)) inputs.push_back(x);
   };
   for (const std::uint64_t node : challenges) {
     if (node >= graph.nodes()) {
@@ -240,7 +241,7 @@ std::vector<Fr> stacked_public_inputs(const SdrGraph& graph, const Fr& replica_i
   return inputs;
 }
 
-StackedCircuit::StackedCircuit(SdrGraph graph, TreeShape tree_shape, std::vector<StackedPartition> partitions)
+StackedCircuit::StackedCircuit(SdrGraph graph, core::TreeShape tree_shape, std::vector<StackedPartition> partitions)
     : graph_(std::move(graph)), tree_shape_(tree_shape), partitions_(std::move(partitions)) {
   if (partitions_.empty()) throw std::invalid_argument("StackedCircuit: no partitions");
   const std::size_t per_partition = partitions_[0].challenges.size();
@@ -322,4 +323,4 @@ r1cs::WitnessValues StackedCircuit::synthesize_values(std::size_t partition, std
   return std::move(head).values();
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

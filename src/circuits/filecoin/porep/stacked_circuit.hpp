@@ -27,24 +27,26 @@
 #include "circuits/filecoin/porep/sdr_graph.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
+
+using ff::Fr;
 
 // A node's labels in every layer (layer 1 first) and its inclusion path in tree_c.
 struct ColumnOpening {
   std::vector<Fr> labels;
-  std::vector<PathElement> path;
+  std::vector<core::PathElement> path;
 };
 
 // What the circuit takes for one challenged node (the circuit Proof that
 // rust-fil-proofs derives from a vanilla proof).
 struct ChallengeProof {
   std::uint64_t node = 0;
-  Fr data_leaf;                             // the unsealed data node
-  std::vector<PathElement> comm_d_path;     // in tree_d: one sibling per level
-  std::vector<PathElement> comm_r_last_path;
-  std::vector<PathElement> comm_c_path;     // the node's own column hash in tree_c
-  std::vector<ColumnOpening> drg_parents;   // kBaseDegree, in graph order
-  std::vector<ColumnOpening> exp_parents;   // kExpansionDegree, in graph order
+  Fr data_leaf;                                // the unsealed data node
+  std::vector<core::PathElement> comm_d_path;  // in tree_d: one sibling per level
+  std::vector<core::PathElement> comm_r_last_path;
+  std::vector<core::PathElement> comm_c_path;  // the node's own column hash in tree_c
+  std::vector<ColumnOpening> drg_parents;      // kBaseDegree, in graph order
+  std::vector<ColumnOpening> exp_parents;      // kExpansionDegree, in graph order
 };
 
 // One partition's circuit assignment.
@@ -61,7 +63,8 @@ struct StackedPartition {
 // Throws std::invalid_argument naming the challenge and what is malformed (parent
 // counts, column lengths other than the layer count, a layer count other than 2 or
 // 11 — the column hashes rust-fil-proofs supports — or paths that do not fit).
-void synthesize_stacked(r1cs::ConstraintSystem& cs, const StackedPartition& partition, const TreeShape& tree_shape);
+void synthesize_stacked(r1cs::ConstraintSystem& cs, const StackedPartition& partition,
+                        const core::TreeShape& tree_shape);
 
 // StackedCompound::generate_public_inputs: replica_id, comm_d, comm_r, then per
 // challenge the leaf indexes of its inclusions (the node in tree_d, each DRG parent
@@ -73,12 +76,12 @@ std::vector<Fr> stacked_public_inputs(const SdrGraph& graph, const Fr& replica_i
 // verifier derives them, from the graph and each partition's challenged nodes.
 class StackedCircuit final : public r1cs::PartitionedCircuit {
  public:
-  StackedCircuit(SdrGraph graph, TreeShape tree_shape, std::vector<StackedPartition> partitions);
+  StackedCircuit(SdrGraph graph, core::TreeShape tree_shape, std::vector<StackedPartition> partitions);
 
   std::string name() const override;
   std::size_t partitions() const override { return partitions_.size(); }
   const SdrGraph& graph() const { return graph_; }
-  const TreeShape& tree_shape() const { return tree_shape_; }
+  const core::TreeShape& tree_shape() const { return tree_shape_; }
   const std::vector<StackedPartition>& assignments() const { return partitions_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
@@ -93,8 +96,8 @@ class StackedCircuit final : public r1cs::PartitionedCircuit {
   const StackedPartition& at(std::size_t partition) const;
 
   SdrGraph graph_;
-  TreeShape tree_shape_;
+  core::TreeShape tree_shape_;
   std::vector<StackedPartition> partitions_;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -7,18 +7,18 @@
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "circuits/filecoin/porep/encoding.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 
 namespace {
 
-std::vector<NodeBytes> checked_data(const SdrGraph& graph, std::vector<NodeBytes> data) {
+std::vector<core::NodeBytes> checked_data(const SdrGraph& graph, std::vector<core::NodeBytes> data) {
   if (data.size() != graph.nodes()) {
     throw std::invalid_argument("InMemoryReplica: " + std::to_string(data.size()) + " data nodes for a graph of " +
                                 std::to_string(graph.nodes()));
   }
   for (std::size_t i = 0; i < data.size(); ++i) {
     try {
-      domain_to_fr(data[i]);
+      hashers::domain_to_fr(data[i]);
     } catch (const std::invalid_argument&) {
       throw std::invalid_argument("InMemoryReplica: data node " + std::to_string(i) + " is not a canonical Fr");
     }
@@ -45,8 +45,8 @@ std::vector<LabelLayer> checked_labels(const SdrGraph& graph, std::vector<LabelL
   return labels;
 }
 
-std::vector<NodeBytes> encode_all(const std::vector<NodeBytes>& data, const LabelLayer& keys) {
-  std::vector<NodeBytes> replica(data.size());
+std::vector<core::NodeBytes> encode_all(const std::vector<core::NodeBytes>& data, const LabelLayer& keys) {
+  std::vector<core::NodeBytes> replica(data.size());
   for (std::size_t i = 0; i < data.size(); ++i) replica[i] = encode(keys[i], data[i]);
   return replica;
 }
@@ -55,42 +55,43 @@ std::vector<Fr> column_hashes(const std::vector<LabelLayer>& labels) {
   std::vector<Fr> hashes(labels[0].size());
   std::vector<Fr> column(labels.size());
   for (std::size_t node = 0; node < hashes.size(); ++node) {
-    for (std::size_t l = 0; l < labels.size(); ++l) column[l] = domain_to_fr(labels[l][node]);
-    hashes[node] = poseidon::hash(column);
+    for (std::size_t l = 0; l < labels.size(); ++l) column[l] = hashers::domain_to_fr(labels[l][node]);
+    hashes[node] = hashers::poseidon::hash(column);
   }
   return hashes;
 }
 
-std::vector<Fr> as_frs(const std::vector<NodeBytes>& nodes) {
+std::vector<Fr> as_frs(const std::vector<core::NodeBytes>& nodes) {
   std::vector<Fr> out;
   out.reserve(nodes.size());
-  for (const NodeBytes& n : nodes) out.push_back(domain_to_fr(n));
+  for (const core::NodeBytes& n : nodes) out.push_back(hashers::domain_to_fr(n));
   return out;
 }
 
 }  // namespace
 
-std::vector<PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path) {
-  std::vector<PathElement> out;
+std::vector<core::PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path) {
+  std::vector<core::PathElement> out;
   out.reserve(path.siblings.size());
   for (std::size_t level = 0; level < path.siblings.size(); ++level) {
-    out.push_back(PathElement{{domain_to_fr(path.siblings[level])}, static_cast<std::size_t>((path.index >> level) & 1)});
+    out.push_back(core::PathElement{{hashers::domain_to_fr(path.siblings[level])},
+                                    static_cast<std::size_t>((path.index >> level) & 1)});
   }
   return out;
 }
 
-InMemoryReplica::InMemoryReplica(SdrGraph graph, std::size_t layers, TreeShape tree_shape,
-                                 const ReplicaId& replica_id, std::vector<NodeBytes> data)
+InMemoryReplica::InMemoryReplica(SdrGraph graph, std::size_t layers, core::TreeShape tree_shape,
+                                 const ReplicaId& replica_id, std::vector<core::NodeBytes> data)
     : InMemoryReplica(Labeled{}, graph, tree_shape, replica_id, std::move(data),
                       (check_layer_count(layers), generate_labels(graph, replica_id, layers))) {}
 
-InMemoryReplica InMemoryReplica::with_labels(SdrGraph graph, TreeShape tree_shape, const ReplicaId& replica_id,
-                                             std::vector<NodeBytes> data, std::vector<LabelLayer> labels) {
+InMemoryReplica InMemoryReplica::with_labels(SdrGraph graph, core::TreeShape tree_shape, const ReplicaId& replica_id,
+                                             std::vector<core::NodeBytes> data, std::vector<LabelLayer> labels) {
   return InMemoryReplica(Labeled{}, std::move(graph), tree_shape, replica_id, std::move(data), std::move(labels));
 }
 
-InMemoryReplica::InMemoryReplica(Labeled, SdrGraph graph, TreeShape tree_shape, const ReplicaId& replica_id,
-                                 std::vector<NodeBytes> data, std::vector<LabelLayer> labels)
+InMemoryReplica::InMemoryReplica(Labeled, SdrGraph graph, core::TreeShape tree_shape, const ReplicaId& replica_id,
+                                 std::vector<core::NodeBytes> data, std::vector<LabelLayer> labels)
     : graph_(std::move(graph)),
       replica_id_(replica_id),
       data_(checked_data(graph_, std::move(data))),
@@ -99,7 +100,7 @@ InMemoryReplica::InMemoryReplica(Labeled, SdrGraph graph, TreeShape tree_shape, 
       tree_d_(data_),
       tree_c_(column_hashes(labels_), tree_shape),
       tree_r_last_(as_frs(replica_), tree_shape),
-      comm_r_(poseidon::hash(std::vector<Fr>{tree_c_.root(), tree_r_last_.root()})) {}
+      comm_r_(hashers::poseidon::hash(std::vector<Fr>{tree_c_.root(), tree_r_last_.root()})) {}
 
 ColumnOpening InMemoryReplica::column(std::uint64_t node) const {
   if (node >= graph_.nodes()) {
@@ -107,7 +108,7 @@ ColumnOpening InMemoryReplica::column(std::uint64_t node) const {
   }
   ColumnOpening col;
   col.labels.reserve(labels_.size());
-  for (const LabelLayer& layer : labels_) col.labels.push_back(domain_to_fr(layer[node]));
+  for (const LabelLayer& layer : labels_) col.labels.push_back(hashers::domain_to_fr(layer[node]));
   col.path = tree_c_.path(node);
   return col;
 }
@@ -119,7 +120,7 @@ ChallengeProof InMemoryReplica::prove(std::uint64_t node) const {
   }
   ChallengeProof proof;
   proof.node = node;
-  proof.data_leaf = domain_to_fr(data_[node]);
+  proof.data_leaf = hashers::domain_to_fr(data_[node]);
   proof.comm_d_path = tree_d_path(tree_d_.path(node));
   proof.comm_r_last_path = tree_r_last_.path(node);
   proof.comm_c_path = tree_c_.path(node);
@@ -129,8 +130,8 @@ ChallengeProof InMemoryReplica::prove(std::uint64_t node) const {
 }
 
 StackedPartition InMemoryReplica::prove_partition(std::span<const std::uint64_t> challenges) const {
-  StackedPartition p{.replica_id = domain_to_fr(replica_id_),
-                     .comm_d = domain_to_fr(comm_d()),
+  StackedPartition p{.replica_id = hashers::domain_to_fr(replica_id_),
+                     .comm_d = hashers::domain_to_fr(comm_d()),
                      .comm_r = comm_r_,
                      .comm_r_last = comm_r_last(),
                      .comm_c = comm_c(),
@@ -140,4 +141,4 @@ StackedPartition InMemoryReplica::prove_partition(std::span<const std::uint64_t>
   return p;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -19,7 +19,9 @@
 #include "circuits/filecoin/porep/stacked_circuit.hpp"
 #include "hash/merkle.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
+
+using ff::Fr;
 
 class InMemoryReplica {
  public:
@@ -27,23 +29,23 @@ class InMemoryReplica {
   // std::invalid_argument naming the node for data that is not, for a data length
   // other than the graph's node count, for a layer count the column hash does not
   // take (2 or 11), or for a shape the node count does not fill.
-  InMemoryReplica(SdrGraph graph, std::size_t layers, TreeShape tree_shape, const ReplicaId& replica_id,
-                  std::vector<NodeBytes> data);
+  InMemoryReplica(SdrGraph graph, std::size_t layers, core::TreeShape tree_shape, const ReplicaId& replica_id,
+                  std::vector<core::NodeBytes> data);
   // A replica sealed with the given labels (labels[0] is layer 1) rather than those
   // the graph gives: for labels computed elsewhere, or forged ones in soundness
   // tests. Throws std::invalid_argument as above, or for layers of the wrong size.
-  static InMemoryReplica with_labels(SdrGraph graph, TreeShape tree_shape, const ReplicaId& replica_id,
-                                     std::vector<NodeBytes> data, std::vector<LabelLayer> labels);
+  static InMemoryReplica with_labels(SdrGraph graph, core::TreeShape tree_shape, const ReplicaId& replica_id,
+                                     std::vector<core::NodeBytes> data, std::vector<LabelLayer> labels);
 
   const SdrGraph& graph() const { return graph_; }
   std::size_t layers() const { return labels_.size(); }
-  const TreeShape& tree_shape() const { return tree_c_.shape(); }
+  const core::TreeShape& tree_shape() const { return tree_c_.shape(); }
   const ReplicaId& replica_id() const { return replica_id_; }
-  const std::vector<NodeBytes>& data() const { return data_; }
+  const std::vector<core::NodeBytes>& data() const { return data_; }
   const std::vector<LabelLayer>& labels() const { return labels_; }
-  const std::vector<NodeBytes>& replica() const { return replica_; }
+  const std::vector<core::NodeBytes>& replica() const { return replica_; }
 
-  NodeBytes comm_d() const { return tree_d_.root(); }
+  core::NodeBytes comm_d() const { return tree_d_.root(); }
   const Fr& comm_c() const { return tree_c_.root(); }
   const Fr& comm_r_last() const { return tree_r_last_.root(); }
   const Fr& comm_r() const { return comm_r_; }
@@ -56,21 +58,21 @@ class InMemoryReplica {
 
  private:
   struct Labeled {};
-  InMemoryReplica(Labeled, SdrGraph graph, TreeShape tree_shape, const ReplicaId& replica_id,
-                  std::vector<NodeBytes> data, std::vector<LabelLayer> labels);
+  InMemoryReplica(Labeled, SdrGraph graph, core::TreeShape tree_shape, const ReplicaId& replica_id,
+                  std::vector<core::NodeBytes> data, std::vector<LabelLayer> labels);
 
   SdrGraph graph_;
   ReplicaId replica_id_;
-  std::vector<NodeBytes> data_;
+  std::vector<core::NodeBytes> data_;
   std::vector<LabelLayer> labels_;
-  std::vector<NodeBytes> replica_;
+  std::vector<core::NodeBytes> replica_;
   r1cs::merkle::Sha256Tree tree_d_;
-  PoseidonTree tree_c_;
-  PoseidonTree tree_r_last_;
+  core::PoseidonTree tree_c_;
+  core::PoseidonTree tree_r_last_;
   Fr comm_r_;
 };
 
 // tree_d's inclusion path as the circuit takes it: one sibling (as an Fr) per level.
-std::vector<PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path);
+std::vector<core::PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -14,14 +14,14 @@
 #include "circuits/filecoin/hashers/poseidon_gadget.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::post {
 
 using r1cs::AllocatedNum;
 using r1cs::ConstraintSystem;
 
 namespace {
 
-void synthesize_sector(ConstraintSystem& cs, const PostSector& sector, const TreeShape& shape) {
+void synthesize_sector(ConstraintSystem& cs, const PostSector& sector, const core::TreeShape& shape) {
   auto alloc = [&](std::string_view label, const Fr& value) {
     auto s = cs.scope(label);
     return AllocatedNum::alloc(cs, value);
@@ -36,20 +36,21 @@ void synthesize_sector(ConstraintSystem& cs, const PostSector& sector, const Tre
   {
     auto s = cs.scope("H_comm_c_comm_r_last");
     const AllocatedNum children[] = {comm_c, comm_r_last};
-    const AllocatedNum hash = poseidon::hash(cs, children);
+    const AllocatedNum hash = hashers::poseidon::hash(cs, children);
     auto e = cs.scope("enforce_comm_c_comm_r_last_hash_comm_r");
-    enforce_equal(cs, comm_r, hash);
+    core::enforce_equal(cs, comm_r, hash);
   }
   for (std::size_t i = 0; i < sector.challenges.size(); ++i) {
     auto s = cs.scope("challenge_inclusion", i);
     const PostChallenge& c = sector.challenges[i];
-    enforce_inclusion(cs, TreeHash::kPoseidon, shape, c.leaf, c.path, comm_r_last, RootVisibility::kPrivate);
+    core::enforce_inclusion(cs, core::TreeHash::kPoseidon, shape, c.leaf, c.path, comm_r_last,
+                            core::RootVisibility::kPrivate);
   }
 }
 
 }  // namespace
 
-void synthesize_fallback_post(ConstraintSystem& cs, const PostPartition& partition, const TreeShape& tree_shape) {
+void synthesize_fallback_post(ConstraintSystem& cs, const PostPartition& partition, const core::TreeShape& tree_shape) {
   for (std::size_t i = 0; i < partition.sectors.size(); ++i) {
     auto s = cs.scope("sector", i);
     try {
@@ -65,13 +66,14 @@ std::vector<Fr> fallback_post_public_inputs(const PostPartition& partition) {
   for (const PostSector& sector : partition.sectors) {
     inputs.push_back(sector.comm_r);
     for (const PostChallenge& c : sector.challenges) {
-      for (const Fr& input : inclusion_public_inputs(c.leaf_index)) inputs.push_back(input);
+      for (const Fr& input : core::inclusion_public_inputs(c.leaf_index)) inputs.push_back(input);
     }
   }
   return inputs;
 }
 
-FallbackPostCircuit::FallbackPostCircuit(std::string name, TreeShape tree_shape, std::vector<PostPartition> partitions)
+FallbackPostCircuit::FallbackPostCircuit(std::string name, core::TreeShape tree_shape,
+                                         std::vector<PostPartition> partitions)
     : name_(std::move(name)), tree_shape_(tree_shape), partitions_(std::move(partitions)) {
   if (partitions_.empty()) throw std::invalid_argument(name_ + ": a PoSt proof without partitions");
   const PostPartition& first = partitions_.front();
@@ -173,13 +175,13 @@ r1cs::WitnessValues FallbackPostCircuit::synthesize_values(std::size_t partition
   return std::move(head).values();
 }
 
-FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const TreeShape& tree_shape,
+FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const core::TreeShape& tree_shape,
                                         std::size_t sectors, std::size_t challenges) {
   PostSector sector{};
-  sector.challenges.assign(challenges, PostChallenge{0, Fr::zero(), zero_path(leaves, tree_shape)});
+  sector.challenges.assign(challenges, PostChallenge{0, Fr::zero(), core::zero_path(leaves, tree_shape)});
   PostPartition partition;
   partition.sectors.assign(sectors, sector);
   return FallbackPostCircuit(std::move(name), tree_shape, {std::move(partition)});
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::post

@@ -21,13 +21,15 @@
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::post {
+
+using ff::Fr;
 
 // One challenged leaf of a sector's tree_r_last and its inclusion path.
 struct PostChallenge {
   std::uint64_t leaf_index = 0;
   Fr leaf;
-  std::vector<PathElement> path;
+  std::vector<core::PathElement> path;
 };
 
 // One sector as the circuit takes it (a vanilla SectorProof with its comm_r).
@@ -47,7 +49,7 @@ struct PostPartition {
 // Throws std::invalid_argument naming the sector and challenge whose path does not fit
 // `tree_shape`.
 void synthesize_fallback_post(r1cs::ConstraintSystem& cs, const PostPartition& partition,
-                              const TreeShape& tree_shape);
+                              const core::TreeShape& tree_shape);
 
 // FallbackPoStCompound::generate_public_inputs for the partition's sectors: per
 // sector its comm_r, then its challenged leaves' indexes.
@@ -58,11 +60,11 @@ class FallbackPostCircuit final : public r1cs::PartitionedCircuit {
  public:
   // `name` says which proof (e.g. "filecoin-window-post/32GiB"); every partition must
   // have the same number of sectors and challenges.
-  FallbackPostCircuit(std::string name, TreeShape tree_shape, std::vector<PostPartition> partitions);
+  FallbackPostCircuit(std::string name, core::TreeShape tree_shape, std::vector<PostPartition> partitions);
 
   std::string name() const override { return name_; }
   std::size_t partitions() const override { return partitions_.size(); }
-  const TreeShape& tree_shape() const { return tree_shape_; }
+  const core::TreeShape& tree_shape() const { return tree_shape_; }
   const std::vector<PostPartition>& assignments() const { return partitions_; }
   void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
   std::vector<Fr> public_inputs(std::size_t partition) const override;
@@ -79,13 +81,13 @@ class FallbackPostCircuit final : public r1cs::PartitionedCircuit {
   const PostPartition& at(std::size_t partition) const;
 
   std::string name_;
-  TreeShape tree_shape_;
+  core::TreeShape tree_shape_;
   std::vector<PostPartition> partitions_;
 };
 
 // The circuit with every value zero for `sectors` sectors of `challenges` challenges in
 // a tree of `leaves` leaves: the shape a key is set up for and counts are taken from.
-FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const TreeShape& tree_shape,
+FallbackPostCircuit fallback_post_shape(std::string name, std::uint64_t leaves, const core::TreeShape& tree_shape,
                                         std::size_t sectors, std::size_t challenges);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::post

@@ -5,7 +5,7 @@
 
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::post {
 
 namespace {
 
@@ -48,9 +48,9 @@ PostProof post_proof(PostKind kind, std::uint64_t sector_bytes) {
   return {kind, s.bytes, kWinningChallenges, 1};
 }
 
-std::uint64_t post_challenge_index(ApiVersion api, std::uint64_t sector_index, std::size_t challenge_count,
+std::uint64_t post_challenge_index(core::ApiVersion api, std::uint64_t sector_index, std::size_t challenge_count,
                                    std::size_t n) {
-  if (api == ApiVersion::k1_2_0) return n;
+  if (api == core::ApiVersion::k1_2_0) return n;
   return sector_index * challenge_count + n;
 }
 
@@ -66,4 +66,4 @@ std::uint64_t post_leaf_challenge(const PostRandomness& randomness, std::uint64_
   return v % leaves;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::post

@@ -17,7 +17,7 @@
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "circuits/filecoin/core/tree_poseidon.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::post {
 
 enum class PostKind { kWindow, kWinning };
 
@@ -30,7 +30,7 @@ struct PostProof {
   // "filecoin-window-post/32GiB".
   std::string name() const;
   std::uint64_t leaves() const { return sector_bytes / 32; }
-  TreeShape tree_shape() const { return sector_tree_shape(sector_bytes); }
+  core::TreeShape tree_shape() const { return core::sector_tree_shape(sector_bytes); }
 };
 
 // Throws std::invalid_argument naming the published sizes for another size.
@@ -38,7 +38,7 @@ PostProof post_proof(PostKind kind, std::uint64_t sector_bytes);
 
 // get_challenge_index: a sector's n-th challenge index — global over the proof's
 // sectors before API 1.2, n alone from 1.2 on.
-std::uint64_t post_challenge_index(ApiVersion api, std::uint64_t sector_index, std::size_t challenge_count,
+std::uint64_t post_challenge_index(core::ApiVersion api, std::uint64_t sector_index, std::size_t challenge_count,
                                    std::size_t n);
 
 using PostRandomness = std::array<std::uint8_t, 32>;
@@ -48,4 +48,4 @@ using PostRandomness = std::array<std::uint8_t, 32>;
 std::uint64_t post_leaf_challenge(const PostRandomness& randomness, std::uint64_t sector_id,
                                   std::uint64_t challenge_index, std::uint64_t leaves);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::post

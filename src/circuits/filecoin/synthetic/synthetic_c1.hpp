@@ -18,11 +18,11 @@
 #include "circuits/filecoin/api/c1_output.hpp"
 #include "circuits/filecoin/api/sector_values.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::synthetic {
 
 struct SyntheticSeal {
-  C1Output c1;
-  SectorValues values;
+  api::C1Output c1;
+  api::SectorValues values;
 };
 
 // Deterministic in `seed`: prover_id, sector_id, ticket, seed and every random label
@@ -30,6 +30,6 @@ struct SyntheticSeal {
 // challenges depend on comm_r, which depends on the challenged nodes' labels; such a
 // proof throws std::invalid_argument naming the interactive proof of the same sector
 // size, whose partitions are the same circuit.
-SyntheticSeal synthetic_c1(const SealProof& proof, std::uint64_t seed);
+SyntheticSeal synthetic_c1(const core::SealProof& proof, std::uint64_t seed);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::synthetic

@@ -13,25 +13,25 @@
 #include "circuits/filecoin/post/post_circuit.hpp"
 #include "circuits/filecoin/post/post_proof.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::synthetic {
 
 // The values synthetic_post draws from `seed` before it builds any tree: the challenge
 // randomness and, per vanilla sector proof, its sector id (Window: partitions ·
 // sector_count, in partition order; Winning: the one sector). With them a caller can
 // write the partitions as filecoin-proofs' vanilla proofs and check their challenges.
 struct SyntheticPostDraws {
-  PostRandomness randomness{};
+  post::PostRandomness randomness{};
   std::vector<std::uint64_t> sector_ids;
 };
 
 // Throws std::invalid_argument as synthetic_post does.
-SyntheticPostDraws synthetic_post_draws(const PostProof& proof, std::uint64_t seed, std::size_t partitions);
+SyntheticPostDraws synthetic_post_draws(const post::PostProof& proof, std::uint64_t seed, std::size_t partitions);
 
 // Window PoSt: `partitions` full partitions of proof.sector_count sectors, challenges
 // numbered by `api` (post_challenge_index). Winning PoSt: one sector, its 66
 // challenges as 66 circuit sectors (API 1.0, as filecoin-proofs numbers them); then
 // `partitions` must be 1. Throws std::invalid_argument otherwise.
-FallbackPostCircuit synthetic_post(const PostProof& proof, std::uint64_t seed, std::size_t partitions,
-                                   ApiVersion api = ApiVersion::k1_2_0);
+post::FallbackPostCircuit synthetic_post(const post::PostProof& proof, std::uint64_t seed, std::size_t partitions,
+                                         core::ApiVersion api = core::ApiVersion::k1_2_0);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::synthetic

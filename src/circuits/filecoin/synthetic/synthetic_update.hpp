@@ -12,16 +12,16 @@
 
 #include "circuits/filecoin/update/update_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::synthetic {
 
 struct SyntheticUpdate {
-  UpdateShape shape;
-  std::vector<UpdatePartition> partitions;
+  update::UpdateShape shape;
+  std::vector<update::UpdatePartition> partitions;
 };
 
 // Every partition of the shape's sector; sectors of at most 2^20 nodes (32 MiB), which
 // are held whole. Throws std::invalid_argument otherwise.
-SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
+SyntheticUpdate synthetic_update(const update::UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
 
 // The same for a sector of any size without holding it: a committed-capacity sector
 // updated with zero data (so the new replica is the old one and tree_d the all-zero
@@ -29,6 +29,6 @@ SyntheticUpdate synthetic_update(const UpdateShape& shape, std::uint64_t seed, s
 // The challenges still come from comm_r_new and every path leads to the roots the
 // partition reports, so the circuit is satisfied; the challenged leaves are zero
 // unless a challenge lands on one of the few random labels. For benchmarks at 32 GiB.
-SyntheticUpdate synthetic_empty_update(const UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
+SyntheticUpdate synthetic_empty_update(const update::UpdateShape& shape, std::uint64_t seed, std::size_t h_index = 3);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::synthetic

@@ -15,7 +15,7 @@
 #include "circuits/filecoin/hashers/poseidon_gadget.hpp"
 #include "gadgets/num.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::update {
 
 using r1cs::AllocatedNum;
 using r1cs::Boolean;
@@ -33,7 +33,7 @@ std::size_t log2_exact(std::uint64_t n, const char* what) {
 
 AllocatedNum randomness_hash(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b) {
   const AllocatedNum preimage[] = {a, b};
-  return poseidon::hash_with_tag(cs, poseidon::constants(2), update_randomness_tag(), preimage);
+  return hashers::poseidon::hash_with_tag(cs, hashers::poseidon::constants(2), update_randomness_tag(), preimage);
 }
 
 AllocatedNum alloc(ConstraintSystem& cs, std::string_view label, const Fr& value) {
@@ -51,7 +51,7 @@ std::vector<AllocatedNum> alloc_all(ConstraintSystem& cs, std::span<const Fr> va
 // storage-proofs-core's por_no_challenge_input: the levels' siblings given (allocated
 // already), the index bits given (least significant first, consumed per level), no
 // public input; computed·1 = root.
-void inclusion_by_bits(ConstraintSystem& cs, TreeHash hash, std::span<const std::size_t> arities,
+void inclusion_by_bits(ConstraintSystem& cs, core::TreeHash hash, std::span<const std::size_t> arities,
                        std::span<const Boolean> bits, const AllocatedNum& leaf,
                        const std::vector<std::vector<AllocatedNum>>& siblings, const AllocatedNum& root) {
   AllocatedNum cur = leaf;
@@ -62,20 +62,20 @@ void inclusion_by_bits(ConstraintSystem& cs, TreeHash hash, std::span<const std:
       throw std::invalid_argument("update circuit: inclusion level " + std::to_string(level) + " does not fit");
     }
     auto s = cs.scope("level", level);
-    const std::vector<AllocatedNum> children = insert(cs, cur, bits.subspan(used, width), siblings[level]);
-    cur = tree_node(cs, hash, children);
+    const std::vector<AllocatedNum> children = core::insert(cs, cur, bits.subspan(used, width), siblings[level]);
+    cur = core::tree_node(cs, hash, children);
     used += width;
   }
   if (used != bits.size()) throw std::invalid_argument("update circuit: index bits left after the root");
   auto s = cs.scope("enforce root");
-  enforce_equal(cs, cur, root);
+  core::enforce_equal(cs, cur, root);
 }
 
-std::vector<std::vector<AllocatedNum>> alloc_path(ConstraintSystem& cs, const std::vector<PathElement>& path,
+std::vector<std::vector<AllocatedNum>> alloc_path(ConstraintSystem& cs, const std::vector<core::PathElement>& path,
                                                   std::string_view label) {
   auto s = cs.scope(label);
   std::vector<std::vector<AllocatedNum>> out;
-  for (const PathElement& level : path) out.push_back(alloc_all(cs, level.hashes));
+  for (const core::PathElement& level : path) out.push_back(alloc_all(cs, level.hashes));
   return out;
 }
 
@@ -151,7 +151,7 @@ std::size_t UpdateShape::apex_bits() const {
 
 Fr update_randomness_tag() { return Fr::from_u64(std::uint64_t{1} << 40); }
 
-UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant) {
+UpdateShape update_shape(std::uint64_t nodes, const core::TreeShape& tree_r, UpdateHash variant) {
   if (!std::has_single_bit(nodes) || nodes < 32 || nodes > (std::uint64_t{1} << 31)) {
     throw std::invalid_argument("no SnapDeals circuit for sectors of " + std::to_string(nodes) + " nodes");
   }
@@ -244,8 +244,8 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
                                             std::tuple{"comm_r_new", &root_r_new, &comm_r_new}}) {
     auto s = cs.scope(label);
     const AllocatedNum children[] = {comm_c, *root};
-    const AllocatedNum calc = poseidon::hash(cs, children);
-    enforce_equal(cs, calc, *comm_r);
+    const AllocatedNum calc = hashers::poseidon::hash(cs, children);
+    core::enforce_equal(cs, calc, *comm_r);
   }
   if (sha) {
     auto s = cs.scope("apex_por");
@@ -255,12 +255,12 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
       std::vector<AllocatedNum> up;
       for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
         const AllocatedNum pair[] = {level[i], level[i + 1]};
-        up.push_back(tree_node(cs, TreeHash::kSha256, pair));
+        up.push_back(core::tree_node(cs, core::TreeHash::kSha256, pair));
       }
       level = std::move(up);
     }
     const std::vector<std::size_t> binary(pbl, 2);
-    inclusion_by_bits(cs, TreeHash::kSha256, binary, partition_bits, level.front(), partition_path, comm_d_new);
+    inclusion_by_bits(cs, core::TreeHash::kSha256, binary, partition_bits, level.front(), partition_path, comm_d_new);
   }
 
   if (!sha) partition = alloc(cs, "gen_challenge_bits partition zero", Fr::zero());
@@ -269,7 +269,7 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
     auto s = cs.scope("challenge_bits");
     return challenge_bits(cs, comm_r_new, *partition, shape.challenge_count, random_bits);
   }();
-  const std::vector<std::size_t> r_arities = path_arities(shape.nodes, shape.tree_r);
+  const std::vector<std::size_t> r_arities = core::path_arities(shape.nodes, shape.tree_r);
   const std::size_t apex_bits = shape.apex_bits();
   for (std::size_t i = 0; i < p.challenges.size(); ++i) {
     auto s = cs.scope("challenge", i);
@@ -299,18 +299,18 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
     {
       const auto siblings = alloc_path(cs, c.path_r_old, "path_r_old");
       auto v = cs.scope("por_r_old");
-      inclusion_by_bits(cs, TreeHash::kPoseidon, r_arities, c_bits, leaf_r_old, siblings, root_r_old);
+      inclusion_by_bits(cs, core::TreeHash::kPoseidon, r_arities, c_bits, leaf_r_old, siblings, root_r_old);
     }
     {
       const auto siblings = alloc_path(cs, c.path_r_new, "path_r_new");
       auto v = cs.scope("por_r_new");
-      inclusion_by_bits(cs, TreeHash::kPoseidon, r_arities, c_bits, leaf_r_new, siblings, root_r_new);
+      inclusion_by_bits(cs, core::TreeHash::kPoseidon, r_arities, c_bits, leaf_r_new, siblings, root_r_new);
     }
     if (sha) {
       const std::size_t below_apex = shape.levels_below_apex();
       const AllocatedNum apex_leaf = [&] {
         auto a = cs.scope("apex_leaf");
-        return select(cs, apex_leaves, std::span<const Boolean>(c_bits).subspan(below_apex, apex_bits));
+        return core::select(cs, apex_leaves, std::span<const Boolean>(c_bits).subspan(below_apex, apex_bits));
       }();
       if (c.path_d_new.size() != below_apex) {
         throw std::invalid_argument("update circuit: challenge " + std::to_string(i) + "'s tree_d path has " +
@@ -320,8 +320,8 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
       const auto siblings = alloc_path(cs, c.path_d_new, "path_d_new");
       auto v = cs.scope("por_d_new");
       const std::vector<std::size_t> binary(below_apex, 2);
-      inclusion_by_bits(cs, TreeHash::kSha256, binary, std::span<const Boolean>(c_bits).first(below_apex), leaf_d_new,
-                        siblings, apex_leaf);
+      inclusion_by_bits(cs, core::TreeHash::kSha256, binary, std::span<const Boolean>(c_bits).first(below_apex),
+                        leaf_d_new, siblings, apex_leaf);
     } else {
       if (c.path_d_new.size() != r_arities.size()) {
         throw std::invalid_argument("update circuit: challenge " + std::to_string(i) + "'s tree_d path has " +
@@ -330,21 +330,21 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
       }
       const auto siblings = alloc_path(cs, c.path_d_new, "path_d_new");
       auto v = cs.scope("por_d_new");
-      inclusion_by_bits(cs, TreeHash::kPoseidon, r_arities, c_bits, leaf_d_new, siblings, comm_d_new);
+      inclusion_by_bits(cs, core::TreeHash::kPoseidon, r_arities, c_bits, leaf_d_new, siblings, comm_d_new);
     }
   }
 }
 
 UpdatePartition blank_update_partition(const UpdateShape& shape) {
   UpdatePartition p{};
-  const std::vector<PathElement> r_path = zero_path(shape.nodes, shape.tree_r);
+  const std::vector<core::PathElement> r_path = core::zero_path(shape.nodes, shape.tree_r);
   const bool sha = shape.variant == UpdateHash::kSha256;
-  const TreeShape binary{2, 0, 0};
-  const std::vector<PathElement> d_path =
-      sha ? zero_path(std::uint64_t{1} << shape.levels_below_apex(), binary) : r_path;
+  const core::TreeShape binary{2, 0, 0};
+  const std::vector<core::PathElement> d_path =
+      sha ? core::zero_path(std::uint64_t{1} << shape.levels_below_apex(), binary) : r_path;
   if (sha) {
     p.apex_leaves.assign(shape.apex_leaf_count, Fr::zero());
-    p.partition_path = zero_path(shape.partitions, binary);
+    p.partition_path = core::zero_path(shape.partitions, binary);
   }
   p.challenges.assign(shape.challenge_count, UpdateChallenge{Fr::zero(), Fr::zero(), r_path, r_path, d_path});
   return p;
@@ -377,4 +377,4 @@ std::vector<Fr> EmptySectorUpdateCircuit::public_inputs(std::size_t partition) c
   return update_public_inputs(shape_, at(partition));
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::update

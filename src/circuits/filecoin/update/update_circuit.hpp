@@ -20,7 +20,9 @@
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::update {
+
+using ff::Fr;
 
 enum class UpdateHash { kSha256, kPoseidon };
 
@@ -28,7 +30,7 @@ enum class UpdateHash { kSha256, kPoseidon };
 struct UpdateShape {
   UpdateHash variant = UpdateHash::kSha256;
   std::uint64_t nodes = 0;
-  TreeShape tree_r;
+  core::TreeShape tree_r;
   std::size_t partitions = 1;         // 1 for the Poseidon variant
   std::size_t challenge_count = 0;    // a partition's
   std::array<std::size_t, 6> hs{};    // the h values h_select chooses among
@@ -47,22 +49,22 @@ struct UpdateShape {
 Fr update_randomness_tag();
 
 // Throws std::invalid_argument for a node count rust-fil-proofs does not allow.
-UpdateShape update_shape(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant);
+UpdateShape update_shape(std::uint64_t nodes, const core::TreeShape& tree_r, UpdateHash variant);
 
 struct UpdateChallenge {
   Fr leaf_r_old;
   Fr leaf_d_new;
-  std::vector<PathElement> path_r_old;  // tree_r's shape
-  std::vector<PathElement> path_r_new;
-  std::vector<PathElement> path_d_new;  // SHA-256: the binary levels below the apex; Poseidon: tree_r's shape
+  std::vector<core::PathElement> path_r_old;  // tree_r's shape
+  std::vector<core::PathElement> path_r_new;
+  std::vector<core::PathElement> path_d_new;  // SHA-256: the binary levels below the apex; Poseidon: tree_r's shape
 };
 
 struct UpdatePartition {
   std::uint64_t k = 0;
   std::size_t h_index = 0;  // which of shape.hs
   Fr comm_r_old, comm_d_new, comm_r_new, comm_c, root_r_old, root_r_new;
-  std::vector<Fr> apex_leaves;                  // SHA-256 variant
-  std::vector<PathElement> partition_path;      // SHA-256 variant: tree_d's top partition-bits levels
+  std::vector<Fr> apex_leaves;                    // SHA-256 variant
+  std::vector<core::PathElement> partition_path;  // SHA-256 variant: tree_d's top partition-bits levels
   std::vector<UpdateChallenge> challenges;
 };
 
@@ -103,4 +105,4 @@ class EmptySectorUpdateCircuit final : public r1cs::PartitionedCircuit {
   std::vector<UpdatePartition> partitions_;
 };
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::update

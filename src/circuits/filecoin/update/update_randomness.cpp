@@ -7,17 +7,17 @@
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::update {
 
 namespace {
 
 Fr randomness_hash(const Fr& a, const Fr& b) {
   const Fr preimage[] = {a, b};
-  return poseidon::hash_with_tag(poseidon::constants(2), update_randomness_tag(), preimage);
+  return hashers::poseidon::hash_with_tag(hashers::poseidon::constants(2), update_randomness_tag(), preimage);
 }
 
 // Bit i of the little-endian bytes, least significant first.
-bool bit_of(const Sha256Domain& le_bytes, std::size_t i) { return ((le_bytes[i / 8] >> (i % 8)) & 1) != 0; }
+bool bit_of(const hashers::Sha256Domain& le_bytes, std::size_t i) { return ((le_bytes[i / 8] >> (i % 8)) & 1) != 0; }
 
 }  // namespace
 
@@ -39,7 +39,8 @@ std::vector<std::uint64_t> update_challenges(const UpdateShape& shape, const Fr&
   const std::size_t digests = (shape.challenge_count + per_digest - 1) / per_digest;
   std::vector<std::uint64_t> out;
   for (std::size_t j = 0; j < digests; ++j) {
-    const Sha256Domain digest = fr_to_domain(randomness_hash(comm_r_new, Fr::from_u64(digests * k + j)));
+    const hashers::Sha256Domain digest =
+        hashers::fr_to_domain(randomness_hash(comm_r_new, Fr::from_u64(digests * k + j)));
     for (std::size_t c = 0; c < per_digest && out.size() < shape.challenge_count; ++c) {
       std::uint64_t value = 0;
       for (std::size_t b = 0; b < bits; ++b) value |= std::uint64_t{bit_of(digest, c * bits + b)} << b;
@@ -49,4 +50,4 @@ std::vector<std::uint64_t> update_challenges(const UpdateShape& shape, const Fr&
   return out;
 }
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::update

@@ -11,7 +11,9 @@
 
 #include "circuits/filecoin/update/update_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::update {
+
+using ff::Fr;
 
 // phi = Poseidon_rand(comm_d_new, comm_r_old).
 Fr update_phi(const Fr& comm_d_new, const Fr& comm_r_old);
@@ -24,4 +26,4 @@ Fr update_rho(const UpdateShape& shape, const Fr& phi, std::size_t h_index, std:
 // Poseidon_rand(comm_r_new, digest index), k as their high bits.
 std::vector<std::uint64_t> update_challenges(const UpdateShape& shape, const Fr& comm_r_new, std::uint64_t k);
 
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::update
