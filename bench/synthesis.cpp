@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "groth16/synthesis.hpp"
 #include "memory/allocator.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
@@ -114,9 +114,10 @@ void BM_Pce(benchmark::State& state) {
 // A 32 GiB Window PoSt partition's values with `sectors` synthetic sectors (a full
 // partition has 2349; its time is about 2349/sectors times this).
 void BM_WindowPostWitness(benchmark::State& state) {
-  filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, std::uint64_t{32} << 30);
+  filecoin::post::PostProof proof =
+      filecoin::post::post_proof(filecoin::post::PostKind::kWindow, std::uint64_t{32} << 30);
   proof.sector_count = static_cast<std::size_t>(state.range(0));
-  const filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(proof, 1, 1);
+  const filecoin::post::FallbackPostCircuit circuit = filecoin::synthetic::synthetic_post(proof, 1, 1);
   // The engine's pce path passes the evaluator's sizes as hints.
   const r1cs::WitnessValues sizes = circuit.synthesize_values(0);
   const auto control = threads(state.range(1));

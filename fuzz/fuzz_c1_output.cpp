@@ -1,4 +1,4 @@
-// filecoin::parse_c1_output, parse_commit2_input (lotus-bench / curio's wrapper) and
+// filecoin::api::parse_c1_output, parse_commit2_input (lotus-bench / curio's wrapper) and
 // parse_sector_values (sector.json) on any text: each either reads or is refused with
 // C1OutputError. One that reads is written back to the same value, and writing is
 // stable from then on.
@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;
@@ -22,22 +22,24 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const filecoin::C1Output output = filecoin::parse_c1_output(text, "fuzz.json");
-    const std::string written = filecoin::c1_output_to_json(output);
-    const filecoin::C1Output again = filecoin::parse_c1_output(written, "again.json");
+    const filecoin::api::C1Output output = filecoin::api::parse_c1_output(text, "fuzz.json");
+    const std::string written = filecoin::api::c1_output_to_json(output);
+    const filecoin::api::C1Output again = filecoin::api::parse_c1_output(written, "again.json");
     ZKPIPE_FUZZ_CHECK(again == output);
-    ZKPIPE_FUZZ_CHECK(filecoin::c1_output_to_json(again) == written);
-  } catch (const filecoin::C1OutputError&) {
+    ZKPIPE_FUZZ_CHECK(filecoin::api::c1_output_to_json(again) == written);
+  } catch (const filecoin::api::C1OutputError&) {
   }
   try {
-    const filecoin::Commit2Input input = filecoin::parse_commit2_input(text, "fuzz.json");
-    ZKPIPE_FUZZ_CHECK(filecoin::parse_commit2_input(filecoin::commit2_input_to_json(input), "again.json") == input);
-  } catch (const filecoin::C1OutputError&) {
+    const filecoin::api::Commit2Input input = filecoin::api::parse_commit2_input(text, "fuzz.json");
+    ZKPIPE_FUZZ_CHECK(filecoin::api::parse_commit2_input(filecoin::api::commit2_input_to_json(input), "again.json") ==
+                      input);
+  } catch (const filecoin::api::C1OutputError&) {
   }
   try {
-    const filecoin::SectorValues values = filecoin::parse_sector_values(text, "sector.json");
-    ZKPIPE_FUZZ_CHECK(filecoin::parse_sector_values(filecoin::sector_values_to_json(values), "again.json") == values);
-  } catch (const filecoin::C1OutputError&) {
+    const filecoin::api::SectorValues values = filecoin::api::parse_sector_values(text, "sector.json");
+    ZKPIPE_FUZZ_CHECK(filecoin::api::parse_sector_values(filecoin::api::sector_values_to_json(values), "again.json") ==
+                      values);
+  } catch (const filecoin::api::C1OutputError&) {
   }
   return 0;
 }

@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "circuits/filecoin/bincode.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/bincode.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
 #include "fuzz_common.hpp"
 
 using namespace zkpipe;
@@ -24,21 +24,21 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> blob(data, size);
   try {
-    const filecoin::FallbackPostSectorProof proof = filecoin::parse_post_vanilla_proof(blob, "fuzz");
-    const std::vector<std::uint8_t> written = filecoin::post_vanilla_proof_bytes(proof);
+    const filecoin::api::FallbackPostSectorProof proof = filecoin::api::parse_post_vanilla_proof(blob, "fuzz");
+    const std::vector<std::uint8_t> written = filecoin::api::post_vanilla_proof_bytes(proof);
     ZKPIPE_FUZZ_CHECK(std::vector<std::uint8_t>(blob.begin(), blob.end()) == written);
     try {
-      const filecoin::PostProof window = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
-      filecoin::post_partition_from_vanilla(window, std::span(&proof, 1));
+      const filecoin::post::PostProof window = filecoin::post::post_proof(filecoin::post::PostKind::kWindow, 2048);
+      filecoin::api::post_partition_from_vanilla(window, std::span(&proof, 1));
     } catch (const std::invalid_argument&) {
     }
-  } catch (const filecoin::BincodeError&) {
+  } catch (const filecoin::api::BincodeError&) {
   }
   try {
-    const filecoin::UpdatePartitionProof proof = filecoin::parse_update_vanilla_proof(blob, "fuzz");
+    const filecoin::api::UpdatePartitionProof proof = filecoin::api::parse_update_vanilla_proof(blob, "fuzz");
     ZKPIPE_FUZZ_CHECK(std::vector<std::uint8_t>(blob.begin(), blob.end()) ==
-                      filecoin::update_vanilla_proof_bytes(proof));
-  } catch (const filecoin::BincodeError&) {
+                      filecoin::api::update_vanilla_proof_bytes(proof));
+  } catch (const filecoin::api::BincodeError&) {
   }
   return 0;
 }

@@ -15,13 +15,13 @@
 #include <string_view>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
 #include "ec/affine.hpp"
 #include "ff/fr.hpp"
 #include "formats/bellperson_params.hpp"
@@ -252,31 +252,31 @@ void write(const fs::path& path, std::string_view text) {
 void write_vanilla_seeds(const fs::path& dir) {
   fs::create_directories(dir);
   auto bytes = [](const std::vector<std::uint8_t>& v) { return std::string(v.begin(), v.end()); };
-  const filecoin::PostProof window = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
-  const filecoin::FallbackPostCircuit post = filecoin::synthetic_post(window, 5, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(window, 5, 1);
-  const auto sectors = filecoin::post_vanilla_proofs(window, post.assignments()[0], draws.sector_ids);
-  write(dir / "seed-post.bin", bytes(filecoin::post_vanilla_proof_bytes(sectors.front())));
-  const filecoin::UpdateShape shape =
-      filecoin::update_shape(2048 / 32, filecoin::sector_tree_shape(2048), filecoin::UpdateHash::kSha256);
-  const filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, 6);
-  write(dir / "seed-update.bin",
-        bytes(filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape, update.partitions.front()))));
+  const filecoin::post::PostProof window = filecoin::post::post_proof(filecoin::post::PostKind::kWindow, 2048);
+  const filecoin::post::FallbackPostCircuit post = filecoin::synthetic::synthetic_post(window, 5, 1);
+  const filecoin::synthetic::SyntheticPostDraws draws = filecoin::synthetic::synthetic_post_draws(window, 5, 1);
+  const auto sectors = filecoin::api::post_vanilla_proofs(window, post.assignments()[0], draws.sector_ids);
+  write(dir / "seed-post.bin", bytes(filecoin::api::post_vanilla_proof_bytes(sectors.front())));
+  const filecoin::update::UpdateShape shape = filecoin::update::update_shape(
+      2048 / 32, filecoin::core::sector_tree_shape(2048), filecoin::update::UpdateHash::kSha256);
+  const filecoin::synthetic::SyntheticUpdate update = filecoin::synthetic::synthetic_update(shape, 6);
+  write(dir / "seed-update.bin", bytes(filecoin::api::update_vanilla_proof_bytes(
+                                     filecoin::api::update_vanilla_proof(shape, update.partitions.front()))));
 }
 
-filecoin::C1Output c1_output_seed() {
-  using filecoin::NodeBytes;
-  const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+filecoin::api::C1Output c1_output_seed() {
+  using filecoin::core::NodeBytes;
+  const filecoin::core::SealProof& proof = filecoin::core::seal_proof("StackedDrg2KiBV1_1");
   const std::size_t layers = proof.shape().layers;
   const auto path = [](std::size_t levels, std::size_t arity) {
-    return filecoin::MerklePath(levels, {std::vector<NodeBytes>(arity - 1), 0});
+    return filecoin::api::MerklePath(levels, {std::vector<NodeBytes>(arity - 1), 0});
   };
-  filecoin::MerkleProof tree_d;
+  filecoin::api::MerkleProof tree_d;
   tree_d.base = path(6, 2);
-  filecoin::MerkleProof tree_r;
+  filecoin::api::MerkleProof tree_r;
   tree_r.base = path(2, 8);
-  const filecoin::ColumnProof column{0, std::vector<NodeBytes>(layers), tree_r};
-  filecoin::VanillaProof v;
+  const filecoin::api::ColumnProof column{0, std::vector<NodeBytes>(layers), tree_r};
+  filecoin::api::VanillaProof v;
   v.comm_d_proofs = tree_d;
   v.comm_r_last_proof = tree_r;
   v.replica_column_proofs = {column, std::vector(6, column), std::vector(8, column)};
@@ -284,7 +284,7 @@ filecoin::C1Output c1_output_seed() {
     v.labeling_proofs.push_back({std::vector<NodeBytes>(37), layer, 0});
   }
   v.encoding_proof = v.labeling_proofs.back();
-  filecoin::C1Output c;
+  filecoin::api::C1Output c;
   c.registered_proof = proof;
   c.vanilla_proofs.assign(proof.partitions(), std::vector(proof.challenges_per_partition(), v));
   return c;
@@ -330,8 +330,8 @@ int main(int argc, char** argv) {
   const std::vector<Fr> signals{Fr::from_u64(35), Fr::one(), Fr::zero(), -Fr::one()};
   write(out / "public_json" / "seed.json", formats::public_to_json(signals));
   write(out / "verifying_key_json" / "seed.json", formats::verifying_key_to_json(key.vk));
-  write(out / "c1_output" / "seed-2kib.json", filecoin::c1_output_to_json(c1_output_seed()));
-  write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::commit2_input_to_json({1, c1_output_seed()}));
+  write(out / "c1_output" / "seed-2kib.json", filecoin::api::c1_output_to_json(c1_output_seed()));
+  write(out / "c1_output" / "seed-2kib-commit2.json", filecoin::api::commit2_input_to_json({1, c1_output_seed()}));
   // The JSON bombs a hostile C1 output can be: values of the wrong shape, of the right shape
   // repeated, and an unused field nested deep.
   auto repeated = [](std::string_view open, std::string_view item, std::string_view close) {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "backend.hpp"
 #include "commands.hpp"
 #include "device_plan.hpp"
@@ -31,7 +31,7 @@ struct InfoOptions {
 
 void run_info(const InfoOptions& o) {
   const CountedWorkload counted = count_workload(o.workload, o.seal_proof);
-  const filecoin::SealProof* seal = counted.seal;
+  const filecoin::core::SealProof* seal = counted.seal;
   const auto& circuit = counted.circuit;
   const groth16::CircuitShape& s = counted.shape;
   groth16::PartitionFootprint f = groth16::PartitionFootprint::of(s);

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/fr32.hpp"
-#include "circuits/filecoin/hex_bytes.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sector_values.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/core/fr32.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "commands.hpp"
 #include "device_summary.hpp"
 #include "engine/engine.hpp"
@@ -94,11 +94,11 @@ struct SetupOptions {
 
 void run_setup(const SetupOptions& o) {
   refuse_overwriting_inputs({}, {o.params, o.vk});
-  const filecoin::SealProof& proof = resolve_seal_proof(o.proof);
+  const filecoin::core::SealProof& proof = resolve_seal_proof(o.proof);
   const auto t0 = std::chrono::steady_clock::now();
   std::cerr << "setup: " << proof.name << " (" << describe_sector_size(proof.sector_bytes) << ", "
             << proof.partitions() << " partitions of " << proof.challenges_per_partition() << " challenges)\n";
-  const filecoin::StackedCircuit circuit = filecoin::stacked_circuit_shape(proof);
+  const filecoin::porep::StackedCircuit circuit = filecoin::api::stacked_circuit_shape(proof);
   check_setup_fits(o.request, circuit, o.params);
   const SetUpParameters parameters = set_up_parameters(o.request, circuit);
   for (const std::string& file : {o.params, o.vk}) {
@@ -146,26 +146,28 @@ struct SealOptions {
 
 // The sector's nodes: the file fr32-padded and zero-filled to the sector, or random
 // canonical nodes.
-std::vector<filecoin::NodeBytes> sector_data(const SealOptions& o, const filecoin::SealProof& proof,
-                                             std::mt19937_64& rng) {
-  const std::uint64_t nodes = proof.sector_bytes / filecoin::kNodeBytes;
-  std::vector<filecoin::NodeBytes> data(nodes);
+std::vector<filecoin::core::NodeBytes> sector_data(const SealOptions& o, const filecoin::core::SealProof& proof,
+                                                   std::mt19937_64& rng) {
+  const std::uint64_t nodes = proof.sector_bytes / filecoin::core::kNodeBytes;
+  std::vector<filecoin::core::NodeBytes> data(nodes);
   if (o.random_data) {
-    for (filecoin::NodeBytes& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
+    for (filecoin::core::NodeBytes& node : data) node = filecoin::hashers::fr_to_domain(ff::Fr::random(rng));
     return data;
   }
-  const std::uint64_t capacity = filecoin::fr32::unpadded_size(proof.sector_bytes);
+  const std::uint64_t capacity = filecoin::core::fr32::unpadded_size(proof.sector_bytes);
   const std::string raw = io::read_bounded_file(
       o.data, capacity, "a " + describe_sector_size(proof.sector_bytes) + " sector's data (" + std::to_string(capacity) +
                             " bytes before fr32 padding)");
   const std::vector<std::uint8_t> padded =
-      filecoin::fr32::pad(std::span(reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size()));
-  for (std::size_t i = 0; i < padded.size(); ++i) data[i / filecoin::kNodeBytes][i % filecoin::kNodeBytes] = padded[i];
+      filecoin::core::fr32::pad(std::span(reinterpret_cast<const std::uint8_t*>(raw.data()), raw.size()));
+  for (std::size_t i = 0; i < padded.size(); ++i) {
+    data[i / filecoin::core::kNodeBytes][i % filecoin::core::kNodeBytes] = padded[i];
+  }
   return data;
 }
 
 void run_seal(const SealOptions& o) {
-  const filecoin::SealProof& proof = resolve_seal_proof(o.proof);
+  const filecoin::core::SealProof& proof = resolve_seal_proof(o.proof);
   if (proof.sector_bytes > kLargestSealedInMemory) {
     throw std::invalid_argument(
         std::string(proof.name) + ": a " + describe_sector_size(proof.sector_bytes) +
@@ -177,25 +179,25 @@ void run_seal(const SealOptions& o) {
   const fs::path sector_path = dir / "sector.json";
   refuse_overwriting_inputs({o.data}, {c1_path.string(), sector_path.string()});
   std::mt19937_64 rng(o.seed);
-  filecoin::SectorValues values;
+  filecoin::api::SectorValues values;
   values.registered_proof = &proof;
   values.prover_id = o.prover_id.empty() ? random_bytes(rng) : parse_hex32(o.prover_id, "--prover-id");
   values.sector_id = o.sector_id;
   values.ticket = o.ticket.empty() ? random_bytes(rng) : parse_hex32(o.ticket, "--ticket");
   values.seed = o.seed_randomness.empty() ? random_bytes(rng) : parse_hex32(o.seed_randomness, "--seed-randomness");
-  const std::vector<filecoin::NodeBytes> data = sector_data(o, proof, rng);
+  const std::vector<filecoin::core::NodeBytes> data = sector_data(o, proof, rng);
 
   const auto t0 = std::chrono::steady_clock::now();
-  const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);
-  const filecoin::C1Output c1 = filecoin::seal_commit_phase1(sealed);
+  const filecoin::api::SealedSector sealed = filecoin::api::seal_sector(values, data);
+  const filecoin::api::C1Output c1 = filecoin::api::seal_commit_phase1(sealed);
   const double seconds = seconds_since(t0);
   fs::create_directories(dir);
-  io::write_file_atomically(c1_path, filecoin::c1_output_to_json(c1));
-  io::write_file_atomically(sector_path, filecoin::sector_values_to_json(sealed.values));
+  io::write_file_atomically(c1_path, filecoin::api::c1_output_to_json(c1));
+  io::write_file_atomically(sector_path, filecoin::api::sector_values_to_json(sealed.values));
   std::cerr << "sealed a sector of " << describe_sector_size(proof.sector_bytes) << " (" << proof.name << ") in "
             << format_seconds(seconds) << "; wrote " << c1_path.string() << " and " << sector_path.string() << "\n";
-  std::cout << "comm_d " << filecoin::hex_of(sealed.values.comm_d) << "\ncomm_r "
-            << filecoin::hex_of(sealed.values.comm_r) << "\n";
+  std::cout << "comm_d " << filecoin::core::hex_of(sealed.values.comm_d) << "\ncomm_r "
+            << filecoin::core::hex_of(sealed.values.comm_r) << "\n";
 }
 
 void register_seal_command(CLI::App& filecoin) {
@@ -266,8 +268,8 @@ void run_c2(const C2Options& o) {
   // the parameters against the seal proof's circuit.
   auto t = std::chrono::steady_clock::now();
   proving::FilecoinPorepInstance instance = proving::read_filecoin_porep(o.c1, o.sector);
-  const filecoin::SealProof& proof = *instance.sector.registered_proof;
-  const std::shared_ptr<const filecoin::StackedCircuit> circuit = instance.circuit;
+  const filecoin::core::SealProof& proof = *instance.sector.registered_proof;
+  const std::shared_ptr<const filecoin::porep::StackedCircuit> circuit = instance.circuit;
   if (!o.quiet) {
     std::cerr << "C1 output of " << proof.name << ": " << circuit->partitions() << " partitions, checked in "
               << format_seconds(seconds_since(t)) << "\n";
@@ -395,9 +397,9 @@ struct VerifyOptions {
 
 void run_verify(const VerifyOptions& o) {
   constexpr std::size_t kMaxSectorBytes = std::size_t{64} << 10;
-  const filecoin::SectorValues sector = filecoin::parse_sector_values(
-      io::read_bounded_file(o.sector, kMaxSectorBytes, "sector.json"), o.sector);
-  const filecoin::SealProof& seal = *sector.registered_proof;
+  const filecoin::api::SectorValues sector =
+      filecoin::api::parse_sector_values(io::read_bounded_file(o.sector, kMaxSectorBytes, "sector.json"), o.sector);
+  const filecoin::core::SealProof& seal = *sector.registered_proof;
   const std::string vk_bytes = io::read_bounded_file(o.vk, kMaxVkBytes, "verifying key");
   const groth16::VerifyingKey vk = formats::decode_bellperson_vk(
       std::span(reinterpret_cast<const std::uint8_t*>(vk_bytes.data()), vk_bytes.size()), o.vk);

@@ -12,15 +12,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/filecoin/hex_bytes.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "commands.hpp"
 #include "io/atomic_file.hpp"
 #include "seal_proof_args.hpp"
@@ -37,7 +37,7 @@ struct VanillaOptions {
 };
 
 // 32 bytes, little-endian: how the requests carry a commitment.
-std::string le_hex(const ff::Fr& value) { return filecoin::hex_of(filecoin::fr_to_domain(value)); }
+std::string le_hex(const ff::Fr& value) { return filecoin::core::hex_of(filecoin::hashers::fr_to_domain(value)); }
 
 // The blobs as vanilla-<k>.bin in order; their names for job.json.
 nlohmann::json write_blobs(const std::filesystem::path& dir, const std::vector<std::vector<std::uint8_t>>& blobs) {
@@ -52,35 +52,36 @@ nlohmann::json write_blobs(const std::filesystem::path& dir, const std::vector<s
 
 nlohmann::json post_job(const VanillaOptions& o, std::uint64_t sector_bytes, const std::filesystem::path& dir) {
   const bool window = o.kind == "window-post";
-  const filecoin::PostProof proof =
-      filecoin::post_proof(window ? filecoin::PostKind::kWindow : filecoin::PostKind::kWinning, sector_bytes);
+  const filecoin::post::PostProof proof = filecoin::post::post_proof(
+      window ? filecoin::post::PostKind::kWindow : filecoin::post::PostKind::kWinning, sector_bytes);
   // One partition, numbered as API 1.2 numbers a Window PoSt's challenges (Winning's as 1.0).
-  const filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(proof, o.seed, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(proof, o.seed, 1);
+  const filecoin::post::FallbackPostCircuit circuit = filecoin::synthetic::synthetic_post(proof, o.seed, 1);
+  const filecoin::synthetic::SyntheticPostDraws draws = filecoin::synthetic::synthetic_post_draws(proof, o.seed, 1);
   std::vector<std::vector<std::uint8_t>> blobs;
-  for (const auto& p : filecoin::post_vanilla_proofs(proof, circuit.assignments()[0], draws.sector_ids)) {
-    blobs.push_back(filecoin::post_vanilla_proof_bytes(p));
+  for (const auto& p : filecoin::api::post_vanilla_proofs(proof, circuit.assignments()[0], draws.sector_ids)) {
+    blobs.push_back(filecoin::api::post_vanilla_proof_bytes(p));
   }
-  const std::string size = filecoin::sector_size_name(sector_bytes);
+  const std::string size = filecoin::core::sector_size_name(sector_bytes);
   nlohmann::json job;
   job["registered_proof"] = window ? "StackedDrgWindow" + size + "V1_2" : "StackedDrgWinning" + size + "V1";
-  job["randomness"] = filecoin::hex_of(draws.randomness);
+  job["randomness"] = filecoin::core::hex_of(draws.randomness);
   job["partition_index"] = 0;
   job["vanilla_proofs"] = write_blobs(dir, blobs);
   return job;
 }
 
 nlohmann::json update_job(const VanillaOptions& o, std::uint64_t sector_bytes, const std::filesystem::path& dir) {
-  const filecoin::UpdateShape shape = filecoin::update_shape(
-      sector_bytes / 32, filecoin::sector_tree_shape(sector_bytes), filecoin::UpdateHash::kSha256);
-  const filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, o.seed, filecoin::kDefaultUpdateHIndex);
+  const filecoin::update::UpdateShape shape = filecoin::update::update_shape(
+      sector_bytes / 32, filecoin::core::sector_tree_shape(sector_bytes), filecoin::update::UpdateHash::kSha256);
+  const filecoin::synthetic::SyntheticUpdate update =
+      filecoin::synthetic::synthetic_update(shape, o.seed, filecoin::api::kDefaultUpdateHIndex);
   std::vector<std::vector<std::uint8_t>> blobs;
-  for (const filecoin::UpdatePartition& p : update.partitions) {
-    blobs.push_back(filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape, p)));
+  for (const filecoin::update::UpdatePartition& p : update.partitions) {
+    blobs.push_back(filecoin::api::update_vanilla_proof_bytes(filecoin::api::update_vanilla_proof(shape, p)));
   }
-  const filecoin::UpdatePartition& first = update.partitions.front();
+  const filecoin::update::UpdatePartition& first = update.partitions.front();
   nlohmann::json job;
-  job["registered_proof"] = "StackedDrg" + filecoin::sector_size_name(sector_bytes) + "V1";
+  job["registered_proof"] = "StackedDrg" + filecoin::core::sector_size_name(sector_bytes) + "V1";
   job["comm_r_old"] = le_hex(first.comm_r_old);
   job["comm_r_new"] = le_hex(first.comm_r_new);
   job["comm_d_new"] = le_hex(first.comm_d_new);
@@ -89,7 +90,7 @@ nlohmann::json update_job(const VanillaOptions& o, std::uint64_t sector_bytes, c
 }
 
 void run_vanilla(const VanillaOptions& o) {
-  const std::uint64_t sector_bytes = filecoin::parse_sector_size(o.sector_size);
+  const std::uint64_t sector_bytes = filecoin::core::parse_sector_size(o.sector_size);
   if (sector_bytes > (std::uint64_t{8} << 20)) {
     throw std::invalid_argument("--sector-size " + o.sector_size +
                                 ": vanilla proofs are made for sectors held in memory, 2KiB or 8MiB");

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "groth16/synthesis.hpp"
 #include "progress.hpp"
 
@@ -30,7 +30,8 @@ CountedWorkload count_workload(const WorkloadSpec& workload, const SealProofChoi
     SealProofChoice choice = seal_proof;
     choice.sector_size = workload.preset;
     out.seal = &resolve_seal_proof(choice);
-    out.circuit = std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(*out.seal));
+    out.circuit =
+        std::make_shared<const filecoin::porep::StackedCircuit>(filecoin::api::stacked_circuit_shape(*out.seal));
   } else {
     out.circuit = proving::make_shape_circuit(workload);
   }

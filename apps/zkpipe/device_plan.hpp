@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "groth16/footprint.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "seal_proof_args.hpp"
@@ -22,7 +22,7 @@ inline constexpr const char* kFilecoinPorep = "filecoin-porep";
 
 struct CountedWorkload {
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  const filecoin::SealProof* seal = nullptr;  // for filecoin-porep
+  const filecoin::core::SealProof* seal = nullptr;  // for filecoin-porep
   groth16::CircuitShape shape;
 };
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "circuits/filecoin/hex_bytes.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
 
 namespace zkpipe::cli {
 
@@ -11,7 +11,7 @@ std::vector<std::uint8_t> hex_option(const std::string& text, std::size_t bytes,
   std::string_view t = text;
   if (t.starts_with("0x")) t.remove_prefix(2);
   try {
-    return filecoin::bytes_from_hex(t, bytes);
+    return filecoin::core::bytes_from_hex(t, bytes);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(option + ": " + e.what());
   }

@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 
 namespace zkpipe::cli {
 
@@ -16,10 +16,10 @@ struct Unit {
 
 constexpr std::array<Unit, 4> kUnits = {{{"bytes", 1}, {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}}};
 
-filecoin::ApiVersion parse_api(const std::string& api) {
-  if (api == "1.0" || api == "1.0.0") return filecoin::ApiVersion::k1_0_0;
-  if (api == "1.1" || api == "1.1.0") return filecoin::ApiVersion::k1_1_0;
-  if (api == "1.2" || api == "1.2.0") return filecoin::ApiVersion::k1_2_0;
+filecoin::core::ApiVersion parse_api(const std::string& api) {
+  if (api == "1.0" || api == "1.0.0") return filecoin::core::ApiVersion::k1_0_0;
+  if (api == "1.1" || api == "1.1.0") return filecoin::core::ApiVersion::k1_1_0;
+  if (api == "1.2" || api == "1.2.0") return filecoin::core::ApiVersion::k1_2_0;
   throw std::invalid_argument("--api " + api + ": expected 1.0, 1.1 or 1.2");
 }
 
@@ -40,25 +40,25 @@ void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice) {
   api->excludes(proof);
 }
 
-const filecoin::SealProof& resolve_seal_proof(const SealProofChoice& choice) {
+const filecoin::core::SealProof& resolve_seal_proof(const SealProofChoice& choice) {
   if (!choice.proof.empty()) {
-    const filecoin::SealProof& proof = filecoin::seal_proof(choice.proof);
-    if (!choice.sector_size.empty() && filecoin::parse_sector_size(choice.sector_size) != proof.sector_bytes) {
+    const filecoin::core::SealProof& proof = filecoin::core::seal_proof(choice.proof);
+    if (!choice.sector_size.empty() && filecoin::core::parse_sector_size(choice.sector_size) != proof.sector_bytes) {
       throw std::invalid_argument("--proof " + choice.proof + " seals " + describe_sector_size(proof.sector_bytes) +
                                   " sectors, not --sector-size " + choice.sector_size);
     }
     return proof;
   }
   if (choice.sector_size.empty()) throw std::invalid_argument("give --sector-size (or --proof NAME)");
-  const std::uint64_t bytes = filecoin::parse_sector_size(choice.sector_size);
-  filecoin::sector_shape(bytes);  // a size without published parameters: named with the known ones
-  const filecoin::ApiVersion api = parse_api(choice.api);
+  const std::uint64_t bytes = filecoin::core::parse_sector_size(choice.sector_size);
+  filecoin::core::sector_shape(bytes);  // a size without published parameters: named with the known ones
+  const filecoin::core::ApiVersion api = parse_api(choice.api);
   // 1.2's interactive-seed variant is the synthetic PoRep; the non-interactive one is
   // chosen by name.
-  const filecoin::PorepChallenges challenges = api == filecoin::ApiVersion::k1_2_0
-                                                   ? filecoin::PorepChallenges::kSynthetic
-                                                   : filecoin::PorepChallenges::kInteractive;
-  for (const filecoin::SealProof& proof : filecoin::seal_proofs()) {
+  const filecoin::core::PorepChallenges challenges = api == filecoin::core::ApiVersion::k1_2_0
+                                                         ? filecoin::core::PorepChallenges::kSynthetic
+                                                         : filecoin::core::PorepChallenges::kInteractive;
+  for (const filecoin::core::SealProof& proof : filecoin::core::seal_proofs()) {
     if (proof.sector_bytes == bytes && proof.api_version == api && proof.challenges == challenges) return proof;
   }
   throw std::logic_error("no registered seal proof for " + describe_sector_size(bytes) + " and API " + choice.api);

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 
 namespace zkpipe::cli {
 
@@ -29,7 +29,7 @@ void add_seal_proof_variant_options(CLI::App& cmd, SealProofChoice& choice);
 // when both are given), else the size's proof of --api: 1.0 StackedDrg<size>V1, 1.1
 // StackedDrg<size>V1_1 (the default), 1.2 StackedDrg<size>V1_1_Feat_SyntheticPoRep.
 // Throws std::invalid_argument naming what is missing, unknown or inconsistent.
-const filecoin::SealProof& resolve_seal_proof(const SealProofChoice& choice);
+const filecoin::core::SealProof& resolve_seal_proof(const SealProofChoice& choice);
 
 // "2 KiB", "32 GiB", or bytes for a size that is no whole number of KiB.
 std::string describe_sector_size(std::uint64_t bytes);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "progress.hpp"
 #include "proving/evaluator_cache.hpp"
 
@@ -33,7 +33,7 @@ void add_circuit_options(CLI::App& cmd, WorkloadSpec& spec) {
       "--sector-size",
       [&spec](const std::string& text) {
         try {
-          spec.preset = filecoin::sector_size_name(filecoin::parse_sector_size(text));
+          spec.preset = filecoin::core::sector_size_name(filecoin::core::parse_sector_size(text));
         } catch (const std::invalid_argument& e) {
           throw CLI::ValidationError("--sector-size", e.what());
         }

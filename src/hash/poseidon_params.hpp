@@ -7,7 +7,7 @@
 // what the reference calc_round_numbers.py (with its security margin) gives for a
 // 255-bit field. Filecoin's neptune uses the same round numbers for arities 8 and
 // 11 but not these instances: its Grain seed and MDS matrix differ
-// (circuits/filecoin/poseidon_constants.hpp).
+// (circuits/filecoin/hashers/poseidon_constants.hpp).
 #pragma once
 
 #include <cstddef>

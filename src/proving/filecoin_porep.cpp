@@ -5,10 +5,10 @@
 #include <system_error>
 #include <utility>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/parameter_file.hpp"
 #include "io/bounded_read.hpp"
@@ -35,11 +35,11 @@ bool is_commit2_input(std::string_view json) { return json.find("\"Phase1Out\"")
 
 // The output and the name its fields are reported under: "<source> Phase1Out" inside
 // a wrapper, as parse_commit2_input names them.
-std::pair<filecoin::C1Output, std::string> parse_c1(std::string_view json, std::string_view source) {
+std::pair<filecoin::api::C1Output, std::string> parse_c1(std::string_view json, std::string_view source) {
   if (is_commit2_input(json)) {
-    return {filecoin::parse_commit2_input(json, source).phase1_output, std::string(source) + " Phase1Out"};
+    return {filecoin::api::parse_commit2_input(json, source).phase1_output, std::string(source) + " Phase1Out"};
   }
-  return {filecoin::parse_c1_output(json, source), std::string(source)};
+  return {filecoin::api::parse_c1_output(json, source), std::string(source)};
 }
 
 
@@ -49,12 +49,12 @@ FilecoinPorepInstance filecoin_porep_instance(std::string_view c1_json, std::str
                                               std::string_view sector_json, std::string_view sector_source) {
   try {
     // The sector first: the C1 output is checked against it.
-    filecoin::SectorValues sector = filecoin::parse_sector_values(sector_json, sector_source);
+    filecoin::api::SectorValues sector = filecoin::api::parse_sector_values(sector_json, sector_source);
     const auto [c1, c1_name] = parse_c1(c1_json, c1_source);
-    auto circuit =
-        std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_from_c1(c1, sector, c1_name));
+    auto circuit = std::make_shared<const filecoin::porep::StackedCircuit>(
+        filecoin::api::stacked_circuit_from_c1(c1, sector, c1_name));
     return FilecoinPorepInstance{std::move(circuit), std::move(sector)};
-  } catch (const filecoin::C1OutputError&) {
+  } catch (const filecoin::api::C1OutputError&) {
     // What a refused document was parsed into goes back to the system, not to a
     // daemon's arenas.
     memory::release_free_heap();
@@ -69,11 +69,11 @@ FilecoinPorepInstance read_filecoin_porep(const std::filesystem::path& c1_json,
   return filecoin_porep_instance(c1, c1_json.string(), sector, sector_json.string());
 }
 
-formats::CircuitRequirements filecoin_porep_requirements(const filecoin::SealProof& proof) {
-  return bellperson_requirements(filecoin::stacked_circuit_shape(proof));
+formats::CircuitRequirements filecoin_porep_requirements(const filecoin::core::SealProof& proof) {
+  return bellperson_requirements(filecoin::api::stacked_circuit_shape(proof));
 }
 
-groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
+groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params, const filecoin::core::SealProof& proof,
                                             const formats::BellpersonReadOptions& options) {
   const std::string name = params.string() + " (as " + std::string(proof.name) + "'s parameters)";
   std::shared_ptr<const io::FileMapping> mapping;
@@ -89,14 +89,14 @@ groth16::ProvingKey read_filecoin_porep_key(const std::filesystem::path& params,
 }
 
 CachedBellpersonKey load_filecoin_porep_key(const std::shared_ptr<const io::FileMapping>& params,
-                                            const filecoin::SealProof& proof, const std::filesystem::path& cache,
+                                            const filecoin::core::SealProof& proof, const std::filesystem::path& cache,
                                             const formats::BellpersonReadOptions& options,
                                             const formats::ConvertProgress& progress) {
   return load_bellperson_key(params, params->name() + " (as " + std::string(proof.name) + "'s parameters)",
                              filecoin_porep_requirements(proof), cache, options, progress);
 }
 
-CachedBellpersonKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::SealProof& proof,
+CachedBellpersonKey load_filecoin_porep_key(const std::filesystem::path& params, const filecoin::core::SealProof& proof,
                                             const std::filesystem::path& cache,
                                             const formats::BellpersonReadOptions& options,
                                             const formats::ConvertProgress& progress) {
@@ -110,20 +110,20 @@ CachedBellpersonKey load_filecoin_porep_key(const std::filesystem::path& params,
 }
 
 
-std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::SectorValues& sector) {
+std::vector<std::vector<ff::Fr>> filecoin_porep_public_inputs(const filecoin::api::SectorValues& sector) {
   if (sector.registered_proof == nullptr) throw std::invalid_argument("sector values without a registered proof");
-  const filecoin::SealProof& proof = *sector.registered_proof;
-  const filecoin::SdrGraph graph = filecoin::seal_graph(proof);
-  const filecoin::ReplicaId replica_id = sector.replica_id();
-  const ff::Fr replica = filecoin::domain_to_fr(replica_id);
-  const ff::Fr comm_d = filecoin::domain_to_fr(sector.comm_d);
-  const ff::Fr comm_r = filecoin::domain_to_fr(sector.comm_r);
+  const filecoin::core::SealProof& proof = *sector.registered_proof;
+  const filecoin::porep::SdrGraph graph = filecoin::api::seal_graph(proof);
+  const filecoin::porep::ReplicaId replica_id = sector.replica_id();
+  const ff::Fr replica = filecoin::hashers::domain_to_fr(replica_id);
+  const ff::Fr comm_d = filecoin::hashers::domain_to_fr(sector.comm_d);
+  const ff::Fr comm_r = filecoin::hashers::domain_to_fr(sector.comm_r);
   std::vector<std::vector<ff::Fr>> inputs;
   inputs.reserve(proof.partitions());
   for (std::size_t p = 0; p < proof.partitions(); ++p) {
     const std::vector<std::uint64_t> challenges =
-        filecoin::porep_challenges(proof, replica_id, sector.seed, sector.comm_r, p);
-    inputs.push_back(filecoin::stacked_public_inputs(graph, replica, comm_d, comm_r, challenges));
+        filecoin::porep::porep_challenges(proof, replica_id, sector.seed, sector.comm_r, p);
+    inputs.push_back(filecoin::porep::stacked_public_inputs(graph, replica, comm_d, comm_r, challenges));
   }
   return inputs;
 }

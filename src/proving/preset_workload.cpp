@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/synthetic_c1.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/synthetic/synthetic_c1.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "circuits/porep_like/preset.hpp"
 
@@ -36,16 +36,16 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-const filecoin::SealProof& sector_seal_proof(const std::string& preset) {
+const filecoin::core::SealProof& sector_seal_proof(const std::string& preset) {
   for (const auto& p : kSectorPresets) {
-    if (preset == p.name) return filecoin::seal_proof(p.seal_proof);
+    if (preset == p.name) return filecoin::core::seal_proof(p.seal_proof);
   }
   throw std::invalid_argument("unknown sector size '" + preset + "' for filecoin-porep (known: " +
                               joined(preset_names(kFilecoinPorep)) + ")");
 }
 
-const filecoin::SealProof& checked_seal_proof(const PresetWorkload& workload) {
-  const filecoin::SealProof& proof = sector_seal_proof(workload.preset);
+const filecoin::core::SealProof& checked_seal_proof(const PresetWorkload& workload) {
+  const filecoin::core::SealProof& proof = sector_seal_proof(workload.preset);
   if (workload.partitions > proof.partitions()) {
     throw std::invalid_argument(std::string(proof.name) + " has " + std::to_string(proof.partitions()) +
                                 " partitions; " + std::to_string(workload.partitions) + " were asked for");
@@ -54,21 +54,22 @@ const filecoin::SealProof& checked_seal_proof(const PresetWorkload& workload) {
 }
 
 std::unique_ptr<r1cs::PartitionedCircuit> filecoin_porep_circuit(const PresetWorkload& workload,
-                                                                 const filecoin::SyntheticSeal& seal) {
-  const filecoin::StackedCircuit all =
-      filecoin::stacked_circuit_from_c1(seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")");
-  std::vector<filecoin::StackedPartition> first(all.assignments().begin(),
-                                                all.assignments().begin() + static_cast<std::ptrdiff_t>(workload.partitions));
-  return std::make_unique<filecoin::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
+                                                                 const filecoin::synthetic::SyntheticSeal& seal) {
+  const filecoin::porep::StackedCircuit all = filecoin::api::stacked_circuit_from_c1(
+      seal.c1, seal.values, "synthetic C1 (seed " + std::to_string(workload.seed) + ")");
+  std::vector<filecoin::porep::StackedPartition> first(
+      all.assignments().begin(), all.assignments().begin() + static_cast<std::ptrdiff_t>(workload.partitions));
+  return std::make_unique<filecoin::porep::StackedCircuit>(all.graph(), all.tree_shape(), std::move(first));
 }
 
 bool is_post(const std::string& circuit) { return circuit == kWindowPost || circuit == kWinningPost; }
 bool is_update(const std::string& circuit) { return circuit == kSnapDeals || circuit == kSnapDealsPoseidon; }
 
-filecoin::PostProof post_of(const PresetWorkload& workload) {
-  const filecoin::SealProof& seal = sector_seal_proof(workload.preset);
-  return filecoin::post_proof(workload.circuit == kWindowPost ? filecoin::PostKind::kWindow : filecoin::PostKind::kWinning,
-                              seal.sector_bytes);
+filecoin::post::PostProof post_of(const PresetWorkload& workload) {
+  const filecoin::core::SealProof& seal = sector_seal_proof(workload.preset);
+  return filecoin::post::post_proof(
+      workload.circuit == kWindowPost ? filecoin::post::PostKind::kWindow : filecoin::post::PostKind::kWinning,
+      seal.sector_bytes);
 }
 
 void check_circuit(const std::string& circuit) {
@@ -77,19 +78,20 @@ void check_circuit(const std::string& circuit) {
   }
 }
 
-filecoin::UpdateShape update_shape_of(const PresetWorkload& workload) {
+filecoin::update::UpdateShape update_shape_of(const PresetWorkload& workload) {
   const std::uint64_t bytes = sector_seal_proof(workload.preset).sector_bytes;
-  return filecoin::update_shape(bytes / 32, filecoin::sector_tree_shape(bytes),
-                                workload.circuit == kSnapDeals ? filecoin::UpdateHash::kSha256
-                                                               : filecoin::UpdateHash::kPoseidon);
+  return filecoin::update::update_shape(
+      bytes / 32, filecoin::core::sector_tree_shape(bytes),
+      workload.circuit == kSnapDeals ? filecoin::update::UpdateHash::kSha256 : filecoin::update::UpdateHash::kPoseidon);
 }
 
 std::string update_name(const PresetWorkload& workload) { return workload.circuit + "/" + workload.preset; }
 
 std::unique_ptr<r1cs::PartitionedCircuit> update_shape_circuit(const PresetWorkload& workload) {
-  const filecoin::UpdateShape shape = update_shape_of(workload);
-  return std::make_unique<filecoin::EmptySectorUpdateCircuit>(
-      update_name(workload), shape, std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(shape)});
+  const filecoin::update::UpdateShape shape = update_shape_of(workload);
+  return std::make_unique<filecoin::update::EmptySectorUpdateCircuit>(
+      update_name(workload), shape,
+      std::vector<filecoin::update::UpdatePartition>{filecoin::update::blank_update_partition(shape)});
 }
 
 }  // namespace
@@ -112,26 +114,26 @@ WorkloadInput make_input(const PresetWorkload& workload) {
   check_circuit(workload.circuit);
   WorkloadInput input{workload, nullptr, nullptr};
   if (workload.circuit == kFilecoinPorep) {
-    input.seal = std::make_shared<const filecoin::SyntheticSeal>(
-        filecoin::synthetic_c1(checked_seal_proof(workload), workload.seed));
+    input.seal = std::make_shared<const filecoin::synthetic::SyntheticSeal>(
+        filecoin::synthetic::synthetic_c1(checked_seal_proof(workload), workload.seed));
   }
   if (is_post(workload.circuit)) {
-    input.circuit = std::make_shared<const filecoin::FallbackPostCircuit>(
-        filecoin::synthetic_post(post_of(workload), workload.seed, workload.partitions));
+    input.circuit = std::make_shared<const filecoin::post::FallbackPostCircuit>(
+        filecoin::synthetic::synthetic_post(post_of(workload), workload.seed, workload.partitions));
   }
   if (is_update(workload.circuit)) {
-    const filecoin::UpdateShape shape = update_shape_of(workload);
+    const filecoin::update::UpdateShape shape = update_shape_of(workload);
     if (workload.partitions > shape.partitions) {
       throw std::invalid_argument(update_name(workload) + " has " + std::to_string(shape.partitions) +
                                   " partitions; " + std::to_string(workload.partitions) + " were asked for");
     }
     // Held whole up to 8 MiB; larger sectors get an empty (zero-data) update of a sparse replica.
-    filecoin::SyntheticUpdate update = shape.nodes <= (std::uint64_t{1} << 20)
-                                           ? filecoin::synthetic_update(shape, workload.seed)
-                                           : filecoin::synthetic_empty_update(shape, workload.seed);
+    filecoin::synthetic::SyntheticUpdate update =
+        shape.nodes <= (std::uint64_t{1} << 20) ? filecoin::synthetic::synthetic_update(shape, workload.seed)
+                                                : filecoin::synthetic::synthetic_empty_update(shape, workload.seed);
     update.partitions.resize(workload.partitions);
-    input.circuit = std::make_shared<const filecoin::EmptySectorUpdateCircuit>(update_name(workload), shape,
-                                                                               std::move(update.partitions));
+    input.circuit = std::make_shared<const filecoin::update::EmptySectorUpdateCircuit>(update_name(workload), shape,
+                                                                                       std::move(update.partitions));
   }
   return input;
 }
@@ -160,12 +162,13 @@ std::shared_ptr<const r1cs::PartitionedCircuit> make_shape_circuit(const PresetW
   check_circuit(workload.circuit);
   if (is_update(workload.circuit)) return update_shape_circuit(workload);
   if (is_post(workload.circuit)) {
-    const filecoin::PostProof proof = post_of(workload);
-    return std::make_shared<const filecoin::FallbackPostCircuit>(filecoin::fallback_post_shape(
+    const filecoin::post::PostProof proof = post_of(workload);
+    return std::make_shared<const filecoin::post::FallbackPostCircuit>(filecoin::post::fallback_post_shape(
         proof.name(), proof.leaves(), proof.tree_shape(), proof.sector_count, proof.challenge_count));
   }
   if (workload.circuit == kFilecoinPorep) {
-    return std::make_shared<const filecoin::StackedCircuit>(filecoin::stacked_circuit_shape(checked_seal_proof(workload)));
+    return std::make_shared<const filecoin::porep::StackedCircuit>(
+        filecoin::api::stacked_circuit_shape(checked_seal_proof(workload)));
   }
   return make_circuit(workload);
 }

@@ -3,15 +3,15 @@
 //  - porep-like: the presets tiny … 2e27 (circuits/porep_like/preset.hpp);
 //  - filecoin-porep: Filecoin's PoRep C2 for a sector size (2KiB, 8MiB, 512MiB, 32GiB,
 //    64GiB; the registered proof StackedDrg<size>V1_1), its partitions from a synthetic
-//    C1 output (circuits/filecoin/synthetic_c1.hpp) checked and converted as `filecoin
+//    C1 output (circuits/filecoin/synthetic/synthetic_c1.hpp) checked and converted as `filecoin
 //    c2` converts a real one; a proof has the registered proof's partitions, and fewer
 //    may be asked for (the first ones);
 //  - filecoin-window-post, filecoin-winning-post: Filecoin's PoSt for a sector size, its
 //    partitions (window: full ones of the size's sector count; winning: one) from
-//    synthetic sectors (circuits/filecoin/synthetic_post.hpp);
+//    synthetic sectors (circuits/filecoin/synthetic/synthetic_post.hpp);
 //  - filecoin-snapdeals, filecoin-snapdeals-poseidon: Filecoin's SnapDeals circuit (SHA-256
 //    tree_d, 16 partitions at 32 GiB; or the Poseidon variant, one), its partitions from an
-//    update made as rust-fil-proofs makes one (circuits/filecoin/synthetic_update.hpp: held
+//    update made as rust-fil-proofs makes one (circuits/filecoin/synthetic/synthetic_update.hpp: held
 //    whole at 2KiB and 8MiB, an empty update of a sparse replica above).
 #pragma once
 
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/synthetic_c1.hpp"
+#include "circuits/filecoin/synthetic/synthetic_c1.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::proving {
@@ -46,8 +46,8 @@ std::vector<std::string> preset_names(const std::string& circuit);
 // nothing (its witness derives from the seed as it is synthesized).
 struct WorkloadInput {
   PresetWorkload workload;
-  std::shared_ptr<const filecoin::SyntheticSeal> seal;          // filecoin-porep only
-  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;      // ready-made (PoSt, SnapDeals)
+  std::shared_ptr<const filecoin::synthetic::SyntheticSeal> seal;  // filecoin-porep only
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;         // ready-made (PoSt, SnapDeals)
 };
 
 // Throws std::invalid_argument naming the valid circuits / presets, or more partitions

@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "formats/excerpt.hpp"
 #include "service/cuzk_request.hpp"
 #include "service/errors.hpp"
@@ -20,21 +20,21 @@ namespace {
 
 // Every cuzk circuit id with the published file it names.
 std::vector<std::pair<std::string, std::string_view>> make_published_ids() {
-  using filecoin::ParameterCircuit;
+  using filecoin::api::ParameterCircuit;
   std::vector<std::pair<std::string, std::string_view>> out;
   auto add = [&](std::string id, ParameterCircuit circuit, std::uint64_t bytes) {
-    if (const auto name = filecoin::published_params_name(circuit, bytes)) out.emplace_back(std::move(id), *name);
+    if (const auto name = filecoin::api::published_params_name(circuit, bytes)) out.emplace_back(std::move(id), *name);
   };
-  for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+  for (const filecoin::core::SectorShape& shape : filecoin::core::published_sector_shapes()) {
     const std::uint64_t bytes = shape.sector_bytes;
-    for (const filecoin::SealProof& proof : filecoin::seal_proofs()) {
+    for (const filecoin::core::SealProof& proof : filecoin::core::seal_proofs()) {
       if (proof.sector_bytes == bytes && proof.name.ends_with("V1_1")) {
         add(cuzk_porep_circuit_id(proof), ParameterCircuit::kPorep, bytes);
       }
     }
-    add(cuzk_post_circuit_id(filecoin::post_proof(filecoin::PostKind::kWindow, bytes)), ParameterCircuit::kWindowPost,
-        bytes);
-    add(cuzk_post_circuit_id(filecoin::post_proof(filecoin::PostKind::kWinning, bytes)),
+    add(cuzk_post_circuit_id(filecoin::post::post_proof(filecoin::post::PostKind::kWindow, bytes)),
+        ParameterCircuit::kWindowPost, bytes);
+    add(cuzk_post_circuit_id(filecoin::post::post_proof(filecoin::post::PostKind::kWinning, bytes)),
         ParameterCircuit::kWinningPost, bytes);
     add(cuzk_update_circuit_id(bytes), ParameterCircuit::kSnapDeals, bytes);
   }

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "memory/process_memory.hpp"
 #include "service/errors.hpp"
 #include "service/filecoin_post_job.hpp"
@@ -36,22 +36,22 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
     throw invalid("vanilla_proof: empty; a POREP_SEAL_COMMIT carries the C1 output envelope "
                   "{\"SectorNum\", \"Phase1Out\", \"SectorSize\"}");
   }
-  filecoin::Commit2Input input;
+  filecoin::api::Commit2Input input;
   try {
-    input = filecoin::parse_commit2_input(request.vanilla_proof(), "vanilla_proof");
-  } catch (const filecoin::C1OutputError& e) {
+    input = filecoin::api::parse_commit2_input(request.vanilla_proof(), "vanilla_proof");
+  } catch (const filecoin::api::C1OutputError& e) {
     memory::release_free_heap();  // what the refused envelope was parsed into
     throw invalid(e.what());
   }
-  const filecoin::C1Output& c1 = input.phase1_output;
-  const filecoin::SealProof& proof = c1.registered_proof;
+  const filecoin::api::C1Output& c1 = input.phase1_output;
+  const filecoin::core::SealProof& proof = c1.registered_proof;
   if (request.sector_size() != 0 && request.sector_size() != proof.sector_bytes) {
     throw invalid("sector_size: " + std::to_string(request.sector_size()) + ", but the C1 output is a " +
                   std::string(proof.name) + " proof of " + std::to_string(proof.sector_bytes) + "-byte sectors");
   }
   const std::filesystem::path file =
       params.file_for(cuzk_porep_circuit_id(proof), "the C1 output's " + std::string(proof.name));
-  filecoin::SectorValues sector;
+  filecoin::api::SectorValues sector;
   sector.registered_proof = &proof;
   sector.prover_id = prover_id_of_miner(request.miner_id());
   sector.sector_id = request.sector_number();
@@ -67,7 +67,7 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
   v1::SubmitProofRequest out;
   v1::FilecoinPorepJob& job = *out.mutable_filecoin_porep();
   job.set_c1_json(request.vanilla_proof());
-  job.set_sector_json(filecoin::sector_values_to_json(sector));
+  job.set_sector_json(filecoin::api::sector_values_to_json(sector));
   job.set_parameter_file(file.string());
   return out;
 }
@@ -77,7 +77,7 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
 v1::SubmitProofRequest post_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
   const RegisteredPost registered = registered_post_proof(request.registered_proof());
   const bool winning = request.proof_kind() == cuzk::v1::WINNING_POST;
-  if (winning != (registered.proof.kind == filecoin::PostKind::kWinning)) {
+  if (winning != (registered.proof.kind == filecoin::post::PostKind::kWinning)) {
     throw invalid("registered_proof " + std::to_string(request.registered_proof()) + " (" + registered.name +
                   ") is not a " + (winning ? "Winning" : "Window") + " PoSt proof");
   }
@@ -134,11 +134,11 @@ v1::SubmitProofRequest update_request(const cuzk::v1::SubmitProofRequest& reques
 
 std::string cuzk_update_circuit_id(std::uint64_t sector_bytes) { return "snap-" + size_suffix(sector_bytes); }
 
-std::string cuzk_post_circuit_id(const filecoin::PostProof& proof) {
-  return (proof.kind == filecoin::PostKind::kWinning ? "winning-" : "wpost-") + size_suffix(proof.sector_bytes);
+std::string cuzk_post_circuit_id(const filecoin::post::PostProof& proof) {
+  return (proof.kind == filecoin::post::PostKind::kWinning ? "winning-" : "wpost-") + size_suffix(proof.sector_bytes);
 }
 
-std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof) {
+std::string cuzk_porep_circuit_id(const filecoin::core::SealProof& proof) {
   return "porep-" + size_suffix(proof.sector_bytes);
 }
 
@@ -150,9 +150,9 @@ std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circui
   }
   for (const auto& [prefix, circuit] : kKinds) {
     if (!circuit_id.starts_with(prefix)) continue;
-    for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+    for (const filecoin::core::SectorShape& shape : filecoin::core::published_sector_shapes()) {
       if (circuit_id.substr(prefix.size()) == size_suffix(shape.sector_bytes)) {
-        return {std::string(circuit), filecoin::sector_size_name(shape.sector_bytes)};
+        return {std::string(circuit), filecoin::core::sector_size_name(shape.sector_bytes)};
       }
     }
   }
@@ -160,8 +160,8 @@ std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circui
                                                " (porep-, wpost-, winning- or snap- and 2k, 8m, 512m, 32g, 64g)");
 }
 
-const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id) {
-  for (const filecoin::SealProof& proof : filecoin::seal_proofs()) {
+const filecoin::core::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id) {
+  for (const filecoin::core::SealProof& proof : filecoin::core::seal_proofs()) {
     if (proof.name.ends_with("V1_1") && cuzk_porep_circuit_id(proof) == circuit_id) return proof;
   }
   throw ServiceError(ErrorKind::not_found, "unknown circuit id " + std::string(circuit_id) +
@@ -169,8 +169,8 @@ const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id) {
                                                "porep-64g)");
 }
 
-filecoin::ProverId prover_id_of_miner(std::uint64_t miner_id) {
-  filecoin::ProverId id{};
+filecoin::api::ProverId prover_id_of_miner(std::uint64_t miner_id) {
+  filecoin::api::ProverId id{};
   std::size_t i = 0;
   do {
     const auto low = static_cast<std::uint8_t>(miner_id & 0x7f);

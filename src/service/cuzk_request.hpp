@@ -22,9 +22,9 @@
 #include <string_view>
 #include <utility>
 
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "cuzk/v1/proving.pb.h"
 #include "service/cuzk_params.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
@@ -34,9 +34,9 @@ namespace zkpipe::service {
 
 // cuzk's ids for a seal proof's circuit: "porep-32g", "porep-64g"; for the smaller
 // sizes (not in cuzk) "porep-2k", "porep-8m", "porep-512m".
-std::string cuzk_porep_circuit_id(const filecoin::SealProof& proof);
+std::string cuzk_porep_circuit_id(const filecoin::core::SealProof& proof);
 // "wpost-32g", "winning-32g" (cuzk's); "wpost-2k", "winning-2k", ... for the smaller sizes.
-std::string cuzk_post_circuit_id(const filecoin::PostProof& proof);
+std::string cuzk_post_circuit_id(const filecoin::post::PostProof& proof);
 // "snap-32g", "snap-64g" (cuzk's); "snap-2k", "snap-8m", "snap-512m" for the smaller sizes.
 std::string cuzk_update_circuit_id(std::uint64_t sector_bytes);
 // What PreloadSRS loads for a circuit id: zkpipe.v1 PreloadParams' circuit and preset
@@ -45,10 +45,10 @@ std::string cuzk_update_circuit_id(std::uint64_t sector_bytes);
 // "wpost-32g", "winning-32g", "snap-32g"). Throws ServiceError not_found for another id.
 std::pair<std::string, std::string> cuzk_preload_circuit(std::string_view circuit_id);
 // The seal proof (api version 1.1) a "porep-…" id names. Throws ServiceError not_found.
-const filecoin::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
+const filecoin::core::SealProof& cuzk_porep_seal_proof(std::string_view circuit_id);
 
 // The payload of the miner's Filecoin ID address: miner_id as unsigned LEB128, then zeros.
-filecoin::ProverId prover_id_of_miner(std::uint64_t miner_id);
+filecoin::api::ProverId prover_id_of_miner(std::uint64_t miner_id);
 
 // cuzk's priorities onto zkpipe's; unspecified by kind (winning CRITICAL, window HIGH,
 // the others NORMAL), an unknown value NORMAL, as cuzk does.

@@ -1,7 +1,7 @@
 #include "service/filecoin_job.hpp"
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "ec/serialization.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_vk.hpp"
@@ -20,8 +20,8 @@ constexpr std::size_t kIcAt = 3 * kG1 + 3 * kG2 + 4;
 
 }  // namespace
 
-const filecoin::SealProof& filecoin_seal_proof(const v1::FilecoinPorepJob& job) {
-  return *filecoin::parse_sector_values(job.sector_json(), kSectorField).registered_proof;
+const filecoin::core::SealProof& filecoin_seal_proof(const v1::FilecoinPorepJob& job) {
+  return *filecoin::api::parse_sector_values(job.sector_json(), kSectorField).registered_proof;
 }
 
 std::uint32_t filecoin_partitions(const v1::FilecoinPorepJob& job) {
@@ -37,8 +37,8 @@ proving::FilecoinPorepInstance filecoin_instance(const v1::FilecoinPorepJob& job
   return proving::filecoin_porep_instance(job.c1_json(), kC1Field, job.sector_json(), kSectorField);
 }
 
-std::string filecoin_circuit_name(const filecoin::SealProof& proof) {
-  return filecoin::stacked_circuit_shape(proof).name();
+std::string filecoin_circuit_name(const filecoin::core::SealProof& proof) {
+  return filecoin::api::stacked_circuit_shape(proof).name();
 }
 
 void check_filecoin_key_file(const std::shared_ptr<const io::ReadOnlyFile>& params, std::size_t public_inputs) {

@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "io/read_only_file.hpp"
 #include "proving/filecoin_porep.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
@@ -32,19 +32,19 @@ inline constexpr std::string_view kFilecoinParamsField = "filecoin_porep.paramet
 // PreloadParams' circuit for a seal proof's .params (its preset: the registered proof).
 inline constexpr const char* kFilecoinPorepCircuit = "filecoin-porep";
 
-// The seal proof sector_json registers. Throws filecoin::C1OutputError naming the field.
-const filecoin::SealProof& filecoin_seal_proof(const v1::FilecoinPorepJob& job);
+// The seal proof sector_json registers. Throws filecoin::api::C1OutputError naming the field.
+const filecoin::core::SealProof& filecoin_seal_proof(const v1::FilecoinPorepJob& job);
 // Its partition count; 0 for a job whose sector_json cannot be read (refused at
 // submit, so only a damaged journal holds one; it fails when it starts).
 std::uint32_t filecoin_partitions(const v1::FilecoinPorepJob& job);
 
-// Both documents read and checked together. Throws filecoin::C1OutputError naming
+// Both documents read and checked together. Throws filecoin::api::C1OutputError naming
 // the field and the JSON path.
 proving::FilecoinPorepInstance filecoin_instance(const v1::FilecoinPorepJob& job);
 
 // The name the seal proof's key is resident under: its circuit shape's, which every
 // sector of the proof's size shares.
-std::string filecoin_circuit_name(const filecoin::SealProof& proof);
+std::string filecoin_circuit_name(const filecoin::core::SealProof& proof);
 
 // Checks the opened .params file's counts against its size, and that its verifying
 // key is one for a circuit of `public_inputs` inputs (ONE not counted). Throws

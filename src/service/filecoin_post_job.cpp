@@ -4,17 +4,17 @@
 #include <array>
 #include <vector>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {
 
 namespace {
 
-using filecoin::ApiVersion;
-using filecoin::PostKind;
+using filecoin::core::ApiVersion;
+using filecoin::post::PostKind;
 
 struct Version {
   PostKind kind;
@@ -28,15 +28,15 @@ constexpr std::array<Version, 4> kVersions{{{PostKind::kWinning, "StackedDrgWinn
                                             {PostKind::kWindow, "StackedDrgWindow", "V1_2", ApiVersion::k1_2_0}}};
 
 RegisteredPost make(const Version& v, std::uint64_t sector_bytes) {
-  return {std::string(v.prefix) + filecoin::sector_size_name(sector_bytes) + v.suffix,
-          filecoin::post_proof(v.kind, sector_bytes), v.api};
+  return {std::string(v.prefix) + filecoin::core::sector_size_name(sector_bytes) + v.suffix,
+          filecoin::post::post_proof(v.kind, sector_bytes), v.api};
 }
 
 }  // namespace
 
 RegisteredPost registered_post_proof(std::string_view name) {
   for (const Version& v : kVersions) {
-    for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
+    for (const filecoin::core::SectorShape& shape : filecoin::core::published_sector_shapes()) {
       RegisteredPost registered = make(v, shape.sector_bytes);
       if (registered.name == name) return registered;
     }
@@ -51,15 +51,15 @@ RegisteredPost registered_post_proof(std::uint64_t abi_number) {
     throw invalid_field("registered_proof", std::to_string(abi_number) + " is no RegisteredPoStProof (0 to 14)");
   }
   // The Go ABI numbers each kind's sizes in the published order.
-  const std::uint64_t sector_bytes = filecoin::published_sector_shapes()[abi_number % 5].sector_bytes;
+  const std::uint64_t sector_bytes = filecoin::core::published_sector_shapes()[abi_number % 5].sector_bytes;
   const Version& v = abi_number < 5 ? kVersions[0] : abi_number < 10 ? kVersions[1] : kVersions[3];
   return make(v, sector_bytes);
 }
 
-std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job) {
+std::shared_ptr<const filecoin::post::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job) {
   const RegisteredPost registered = registered_post_proof(job.registered_proof());
   le_field_element(job.randomness(), kPostRandomnessField);
-  filecoin::PostRandomness randomness{};
+  filecoin::post::PostRandomness randomness{};
   std::copy(job.randomness().begin(), job.randomness().end(), randomness.begin());
   if (job.vanilla_proofs().empty()) throw invalid_field(kPostVanillaField, "none given");
   const std::size_t most = registered.proof.kind == PostKind::kWinning ? 1 : registered.proof.sector_count;
@@ -68,20 +68,20 @@ std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const
                                          registered.name + " partition has at most " + std::to_string(most));
   }
   try {
-    std::vector<filecoin::FallbackPostSectorProof> vanilla;
+    std::vector<filecoin::api::FallbackPostSectorProof> vanilla;
     vanilla.reserve(job.vanilla_proofs().size());
     for (int i = 0; i < job.vanilla_proofs().size(); ++i) {
       const std::string& blob = job.vanilla_proofs(i);
-      vanilla.push_back(filecoin::parse_post_vanilla_proof(
+      vanilla.push_back(filecoin::api::parse_post_vanilla_proof(
           std::span(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()),
           std::string(kPostVanillaField) + "[" + std::to_string(i) + "]"));
     }
-    filecoin::PostPartition partition = filecoin::post_partition_from_vanilla(registered.proof, vanilla);
-    filecoin::check_post_challenges(registered.proof, vanilla, randomness, registered.api, job.partition_index());
-    std::vector<filecoin::PostPartition> partitions;
+    filecoin::post::PostPartition partition = filecoin::api::post_partition_from_vanilla(registered.proof, vanilla);
+    filecoin::api::check_post_challenges(registered.proof, vanilla, randomness, registered.api, job.partition_index());
+    std::vector<filecoin::post::PostPartition> partitions;
     partitions.push_back(std::move(partition));
-    return std::make_shared<const filecoin::FallbackPostCircuit>(registered.proof.name(),
-                                                                registered.proof.tree_shape(), std::move(partitions));
+    return std::make_shared<const filecoin::post::FallbackPostCircuit>(
+        registered.proof.name(), registered.proof.tree_shape(), std::move(partitions));
   } catch (const std::invalid_argument& e) {
     throw invalid_field(kPostVanillaField, e.what());
   }

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
@@ -25,8 +25,8 @@ inline constexpr std::string_view kPostParamsField = "filecoin_post.parameter_fi
 // A RegisteredPoStProof of filecoin-proofs-api: its circuit and API version.
 struct RegisteredPost {
   std::string name;  // "StackedDrgWindow32GiBV1_2"
-  filecoin::PostProof proof;
-  filecoin::ApiVersion api;
+  filecoin::post::PostProof proof;
+  filecoin::core::ApiVersion api;
 };
 
 // Throws ServiceError invalid_argument naming the field and the known names.
@@ -37,6 +37,6 @@ RegisteredPost registered_post_proof(std::uint64_t abi_number);
 
 // The job's one-partition circuit, everything checked. Throws ServiceError
 // invalid_argument naming the field (and the vanilla proof, challenge or offset).
-std::shared_ptr<const filecoin::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job);
+std::shared_ptr<const filecoin::post::FallbackPostCircuit> filecoin_post_circuit(const v1::FilecoinPostJob& job);
 
 }  // namespace zkpipe::service

@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "circuits/filecoin/sector_shape.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {
@@ -22,12 +22,12 @@ constexpr const char* kSuffix = "V1";
 constexpr const char* kCircuit = "filecoin-snapdeals/";
 
 RegisteredUpdate make(std::uint64_t sector_bytes) {
-  const std::string size = filecoin::sector_size_name(sector_bytes);
+  const std::string size = filecoin::core::sector_size_name(sector_bytes);
   RegisteredUpdate out;
   out.name = std::string(kPrefix) + size + kSuffix;
   out.sector_bytes = sector_bytes;
-  out.shape = filecoin::update_shape(sector_bytes / 32, filecoin::sector_tree_shape(sector_bytes),
-                                     filecoin::UpdateHash::kSha256);
+  out.shape = filecoin::update::update_shape(sector_bytes / 32, filecoin::core::sector_tree_shape(sector_bytes),
+                                             filecoin::update::UpdateHash::kSha256);
   out.circuit_name = std::string(kCircuit) + size;
   return out;
 }
@@ -41,8 +41,8 @@ std::string without_prefix(const std::string& what, std::size_t k) {
 }  // namespace
 
 RegisteredUpdate registered_update_proof(std::string_view name) {
-  for (const filecoin::SectorShape& shape : filecoin::published_sector_shapes()) {
-    if (std::string(kPrefix) + filecoin::sector_size_name(shape.sector_bytes) + kSuffix == name) {
+  for (const filecoin::core::SectorShape& shape : filecoin::core::published_sector_shapes()) {
+    if (std::string(kPrefix) + filecoin::core::sector_size_name(shape.sector_bytes) + kSuffix == name) {
       return make(shape.sector_bytes);
     }
   }
@@ -53,7 +53,7 @@ RegisteredUpdate registered_update_proof(std::string_view name) {
 
 RegisteredUpdate registered_update_proof(std::uint64_t abi_number) {
   // The Go ABI numbers the sizes in the published order.
-  const auto sizes = filecoin::published_sector_shapes();
+  const auto sizes = filecoin::core::published_sector_shapes();
   if (abi_number >= sizes.size()) {
     throw invalid_field("registered_proof", std::to_string(abi_number) + " is no RegisteredUpdateProof (0 to 4)");
   }
@@ -68,11 +68,12 @@ std::uint32_t filecoin_update_partitions(const v1::FilecoinUpdateJob& job) {
   }
 }
 
-std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circuit(const v1::FilecoinUpdateJob& job) {
+std::shared_ptr<const filecoin::update::EmptySectorUpdateCircuit> filecoin_update_circuit(
+    const v1::FilecoinUpdateJob& job) {
   const RegisteredUpdate registered = registered_update_proof(job.registered_proof());
-  const filecoin::UpdateCommitments comms{le_field_element(job.comm_r_old(), kUpdateCommROldField),
-                                          le_field_element(job.comm_r_new(), kUpdateCommRNewField),
-                                          le_field_element(job.comm_d_new(), kUpdateCommDNewField)};
+  const filecoin::api::UpdateCommitments comms{le_field_element(job.comm_r_old(), kUpdateCommROldField),
+                                               le_field_element(job.comm_r_new(), kUpdateCommRNewField),
+                                               le_field_element(job.comm_d_new(), kUpdateCommDNewField)};
   const std::size_t count = static_cast<std::size_t>(job.vanilla_proofs().size());
   if (count == 0) throw invalid_field(kUpdateVanillaField, "none given (one bincode PartitionProof a partition, in order)");
   if (count != registered.shape.partitions) {
@@ -82,28 +83,28 @@ std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circui
                                            (want == 1 ? " partition" : " partitions") +
                                            " (one proof a partition, in order)");
   }
-  std::vector<filecoin::UpdatePartition> partitions;
+  std::vector<filecoin::update::UpdatePartition> partitions;
   partitions.reserve(count);
   for (std::size_t k = 0; k < count; ++k) {
     const std::string field = std::string(kUpdateVanillaField) + "[" + std::to_string(k) + "]";
     const std::string& blob = job.vanilla_proofs(static_cast<int>(k));
-    filecoin::UpdatePartitionProof vanilla;
+    filecoin::api::UpdatePartitionProof vanilla;
     try {
       // A BincodeError names the field itself ("…[k]: offset N: …").
-      vanilla = filecoin::parse_update_vanilla_proof(
+      vanilla = filecoin::api::parse_update_vanilla_proof(
           std::span(reinterpret_cast<const std::uint8_t*>(blob.data()), blob.size()), field);
     } catch (const std::invalid_argument& e) {
       throw ServiceError(ErrorKind::invalid_argument, e.what());
     }
     try {
-      partitions.push_back(filecoin::update_partition_from_vanilla(registered.shape, vanilla, k, comms,
-                                                                   filecoin::kDefaultUpdateHIndex));
+      partitions.push_back(filecoin::api::update_partition_from_vanilla(registered.shape, vanilla, k, comms,
+                                                                        filecoin::api::kDefaultUpdateHIndex));
     } catch (const std::invalid_argument& e) {
       throw invalid_field(field, without_prefix(e.what(), k));
     }
   }
-  return std::make_shared<const filecoin::EmptySectorUpdateCircuit>(registered.circuit_name, registered.shape,
-                                                                   std::move(partitions));
+  return std::make_shared<const filecoin::update::EmptySectorUpdateCircuit>(registered.circuit_name, registered.shape,
+                                                                            std::move(partitions));
 }
 
 }  // namespace zkpipe::service

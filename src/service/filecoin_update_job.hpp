@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
@@ -28,7 +28,7 @@ inline constexpr std::string_view kUpdateParamsField = "filecoin_update.paramete
 struct RegisteredUpdate {
   std::string name;  // "StackedDrg32GiBV1"
   std::uint64_t sector_bytes = 0;
-  filecoin::UpdateShape shape;
+  filecoin::update::UpdateShape shape;
   // The circuit's name, as `zkpipe setup --circuit filecoin-snapdeals --sector-size S`
   // names it (and the residency knows its key): "filecoin-snapdeals/32GiB".
   std::string circuit_name;
@@ -46,6 +46,7 @@ std::uint32_t filecoin_update_partitions(const v1::FilecoinUpdateJob& job);
 
 // The job's circuit with every partition, everything checked. Throws ServiceError
 // invalid_argument naming the field (and the partition: vanilla_proofs[k]).
-std::shared_ptr<const filecoin::EmptySectorUpdateCircuit> filecoin_update_circuit(const v1::FilecoinUpdateJob& job);
+std::shared_ptr<const filecoin::update::EmptySectorUpdateCircuit> filecoin_update_circuit(
+    const v1::FilecoinUpdateJob& job);
 
 }  // namespace zkpipe::service

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "circuits/filecoin/sector_values.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
@@ -174,7 +174,7 @@ bool JobRequestBuilder::verifies(const v1::SubmitProofRequest& request, std::spa
   }
   if (request.has_filecoin_porep()) {
     const v1::FilecoinPorepJob& job = request.filecoin_porep();
-    const filecoin::SectorValues sector = filecoin::parse_sector_values(job.sector_json(), kSectorField);
+    const filecoin::api::SectorValues sector = filecoin::api::parse_sector_values(job.sector_json(), kSectorField);
     const ParameterResidency::Lease lease =
         residency_.acquire_filecoin(paths_.open(job.parameter_file(), kFilecoinParamsField), *sector.registered_proof);
     const groth16::PreparedVerifyingKey pvk(lease.parameters()->key().vk);

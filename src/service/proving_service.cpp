@@ -188,7 +188,7 @@ CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) 
   proving::FilecoinPorepInstance instance;
   try {
     instance = filecoin_instance(job);
-  } catch (const filecoin::C1OutputError& e) {
+  } catch (const filecoin::api::C1OutputError& e) {
     throw bad(formats::excerpt(e.what(), 2000));
   } catch (const std::invalid_argument& e) {
     throw bad(formats::excerpt(e.what(), 2000));
@@ -351,10 +351,10 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
                                         : "preset is required: the circuit the parameters were set up for");
   }
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  const filecoin::SealProof* seal = nullptr;
+  const filecoin::core::SealProof* seal = nullptr;
   try {
     if (filecoin) {
-      seal = &filecoin::seal_proof(request.preset());
+      seal = &filecoin::core::seal_proof(request.preset());
     } else if (filecoin_shape) {
       circuit = proving::make_shape_circuit({.circuit = request.circuit(), .preset = request.preset()});
     } else if (!circom) {

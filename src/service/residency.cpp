@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "formats/zkey_file.hpp"
 #include "io/file_error.hpp"
 #include "groth16/parameter_file.hpp"
@@ -138,9 +138,9 @@ ParameterResidency::Lease ParameterResidency::acquire_zkey(const std::shared_ptr
 }
 
 ParameterResidency::Lease ParameterResidency::acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file,
-                                                               const filecoin::SealProof& proof) {
+                                                               const filecoin::core::SealProof& proof) {
   // Every value zero: the evaluator is compiled from the shape alone.
-  const filecoin::StackedCircuit shape = filecoin::stacked_circuit_shape(proof);
+  const filecoin::porep::StackedCircuit shape = filecoin::api::stacked_circuit_shape(proof);
   return acquire_with({file->name(), shape.name()}, *file, [&] {
     return load_bellperson(file, std::string(proof.name), [&] { return proving::filecoin_porep_requirements(proof); },
                            shape);

@@ -43,7 +43,7 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/seal_proof.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
 #include "engine/engine.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/zkey_file.hpp"
@@ -153,7 +153,7 @@ class ParameterResidency {
   // A Filecoin seal proof's .params (opened as above), read if needed; resident under
   // the name filecoin_circuit_name gives. Throws formats::FormatError for a bad file
   // or the parameters of another circuit, ParametersDoNotFit as above.
-  Lease acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::SealProof& proof);
+  Lease acquire_filecoin(const std::shared_ptr<const io::ReadOnlyFile>& file, const filecoin::core::SealProof& proof);
   // Any circuit's bellperson .params (Filecoin's PoSt and SnapDeals parameters), the same
   // way, resident under shape.name(); `shape` is any partition of the circuit.
   Lease acquire_bellperson(const std::shared_ptr<const io::ReadOnlyFile>& file, const r1cs::PartitionedCircuit& shape);

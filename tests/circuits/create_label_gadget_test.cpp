@@ -5,12 +5,12 @@
 
 #include <random>
 
-#include "circuits/filecoin/create_label_gadget.hpp"
+#include "circuits/filecoin/porep/create_label_gadget.hpp"
 #include "hash/sha256.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using r1cs::AllocatedNum;
@@ -153,4 +153,4 @@ TEST(CreateLabelGadget, RejectsMalformedArguments) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -8,21 +8,24 @@
 #include <memory>
 #include <random>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
+
+using ff::Fr;
+
 namespace {
 
 constexpr const char* kSource = "c1.json";
 constexpr const char* kProofs = "vanilla_proofs.StackedDrg2KiBV1[0]";
 
-const SealProof& two_kib() { return seal_proof("StackedDrg2KiBV1_1"); }
+const core::SealProof& two_kib() { return core::seal_proof("StackedDrg2KiBV1_1"); }
 
 std::array<std::uint8_t, 32> random_bytes(std::mt19937_64& rng) {
   std::array<std::uint8_t, 32> out{};
@@ -32,18 +35,19 @@ std::array<std::uint8_t, 32> random_bytes(std::mt19937_64& rng) {
 
 // ---- the C1 output of an in-memory replica (2 KiB: every tree a single base tree)
 
-MerklePath merkle_path(const PoseidonPath& path) {
+MerklePath merkle_path(const core::PoseidonPath& path) {
   MerklePath out;
-  for (const PathElement& e : path) {
+  for (const core::PathElement& e : path) {
     MerklePathElement level{{}, e.index};
-    for (const Fr& h : e.hashes) level.hashes.push_back(fr_to_domain(h));
+    for (const Fr& h : e.hashes) level.hashes.push_back(hashers::fr_to_domain(h));
     out.push_back(std::move(level));
   }
   return out;
 }
 
-MerkleProof poseidon_proof(const PoseidonPath& path, const Fr& leaf, const Fr& root) {
-  return MerkleProof{MerkleProof::Kind::kSingle, fr_to_domain(root), fr_to_domain(leaf), merkle_path(path), {}, {}};
+MerkleProof poseidon_proof(const core::PoseidonPath& path, const Fr& leaf, const Fr& root) {
+  return MerkleProof{
+      MerkleProof::Kind::kSingle, hashers::fr_to_domain(root), hashers::fr_to_domain(leaf), merkle_path(path), {}, {}};
 }
 
 MerkleProof sha256_proof(const r1cs::merkle::Sha256Tree& tree, std::uint64_t node) {
@@ -55,19 +59,20 @@ MerkleProof sha256_proof(const r1cs::merkle::Sha256Tree& tree, std::uint64_t nod
   return p;
 }
 
-ColumnProof column_proof(const InMemoryReplica& r, std::uint64_t node) {
-  const ColumnOpening col = r.column(node);
+ColumnProof column_proof(const porep::InMemoryReplica& r, std::uint64_t node) {
+  const porep::ColumnOpening col = r.column(node);
   ColumnProof c{static_cast<std::uint32_t>(node), {}, {}};
-  for (const Fr& label : col.labels) c.rows.push_back(fr_to_domain(label));
-  c.inclusion_proof = poseidon_proof(col.path, poseidon::hash(col.labels), r.comm_c());
+  for (const Fr& label : col.labels) c.rows.push_back(hashers::fr_to_domain(label));
+  c.inclusion_proof = poseidon_proof(col.path, hashers::poseidon::hash(col.labels), r.comm_c());
   return c;
 }
 
-VanillaProof vanilla_proof(const InMemoryReplica& r, const r1cs::merkle::Sha256Tree& tree_d, std::uint64_t node) {
+VanillaProof vanilla_proof(const porep::InMemoryReplica& r, const r1cs::merkle::Sha256Tree& tree_d,
+                           std::uint64_t node) {
   VanillaProof v;
   v.comm_d_proofs = sha256_proof(tree_d, node);
   v.comm_r_last_proof =
-      poseidon_proof(r.prove(node).comm_r_last_path, domain_to_fr(r.replica()[node]), r.comm_r_last());
+      poseidon_proof(r.prove(node).comm_r_last_path, hashers::domain_to_fr(r.replica()[node]), r.comm_r_last());
   v.replica_column_proofs.c_x = column_proof(r, node);
   for (const std::uint32_t p : r.graph().base_parents(node)) {
     v.replica_column_proofs.drg_parents.push_back(column_proof(r, p));
@@ -76,23 +81,23 @@ VanillaProof vanilla_proof(const InMemoryReplica& r, const r1cs::merkle::Sha256T
     v.replica_column_proofs.exp_parents.push_back(column_proof(r, p));
   }
   for (std::uint32_t layer = 1; layer <= r.layers(); ++layer) {
-    const std::vector<NodeBytes> parents = parent_labels(r.graph(), r.labels(), layer, node);
+    const std::vector<core::NodeBytes> parents = porep::parent_labels(r.graph(), r.labels(), layer, node);
     LabelingProof l{{}, layer, node};
-    for (std::size_t s = 0; s < kLabelParentSlots; ++s) l.parents.push_back(parents[s % parents.size()]);
+    for (std::size_t s = 0; s < porep::kLabelParentSlots; ++s) l.parents.push_back(parents[s % parents.size()]);
     v.labeling_proofs.push_back(std::move(l));
   }
   v.encoding_proof = v.labeling_proofs.back();
   return v;
 }
 
-C1Output c1_output(const InMemoryReplica& r, const SectorValues& values) {
+C1Output c1_output(const porep::InMemoryReplica& r, const SectorValues& values) {
   const r1cs::merkle::Sha256Tree tree_d(r.data());
   C1Output c1;
   c1.registered_proof = *values.registered_proof;
   c1.vanilla_proofs.resize(values.registered_proof->partitions());
   for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
     for (const std::uint64_t node :
-         porep_challenges(*values.registered_proof, r.replica_id(), values.seed, values.comm_r, k)) {
+         porep::porep_challenges(*values.registered_proof, r.replica_id(), values.seed, values.comm_r, k)) {
       c1.vanilla_proofs[k].push_back(vanilla_proof(r, tree_d, node));
     }
   }
@@ -108,14 +113,14 @@ C1Output c1_output(const InMemoryReplica& r, const SectorValues& values) {
 // depends on it), its replica and its C1 output.
 struct Sealed {
   SectorValues values;
-  std::unique_ptr<InMemoryReplica> replica;
+  std::unique_ptr<porep::InMemoryReplica> replica;
   C1Output c1;
 };
 
-Sealed seal(std::uint64_t seed, const SealProof& proof = two_kib()) {
+Sealed seal(std::uint64_t seed, const core::SealProof& proof = two_kib()) {
   std::mt19937_64 rng(seed);
-  std::vector<NodeBytes> data(proof.shape().nodes());
-  for (NodeBytes& node : data) node = fr_to_domain(Fr::random(rng));
+  std::vector<core::NodeBytes> data(proof.shape().nodes());
+  for (core::NodeBytes& node : data) node = hashers::fr_to_domain(Fr::random(rng));
   Sealed s;
   s.values.registered_proof = &proof;
   s.values.prover_id = random_bytes(rng);
@@ -123,10 +128,10 @@ Sealed seal(std::uint64_t seed, const SealProof& proof = two_kib()) {
   s.values.ticket = random_bytes(rng);
   s.values.seed = random_bytes(rng);
   s.values.comm_d = r1cs::merkle::Sha256Tree(data).root();
-  s.replica = std::make_unique<InMemoryReplica>(seal_graph(proof), proof.shape().layers,
-                                                sector_tree_shape(proof.sector_bytes), s.values.replica_id(),
-                                                std::move(data));
-  s.values.comm_r = fr_to_domain(s.replica->comm_r());
+  s.replica = std::make_unique<porep::InMemoryReplica>(seal_graph(proof), proof.shape().layers,
+                                                       core::sector_tree_shape(proof.sector_bytes),
+                                                       s.values.replica_id(), std::move(data));
+  s.values.comm_r = hashers::fr_to_domain(s.replica->comm_r());
   s.c1 = c1_output(*s.replica, s.values);
   return s;
 }
@@ -153,7 +158,7 @@ class FilecoinC1Circuit : public ::testing::Test {
 
   static const SectorValues& values() { return sealed_->values; }
   static const C1Output& c1() { return sealed_->c1; }
-  static const InMemoryReplica& replica() { return *sealed_->replica; }
+  static const porep::InMemoryReplica& replica() { return *sealed_->replica; }
 
   static std::unique_ptr<Sealed> sealed_;
 };
@@ -164,15 +169,15 @@ TEST_F(FilecoinC1Circuit, SectorsOwnOutputGivesASatisfiedCircuitWithTheVerifiers
   // Through c1.json, so that the output assembled here is one the reader accepts.
   const C1Output parsed = parse_c1_output(c1_output_to_json(c1()), kSource);
   ASSERT_EQ(parsed, c1());
-  const StackedCircuit circuit = stacked_circuit_from_c1(parsed, values(), kSource);
+  const porep::StackedCircuit circuit = stacked_circuit_from_c1(parsed, values(), kSource);
   ASSERT_EQ(circuit.partitions(), 1u);
 
   std::vector<std::uint64_t> challenges;
   for (const VanillaProof& v : c1().vanilla_proofs[0]) challenges.push_back(v.challenge());
   ASSERT_EQ(challenges.size(), 2u);
-  const std::vector<Fr> expected = stacked_public_inputs(seal_graph(two_kib()), domain_to_fr(values().replica_id()),
-                                                         domain_to_fr(values().comm_d), domain_to_fr(values().comm_r),
-                                                         challenges);
+  const std::vector<Fr> expected = porep::stacked_public_inputs(
+      seal_graph(two_kib()), hashers::domain_to_fr(values().replica_id()), hashers::domain_to_fr(values().comm_d),
+      hashers::domain_to_fr(values().comm_r), challenges);
   EXPECT_EQ(circuit.public_inputs(0), expected);
 
   r1cs::TestSystem cs;
@@ -183,7 +188,7 @@ TEST_F(FilecoinC1Circuit, SectorsOwnOutputGivesASatisfiedCircuitWithTheVerifiers
 
 TEST_F(FilecoinC1Circuit, RefusesValuesOfAnotherSector) {
   SectorValues v = values();
-  v.registered_proof = &seal_proof("StackedDrg2KiBV1");
+  v.registered_proof = &core::seal_proof("StackedDrg2KiBV1");
   EXPECT_EQ(refusal(c1(), v), "registered_proof");
 
   for (const char* field : {"comm_r", "comm_d", "ticket", "seed"}) {
@@ -220,7 +225,7 @@ TEST_F(FilecoinC1Circuit, RefusesProofsOfOtherChallenges) {
   C1Output c = c1();
   v.seed[0] ^= 1;
   c.seed = v.seed;
-  const std::vector<std::uint64_t> drawn = porep_challenges(two_kib(), v.replica_id(), v.seed, v.comm_r, 0);
+  const std::vector<std::uint64_t> drawn = porep::porep_challenges(two_kib(), v.replica_id(), v.seed, v.comm_r, 0);
   const std::size_t first_other = drawn[0] != c1().vanilla_proofs[0][0].challenge() ? 0 : 1;
   ASSERT_NE(drawn[first_other], c1().vanilla_proofs[0][first_other].challenge());
   EXPECT_EQ(refusal(c, v), at(first_other, "comm_d_proofs"));
@@ -288,12 +293,12 @@ TEST_F(FilecoinC1Circuit, RefusesAForgedLabel) {
   // The first challenge's node: later challenges may have it among their parents.
   const std::uint64_t node = c1().vanilla_proofs[0][0].challenge();
   for (const std::size_t layer : {std::size_t{0}, std::size_t{1}}) {
-    std::vector<LabelLayer> labels = replica().labels();
+    std::vector<porep::LabelLayer> labels = replica().labels();
     labels[layer][node][0] ^= 1;
-    const InMemoryReplica forged = InMemoryReplica::with_labels(replica().graph(), replica().tree_shape(),
-                                                                replica().replica_id(), replica().data(), labels);
+    const porep::InMemoryReplica forged = porep::InMemoryReplica::with_labels(
+        replica().graph(), replica().tree_shape(), replica().replica_id(), replica().data(), labels);
     SectorValues v = values();
-    v.comm_r = fr_to_domain(forged.comm_r());
+    v.comm_r = hashers::fr_to_domain(forged.comm_r());
     EXPECT_EQ(refusal(c1_output(forged, v), v), at(0, "labeling_proofs[" + std::to_string(layer) + "]"));
   }
 }
@@ -312,8 +317,8 @@ TEST_F(FilecoinC1Circuit, RefusesAnOutputOfTheWrongShape) {
 
 // The shape circuit (all zeros) has the real circuit's variables and constraints.
 TEST_F(FilecoinC1Circuit, ShapeSynthesizesAsTheRealCircuit) {
-  const StackedCircuit real = stacked_circuit_from_c1(c1(), values(), kSource);
-  const StackedCircuit shape = stacked_circuit_shape(two_kib());
+  const porep::StackedCircuit real = stacked_circuit_from_c1(c1(), values(), kSource);
+  const porep::StackedCircuit shape = stacked_circuit_shape(two_kib());
   ASSERT_EQ(shape.partitions(), 1u);
   r1cs::ShapeSystem real_cs;
   r1cs::ShapeSystem shape_cs;
@@ -336,16 +341,17 @@ TEST_F(FilecoinC1Circuit, ShapeSynthesizesAsTheRealCircuit) {
 TEST(FilecoinC1CircuitChallenges, SyntheticAndNonInteractiveProofs) {
   for (const char* name : {"StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"}) {
     SCOPED_TRACE(name);
-    const SealProof& proof = seal_proof(name);
+    const core::SealProof& proof = core::seal_proof(name);
     const Sealed s = seal(3, proof);
-    const StackedCircuit circuit = stacked_circuit_from_c1(s.c1, s.values, kSource);
+    const porep::StackedCircuit circuit = stacked_circuit_from_c1(s.c1, s.values, kSource);
     ASSERT_EQ(circuit.partitions(), proof.partitions());
     for (std::size_t k = 0; k < proof.partitions(); ++k) {
       const std::vector<std::uint64_t> drawn =
-          porep_challenges(proof, s.values.replica_id(), s.values.seed, s.values.comm_r, k);
+          porep::porep_challenges(proof, s.values.replica_id(), s.values.seed, s.values.comm_r, k);
       EXPECT_EQ(circuit.public_inputs(k),
-                stacked_public_inputs(seal_graph(proof), domain_to_fr(s.values.replica_id()),
-                                      domain_to_fr(s.values.comm_d), domain_to_fr(s.values.comm_r), drawn));
+                porep::stacked_public_inputs(seal_graph(proof), hashers::domain_to_fr(s.values.replica_id()),
+                                             hashers::domain_to_fr(s.values.comm_d),
+                                             hashers::domain_to_fr(s.values.comm_r), drawn));
     }
     C1Output c = s.c1;
     const std::size_t last = proof.partitions() - 1;
@@ -378,13 +384,13 @@ std::string sector_refusal(std::string_view json) {
 SectorValues example_values() {
   std::mt19937_64 rng(11);
   SectorValues v;
-  v.registered_proof = &seal_proof("StackedDrg32GiBV1_1");
+  v.registered_proof = &core::seal_proof("StackedDrg32GiBV1_1");
   v.prover_id = random_bytes(rng);
   v.sector_id = ~std::uint64_t{0};
   v.ticket = random_bytes(rng);
   v.seed = random_bytes(rng);
-  v.comm_r = fr_to_domain(Fr::random(rng));
-  v.comm_d = fr_to_domain(Fr::random(rng));
+  v.comm_r = hashers::fr_to_domain(Fr::random(rng));
+  v.comm_d = hashers::fr_to_domain(Fr::random(rng));
   return v;
 }
 
@@ -397,7 +403,8 @@ TEST(FilecoinSectorValues, RoundTrip) {
   const SectorValues back = parse_sector_values(json, "sector.json");
   EXPECT_EQ(back, v);
   EXPECT_EQ(back.registered_proof, v.registered_proof);
-  EXPECT_EQ(v.replica_id(), replica_id(v.prover_id, v.sector_id, v.ticket, v.comm_d, v.registered_proof->porep_id()));
+  EXPECT_EQ(v.replica_id(),
+            porep::replica_id(v.prover_id, v.sector_id, v.ticket, v.comm_d, v.registered_proof->porep_id()));
 }
 
 TEST(FilecoinSectorValues, RefusesWhatIsNotTheSectorsValues) {
@@ -443,4 +450,4 @@ TEST(FilecoinSectorValues, RefusesAKeyGivenTwice) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

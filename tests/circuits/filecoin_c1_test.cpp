@@ -15,12 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 using OJson = nlohmann::ordered_json;
@@ -30,8 +30,8 @@ class Elements {
  public:
   explicit Elements(std::uint64_t seed) : state_(seed) {}
 
-  NodeBytes next() {
-    NodeBytes b{};
+  core::NodeBytes next() {
+    core::NodeBytes b{};
     for (std::size_t i = 0; i < 32; i += 8) {
       const std::uint64_t x = step();
       for (std::size_t k = 0; k < 8; ++k) b[i + k] = static_cast<std::uint8_t>(x >> (8 * k));
@@ -40,8 +40,8 @@ class Elements {
     return b;
   }
 
-  std::vector<NodeBytes> next(std::size_t n) {
-    std::vector<NodeBytes> v;
+  std::vector<core::NodeBytes> next(std::size_t n) {
+    std::vector<core::NodeBytes> v;
     for (std::size_t i = 0; i < n; ++i) v.push_back(next());
     return v;
   }
@@ -74,7 +74,7 @@ MerklePath path_to(std::uint64_t node, std::size_t levels, std::size_t arity, El
   return p;
 }
 
-MerkleProof replica_proof(const SectorShape& s, std::uint64_t node, Elements& e) {
+MerkleProof replica_proof(const core::SectorShape& s, std::uint64_t node, Elements& e) {
   const std::uint64_t base_leaves = s.nodes() / std::max<std::size_t>(1, s.sub_arity) / std::max<std::size_t>(1, s.top_arity);
   MerkleProof p;
   p.root = e.next();
@@ -93,35 +93,35 @@ MerkleProof replica_proof(const SectorShape& s, std::uint64_t node, Elements& e)
   return p;
 }
 
-ColumnProof column(const SectorShape& s, std::uint64_t node, Elements& e) {
+ColumnProof column(const core::SectorShape& s, std::uint64_t node, Elements& e) {
   return {static_cast<std::uint32_t>(node), e.next(s.layers), replica_proof(s, node, e)};
 }
 
-VanillaProof vanilla(const SectorShape& s, std::uint64_t challenge, Elements& e) {
+VanillaProof vanilla(const core::SectorShape& s, std::uint64_t challenge, Elements& e) {
   VanillaProof v;
   v.comm_d_proofs.root = e.next();
   v.comm_d_proofs.leaf = e.next();
   v.comm_d_proofs.base = path_to(challenge, levels(s.nodes(), 2), 2, e);
   v.comm_r_last_proof = replica_proof(s, challenge, e);
   v.replica_column_proofs.c_x = column(s, challenge, e);
-  for (std::size_t k = 0; k < kBaseDegree; ++k) {
+  for (std::size_t k = 0; k < porep::kBaseDegree; ++k) {
     v.replica_column_proofs.drg_parents.push_back(column(s, (challenge + 1 + k) % s.nodes(), e));
   }
-  for (std::size_t k = 0; k < kExpansionDegree; ++k) {
+  for (std::size_t k = 0; k < porep::kExpansionDegree; ++k) {
     v.replica_column_proofs.exp_parents.push_back(column(s, (challenge * 7 + 3 + k) % s.nodes(), e));
   }
   for (std::size_t l = 1; l <= s.layers; ++l) {
-    v.labeling_proofs.push_back({e.next(kLabelParentSlots), static_cast<std::uint32_t>(l), challenge});
+    v.labeling_proofs.push_back({e.next(porep::kLabelParentSlots), static_cast<std::uint32_t>(l), challenge});
   }
-  v.encoding_proof = {e.next(kLabelParentSlots), static_cast<std::uint32_t>(s.layers), challenge};
+  v.encoding_proof = {e.next(porep::kLabelParentSlots), static_cast<std::uint32_t>(s.layers), challenge};
   return v;
 }
 
-C1Output sample(const SealProof& proof, std::uint64_t seed = 1) {
+C1Output sample(const core::SealProof& proof, std::uint64_t seed = 1) {
   Elements e(seed);
   C1Output c;
   c.registered_proof = proof;
-  const SectorShape& s = proof.shape();
+  const core::SectorShape& s = proof.shape();
   std::uint64_t challenge = 1;
   for (std::size_t k = 0; k < proof.partitions(); ++k) {
     c.vanilla_proofs.emplace_back();
@@ -144,9 +144,9 @@ C1Output sample(const SealProof& proof, std::uint64_t seed = 1) {
 
 OJson bytes(std::span<const std::uint8_t, 32> b) { return OJson(std::vector<std::uint8_t>(b.begin(), b.end())); }
 
-OJson elements(const std::vector<NodeBytes>& v) {
+OJson elements(const std::vector<core::NodeBytes>& v) {
   OJson a = OJson::array();
-  for (const NodeBytes& x : v) a.push_back(bytes(x));
+  for (const core::NodeBytes& x : v) a.push_back(bytes(x));
   return a;
 }
 
@@ -230,7 +230,7 @@ const char* variant_for(std::uint64_t sector_bytes) {
 
 // The whole document against serde's layout, or (for the production sizes, where the
 // layout built here would take seconds) the layout of one compound-tree proof and column.
-void expect_round_trip(const SealProof& proof, bool whole_layout) {
+void expect_round_trip(const core::SealProof& proof, bool whole_layout) {
   SCOPED_TRACE(std::string(proof.name));
   const C1Output c = sample(proof);
   const std::string text = c1_output_to_json(c);
@@ -253,19 +253,19 @@ void expect_round_trip(const SealProof& proof, bool whole_layout) {
 }
 
 TEST(FilecoinC1Output, RoundTripEveryTestSizedProof) {
-  for (const SealProof& proof : seal_proofs()) {
+  for (const core::SealProof& proof : core::seal_proofs()) {
     if (proof.sector_bytes <= (512ull << 20)) expect_round_trip(proof, true);
   }
 }
 
 // The production sizes: tree_r_last and tree_c are compound (Sub at 32 GiB, Top at 64 GiB).
 TEST(FilecoinC1Output, RoundTripCompoundTrees) {
-  expect_round_trip(seal_proof("StackedDrg32GiBV1_1"), false);
-  expect_round_trip(seal_proof("StackedDrg64GiBV1_1"), false);
+  expect_round_trip(core::seal_proof("StackedDrg32GiBV1_1"), false);
+  expect_round_trip(core::seal_proof("StackedDrg64GiBV1_1"), false);
 }
 
 TEST(FilecoinC1Output, ChallengeIsTheLeafIndexOfEveryTree) {
-  const C1Output c = sample(seal_proof("StackedDrg64GiBV1_1"));
+  const C1Output c = sample(core::seal_proof("StackedDrg64GiBV1_1"));
   const VanillaProof& v = c.vanilla_proofs[3][5];
   const std::uint64_t challenge = v.challenge();
   EXPECT_EQ(v.comm_r_last_proof.leaf_index(8, 8), challenge);
@@ -280,7 +280,7 @@ TEST(FilecoinC1Output, ChallengeIsTheLeafIndexOfEveryTree) {
 // ---------------------------------------------------------------- rejections
 
 OJson valid_2kib(const char* name = "StackedDrg2KiBV1_1") {
-  const C1Output c = sample(seal_proof(name));
+  const C1Output c = sample(core::seal_proof(name));
   return expected_json(c, "StackedDrg2KiBV1");
 }
 
@@ -554,7 +554,7 @@ TEST(FilecoinC1Output, FieldsTheReaderDoesNotUseAreSkipped) {
 // ---------------------------------------------------------------- lotus-bench / curio wrapper
 
 TEST(FilecoinCommit2Input, RoundTripWithBase64FromCoreutils) {
-  const Commit2Input input{7, sample(seal_proof("StackedDrg2KiBV1_1"))};
+  const Commit2Input input{7, sample(core::seal_proof("StackedDrg2KiBV1_1"))};
   const std::string text = commit2_input_to_json(input);
   // `printf '%s' '{"registered_proof":"StackedDrg2KiBV1_1",...{"root":[' | base64 -w0`,
   // its first 123 bytes (whole 3-byte groups).
@@ -569,7 +569,7 @@ TEST(FilecoinCommit2Input, RoundTripWithBase64FromCoreutils) {
 }
 
 TEST(FilecoinCommit2Input, Rejections) {
-  const Commit2Input input{7, sample(seal_proof("StackedDrg2KiBV1_1"))};
+  const Commit2Input input{7, sample(core::seal_proof("StackedDrg2KiBV1_1"))};
   OJson j = OJson::parse(commit2_input_to_json(input));
   j["SectorSize"] = 34359738368ull;
   try {
@@ -623,4 +623,4 @@ TEST(FilecoinCommit2Input, Rejections) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

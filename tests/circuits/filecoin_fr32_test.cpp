@@ -5,11 +5,11 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/fr32.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/core/fr32.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "hash/merkle.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -99,8 +99,8 @@ TEST(Fr32, SizesConvertBothWays) {
   EXPECT_EQ(fr32::unpadded_size(std::uint64_t{32} << 30), (std::uint64_t{32} << 30) / 128 * 127);
 }
 
-Sha256Domain filled(std::uint8_t fill, std::uint8_t last) {
-  Sha256Domain d{};
+hashers::Sha256Domain filled(std::uint8_t fill, std::uint8_t last) {
+  hashers::Sha256Domain d{};
   d.fill(fill);
   d[31] = last;
   return d;
@@ -109,16 +109,16 @@ Sha256Domain filled(std::uint8_t fill, std::uint8_t last) {
 // fr32/src/lib.rs tests::test_bytes_into_fr_into_bytes: which 32-byte strings are
 // canonical Fr representations.
 TEST(Sha256Domain, OnlyCanonicalBytesAreFieldElements) {
-  Sha256Domain counting{};
+  hashers::Sha256Domain counting{};
   for (std::size_t i = 0; i < 32; ++i) counting[i] = static_cast<std::uint8_t>(i);
-  EXPECT_EQ(fr_to_domain(domain_to_fr(counting)), counting);
-  EXPECT_THROW(domain_to_fr(filled(255, 115)), std::invalid_argument);
-  EXPECT_EQ(fr_to_domain(domain_to_fr(filled(255, 114))), filled(255, 114));
-  Sha256Domain below = filled(255, 115);
+  EXPECT_EQ(hashers::fr_to_domain(hashers::domain_to_fr(counting)), counting);
+  EXPECT_THROW(hashers::domain_to_fr(filled(255, 115)), std::invalid_argument);
+  EXPECT_EQ(hashers::fr_to_domain(hashers::domain_to_fr(filled(255, 114))), filled(255, 114));
+  hashers::Sha256Domain below = filled(255, 115);
   below[30] = 236;
-  EXPECT_EQ(fr_to_domain(domain_to_fr(below)), below);
+  EXPECT_EQ(hashers::fr_to_domain(hashers::domain_to_fr(below)), below);
   below[30] = 237;
-  EXPECT_THROW(domain_to_fr(below), std::invalid_argument);
+  EXPECT_THROW(hashers::domain_to_fr(below), std::invalid_argument);
 }
 
 // filecoin-hashers trim_to_fr32: the digest is SHA-256 with the last byte's two top
@@ -126,18 +126,18 @@ TEST(Sha256Domain, OnlyCanonicalBytesAreFieldElements) {
 TEST(Sha256Domain, DigestsAreTrimmedSha256) {
   const Bytes abc{'a', 'b', 'c'};
   // FIPS 180-4 SHA-256("abc") = ba7816bf…f20015ad; 0xad & 0x3f = 0x2d.
-  const Sha256Domain d = trimmed_sha256(abc);
+  const hashers::Sha256Domain d = hashers::trimmed_sha256(abc);
   EXPECT_EQ(d[0], 0xba);
   EXPECT_EQ(d[30], 0x15);
   EXPECT_EQ(d[31], 0x2d);
-  const Sha256Domain a = filled(1, 1);
-  const Sha256Domain b = filled(2, 2);
+  const hashers::Sha256Domain a = filled(1, 1);
+  const hashers::Sha256Domain b = filled(2, 2);
   Bytes ab(a.begin(), a.end());
   ab.insert(ab.end(), b.begin(), b.end());
-  EXPECT_EQ(sha256_hash2(a, b), trimmed_sha256(ab));
-  EXPECT_EQ(sha256_hash2(a, b), r1cs::merkle::sha256_node(a, b));
-  EXPECT_NO_THROW(domain_to_fr(sha256_hash2(a, b)));
+  EXPECT_EQ(hashers::sha256_hash2(a, b), hashers::trimmed_sha256(ab));
+  EXPECT_EQ(hashers::sha256_hash2(a, b), r1cs::merkle::sha256_node(a, b));
+  EXPECT_NO_THROW(hashers::domain_to_fr(hashers::sha256_hash2(a, b)));
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -5,15 +5,15 @@
 
 #include <random>
 
-#include "circuits/filecoin/insertion_gadget.hpp"
-#include "circuits/filecoin/por_gadget.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/core/insertion_gadget.hpp"
+#include "circuits/filecoin/core/por_gadget.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 using r1cs::AllocatedNum;
@@ -161,21 +161,21 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(FilecoinSha256Por, CountsInputsAndInclusionAsTheReference) {
   std::mt19937_64 rng(11);
   std::vector<NodeBytes> leaves(64);
-  for (NodeBytes& leaf : leaves) leaf = fr_to_domain(Fr::random(rng));
+  for (NodeBytes& leaf : leaves) leaf = hashers::fr_to_domain(Fr::random(rng));
   const r1cs::merkle::Sha256Tree tree(leaves);
-  const Fr root = domain_to_fr(tree.root());
+  const Fr root = hashers::domain_to_fr(tree.root());
   for (const std::size_t i : {std::size_t{0}, std::size_t{45}}) {
     TestSystem cs;
-    enforce_inclusion(cs, TreeHash::kSha256, {2, 0, 0}, domain_to_fr(leaves[i]), tree_d_path(tree.path(i)), root,
-                      RootVisibility::kPublic);
+    enforce_inclusion(cs, TreeHash::kSha256, {2, 0, 0}, hashers::domain_to_fr(leaves[i]),
+                      porep::tree_d_path(tree.path(i)), root, RootVisibility::kPublic);
     EXPECT_EQ(cs.num_constraints(), 272'295u);
     ASSERT_EQ(cs.num_inputs(), 3u);
     ASSERT_TRUE(cs.is_satisfied()) << *cs.which_is_unsatisfied();
     EXPECT_EQ(std::vector<Fr>(cs.inputs().begin() + 1, cs.inputs().end()), inclusion_public_inputs(i, root));
   }
   TestSystem cs;
-  enforce_inclusion(cs, TreeHash::kSha256, {2, 0, 0}, domain_to_fr(leaves[3]), tree_d_path(tree.path(2)), root,
-                    RootVisibility::kPrivate);
+  enforce_inclusion(cs, TreeHash::kSha256, {2, 0, 0}, hashers::domain_to_fr(leaves[3]),
+                    porep::tree_d_path(tree.path(2)), root, RootVisibility::kPrivate);
   EXPECT_FALSE(cs.is_satisfied());
 }
 
@@ -221,4 +221,4 @@ TEST(FilecoinPor, RejectsPathsThatDoNotFitTheShape) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -5,13 +5,13 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/poseidon_gadget.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/poseidon_gadget.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 namespace {
 
 using r1cs::ShapeSystem;
@@ -127,4 +127,4 @@ TEST(FilecoinPoseidonGadget, RejectsAPreimageOfTheWrongLength) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

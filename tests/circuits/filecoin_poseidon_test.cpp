@@ -3,11 +3,11 @@
 
 #include <vector>
 
-#include "circuits/filecoin/poseidon_constants.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/poseidon_constants.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin::poseidon {
+namespace zkpipe::filecoin::hashers::poseidon {
 namespace {
 
 using testing::fr_from_be_hex;
@@ -168,4 +168,4 @@ TEST(FilecoinPoseidon, DerivedConstantsHaveNeptunesShape) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin::poseidon
+}  // namespace zkpipe::filecoin::hashers::poseidon

@@ -12,15 +12,15 @@
 #include <random>
 #include <set>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 #include "shape_checks.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::post {
 namespace {
 
 using r1cs::TestSystem;
@@ -36,11 +36,11 @@ Counts count(const FallbackPostCircuit& circuit) {
   return {cs.num_inputs(), cs.num_constraints()};
 }
 
-std::uint64_t leaves_of(const TreeShape& s) { return 64 * (s.sub == 0 ? 1 : s.sub) * (s.top == 0 ? 1 : s.top); }
+std::uint64_t leaves_of(const core::TreeShape& s) { return 64 * (s.sub == 0 ? 1 : s.sub) * (s.top == 0 ? 1 : s.top); }
 
 TEST(FilecoinPostCircuit, CountsAreRustFilProofsFallbackCircuits) {
   const struct {
-    TreeShape shape;
+    core::TreeShape shape;
     std::size_t sectors;
     Counts expected;
   } cases[] = {
@@ -91,7 +91,7 @@ TEST(FilecoinPostCircuit, SyntheticPartitionsSatisfyTheCircuitAndTamperingBreaks
   for (const PostKind kind : {PostKind::kWindow, PostKind::kWinning}) {
     const PostProof proof = post_proof(kind, 2 * 1024);
     const std::size_t partitions = kind == PostKind::kWindow ? 2 : 1;
-    const FallbackPostCircuit circuit = synthetic_post(proof, 7, partitions);
+    const FallbackPostCircuit circuit = synthetic::synthetic_post(proof, 7, partitions);
     ASSERT_EQ(circuit.partitions(), partitions);
     for (std::size_t k = 0; k < partitions; ++k) {
       TestSystem cs;
@@ -103,7 +103,7 @@ TEST(FilecoinPostCircuit, SyntheticPartitionsSatisfyTheCircuitAndTamperingBreaks
   }
 
   const PostProof window = post_proof(PostKind::kWindow, 2 * 1024);
-  const FallbackPostCircuit honest = synthetic_post(window, 9, 1);
+  const FallbackPostCircuit honest = synthetic::synthetic_post(window, 9, 1);
   auto satisfied_with = [&](auto&& tamper) {
     PostPartition p = honest.assignments()[0];
     tamper(p);
@@ -124,7 +124,7 @@ TEST(FilecoinPostCircuit, SyntheticPartitionsSatisfyTheCircuitAndTamperingBreaks
 // a tree with sub levels).
 TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
-    const FallbackPostCircuit circuit = synthetic_post(proof, 17, 1);
+    const FallbackPostCircuit circuit = synthetic::synthetic_post(proof, 17, 1);
     r1cs::WitnessSystem serial;
     circuit.synthesize(serial, 0);
     const r1cs::WitnessValues values = circuit.synthesize_values(0);
@@ -142,7 +142,7 @@ TEST(FilecoinPostCircuit, ValuesOnAllCoresEqualTheSerialSynthesis) {
 // no looser than a tenth: nearly every value of the witness is a field element.
 TEST(FilecoinPostCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
-    const FallbackPostCircuit circuit = synthetic_post(proof, 5, 1);
+    const FallbackPostCircuit circuit = synthetic::synthetic_post(proof, 5, 1);
     const r1cs::WitnessValues values = circuit.synthesize_values(0);
     const std::size_t aux = values.aux.size();
     const std::size_t wide = values.aux.wide_values().size();
@@ -156,14 +156,14 @@ TEST(FilecoinPostCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
 TEST(FilecoinPostCircuit, ShapeFromOneSectorEqualsTheSynthesis) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
     SCOPED_TRACE(proof.name());
-    testing::expect_shape_equals_synthesis(synthetic_post(proof, 17, 1), 0);
+    testing::expect_shape_equals_synthesis(synthetic::synthetic_post(proof, 17, 1), 0);
   }
 }
 
 TEST(FilecoinPostChallenges, IndexesFollowTheApiVersionAndLeavesStayInTheTree) {
-  EXPECT_EQ(post_challenge_index(ApiVersion::k1_1_0, 3, 10, 4), 34u);
-  EXPECT_EQ(post_challenge_index(ApiVersion::k1_0_0, 3, 10, 4), 34u);
-  EXPECT_EQ(post_challenge_index(ApiVersion::k1_2_0, 3, 10, 4), 4u);
+  EXPECT_EQ(post_challenge_index(core::ApiVersion::k1_1_0, 3, 10, 4), 34u);
+  EXPECT_EQ(post_challenge_index(core::ApiVersion::k1_0_0, 3, 10, 4), 34u);
+  EXPECT_EQ(post_challenge_index(core::ApiVersion::k1_2_0, 3, 10, 4), 4u);
   PostRandomness randomness{};
   randomness[0] = 1;
   std::set<std::uint64_t> seen;
@@ -177,8 +177,8 @@ TEST(FilecoinPostChallenges, IndexesFollowTheApiVersionAndLeavesStayInTheTree) {
   EXPECT_NE(post_leaf_challenge(randomness, 42, 0, std::uint64_t{1} << 30),
             post_leaf_challenge(randomness, 43, 0, std::uint64_t{1} << 30));
   EXPECT_THROW(post_proof(PostKind::kWindow, 4096), std::invalid_argument);
-  EXPECT_THROW(synthetic_post(post_proof(PostKind::kWinning, 2048), 1, 2), std::invalid_argument);
+  EXPECT_THROW(synthetic::synthetic_post(post_proof(PostKind::kWinning, 2048), 1, 2), std::invalid_argument);
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::post

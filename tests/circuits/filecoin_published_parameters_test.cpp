@@ -10,28 +10,28 @@
 #include <span>
 #include <string>
 
-#include "circuits/filecoin/hex_bytes.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/core/hex_bytes.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 std::string sha256_hex(const std::string& text) {
   const auto digest = r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-  return hex_of(digest);
+  return core::hex_of(digest);
 }
 
-std::string tree_name(const SectorShape& shape) {
+std::string tree_name(const core::SectorShape& shape) {
   return "merkletree-poseidon_hasher-" + std::to_string(shape.base_arity) + "-" + std::to_string(shape.sub_arity) +
          "-" + std::to_string(shape.top_arity);
 }
 
-const SealProof& interactive_v1_1(std::uint64_t sector_bytes) {
-  for (const SealProof& proof : seal_proofs()) {
+const core::SealProof& interactive_v1_1(std::uint64_t sector_bytes) {
+  for (const core::SealProof& proof : core::seal_proofs()) {
     if (proof.sector_bytes == sector_bytes && proof.name.ends_with("V1_1")) return proof;
   }
   throw std::invalid_argument("no V1_1 seal proof");
@@ -39,7 +39,7 @@ const SealProof& interactive_v1_1(std::uint64_t sector_bytes) {
 
 TEST(PublishedParameters, NamesFollowFromTheCircuitsOwnConstants) {
   std::set<std::string_view> names;
-  for (const SectorShape& shape : published_sector_shapes()) {
+  for (const core::SectorShape& shape : core::published_sector_shapes()) {
     const std::uint64_t bytes = shape.sector_bytes;
     const std::string tree = tree_name(shape);
     const std::string porep =
@@ -51,7 +51,7 @@ TEST(PublishedParameters, NamesFollowFromTheCircuitsOwnConstants) {
     EXPECT_EQ(published_params_name(ParameterCircuit::kPorep, bytes),
               "v28-stacked-proof-of-replication-" + tree + "-sha256_hasher-" + sha256_hex(porep) + ".params")
         << bytes;
-    const PostProof window = post_proof(PostKind::kWindow, bytes);
+    const post::PostProof window = post::post_proof(post::PostKind::kWindow, bytes);
     const std::string window_id = "FallbackPoSt::PublicParams{sector_size: " + std::to_string(bytes) +
                                   ", challenge_count: " + std::to_string(window.challenge_count) +
                                   ", sector_count: " + std::to_string(window.sector_count) + "}";
@@ -60,7 +60,7 @@ TEST(PublishedParameters, NamesFollowFromTheCircuitsOwnConstants) {
         << bytes;
     // Winning PoSt's challenges over its one sector are set up as one challenge over
     // as many sectors (filecoin-proofs' winning_post_setup_params).
-    const PostProof winning = post_proof(PostKind::kWinning, bytes);
+    const post::PostProof winning = post::post_proof(post::PostKind::kWinning, bytes);
     const std::string winning_id = "FallbackPoSt::PublicParams{sector_size: " + std::to_string(bytes) +
                                    ", challenge_count: 1, sector_count: " +
                                    std::to_string(winning.challenge_count * winning.sector_count) + "}";
@@ -81,4 +81,4 @@ TEST(PublishedParameters, NamesFollowFromTheCircuitsOwnConstants) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -1,16 +1,16 @@
 // PoRep challenge derivation (storage-proofs-porep/src/stacked/vanilla/challenges.rs).
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/challenges.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using testing::filled;
 
-NodeBytes fr_of(std::uint64_t v) {
-  NodeBytes out{};
+core::NodeBytes fr_of(std::uint64_t v) {
+  core::NodeBytes out{};
   for (int b = 0; b < 8; ++b) out[b] = static_cast<std::uint8_t>(v >> (8 * b));
   return out;
 }
@@ -92,17 +92,17 @@ TEST(FilecoinChallenges, ChallengeNodeArithmetic) {
 TEST(FilecoinChallenges, DispatchFollowsTheSealProof) {
   const ReplicaId id = filled(9);
   const ChallengeSeed seed = filled(44);
-  const NodeBytes comm_r = filled(3);
-  const SealProof& v11 = seal_proof("StackedDrg32GiBV1_1");
+  const core::NodeBytes comm_r = filled(3);
+  const core::SealProof& v11 = core::seal_proof("StackedDrg32GiBV1_1");
   EXPECT_EQ(porep_challenges(v11, id, seed, comm_r, 9), interactive_challenges(1ull << 30, id, seed, 18, 9));
-  const SealProof& synth = seal_proof("StackedDrg32GiBV1_1_Feat_SyntheticPoRep");
+  const core::SealProof& synth = core::seal_proof("StackedDrg32GiBV1_1_Feat_SyntheticPoRep");
   EXPECT_EQ(porep_challenges(synth, id, seed, comm_r, 2),
             SyntheticChallenges(1ull << 30, id, comm_r).partition_challenges(seed, 18, 2));
-  const SealProof& ni = seal_proof("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep");
+  const core::SealProof& ni = core::seal_proof("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep");
   EXPECT_EQ(porep_challenges(ni, id, seed, comm_r, 125), non_interactive_challenges(1ull << 30, id, comm_r, 18, 125));
   EXPECT_THROW(porep_challenges(v11, id, seed, comm_r, 10), std::invalid_argument);
   EXPECT_THROW(interactive_challenges(64, id, seed, 2, 256), std::invalid_argument);
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

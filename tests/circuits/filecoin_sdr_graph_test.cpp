@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/feistel.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
+#include "circuits/filecoin/porep/feistel.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 #include "circuits/filecoin_test_util.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using testing::hex_of;
@@ -79,7 +79,7 @@ std::string parent_cache_digest(const SdrGraph& graph) {
   return hex_of(r1cs::sha256::hash(cache));
 }
 
-void expect_matches_manifest(const SealProof& proof) {
+void expect_matches_manifest(const core::SealProof& proof) {
   SCOPED_TRACE(proof.name);
   const SdrGraph graph(proof.shape().nodes(), proof.porep_id(), proof.api_version);
   const std::string id = cache_id(graph);
@@ -93,14 +93,14 @@ void expect_matches_manifest(const SealProof& proof) {
 // The manifest holds the V1 (API 1.0.0) and V1_1 (1.1.0) graphs of each size; API 1.2.0
 // builds the 1.1.0 graph (only the porep_id differs).
 TEST(FilecoinSdrGraph, ParentCacheOf2KiBMatchesTheManifest) {
-  expect_matches_manifest(seal_proof("StackedDrg2KiBV1"));
-  expect_matches_manifest(seal_proof("StackedDrg2KiBV1_1"));
+  expect_matches_manifest(core::seal_proof("StackedDrg2KiBV1"));
+  expect_matches_manifest(core::seal_proof("StackedDrg2KiBV1_1"));
 }
 
 // 2^18 nodes, with more buckets and Feistel cycle walking than 2 KiB exercises (a few
 // seconds; the legacy 8 MiB graph differs from 2 KiB's only in size, so one suffices).
 TEST(FilecoinSdrGraph, ParentCacheOf8MiBMatchesTheManifest) {
-  expect_matches_manifest(seal_proof("StackedDrg8MiBV1_1"));
+  expect_matches_manifest(core::seal_proof("StackedDrg8MiBV1_1"));
 }
 
 // The larger graphs' names (which also pin their Feistel keys) are in the manifest; their
@@ -108,7 +108,7 @@ TEST(FilecoinSdrGraph, ParentCacheOf8MiBMatchesTheManifest) {
 TEST(FilecoinSdrGraph, ProductionGraphNamesAreInTheManifest) {
   for (const char* name : {"StackedDrg512MiBV1", "StackedDrg512MiBV1_1", "StackedDrg32GiBV1", "StackedDrg32GiBV1_1",
                            "StackedDrg64GiBV1", "StackedDrg64GiBV1_1"}) {
-    const SealProof& proof = seal_proof(name);
+    const core::SealProof& proof = core::seal_proof(name);
     const std::string id = cache_id(SdrGraph(proof.shape().nodes(), proof.porep_id(), proof.api_version));
     const bool found = std::any_of(std::begin(kParentCacheManifest), std::end(kParentCacheManifest),
                                    [&](const ManifestEntry& e) { return e.cache_id == id && e.sector_bytes == proof.sector_bytes; });
@@ -116,8 +116,8 @@ TEST(FilecoinSdrGraph, ProductionGraphNamesAreInTheManifest) {
   }
 }
 
-PorepId porep_id_of(std::uint8_t first) {
-  PorepId id{};
+core::PorepId porep_id_of(std::uint8_t first) {
+  core::PorepId id{};
   id[0] = first;
   return id;
 }
@@ -126,15 +126,15 @@ PorepId porep_id_of(std::uint8_t first) {
 // the last base parent in 1.0.0 and the first from 1.1.0 on; no node is its own parent.
 // Also (from the construction): every base parent precedes its node.
 TEST(FilecoinSdrGraph, BaseParentsStructure) {
-  for (ApiVersion version : {ApiVersion::k1_0_0, ApiVersion::k1_1_0, ApiVersion::k1_2_0}) {
+  for (core::ApiVersion version : {core::ApiVersion::k1_0_0, core::ApiVersion::k1_1_0, core::ApiVersion::k1_2_0}) {
     for (std::uint64_t nodes : {4u, 16u, 256u, 2048u}) {
-      const SdrGraph graph(nodes, porep_id_of(version == ApiVersion::k1_0_0 ? 0 : 5), version);
+      const SdrGraph graph(nodes, porep_id_of(version == core::ApiVersion::k1_0_0 ? 0 : 5), version);
       EXPECT_EQ(graph.base_parents(0), BaseParents{});
       EXPECT_EQ(graph.base_parents(1), BaseParents{});
       for (std::uint64_t node = 2; node < nodes; ++node) {
         const BaseParents p = graph.base_parents(node);
         EXPECT_EQ(p, graph.base_parents(node));
-        EXPECT_EQ(p[version == ApiVersion::k1_0_0 ? kBaseDegree - 1 : 0], node - 1);
+        EXPECT_EQ(p[version == core::ApiVersion::k1_0_0 ? kBaseDegree - 1 : 0], node - 1);
         for (std::uint32_t parent : p) EXPECT_LT(parent, node);
       }
     }
@@ -142,8 +142,8 @@ TEST(FilecoinSdrGraph, BaseParentsStructure) {
 }
 
 TEST(FilecoinSdrGraph, PorepIdChangesBothParentSets) {
-  const SdrGraph a(1024, porep_id_of(5), ApiVersion::k1_1_0);
-  const SdrGraph b(1024, porep_id_of(6), ApiVersion::k1_1_0);
+  const SdrGraph a(1024, porep_id_of(5), core::ApiVersion::k1_1_0);
+  const SdrGraph b(1024, porep_id_of(6), core::ApiVersion::k1_1_0);
   std::size_t base_differs = 0;
   std::size_t expander_differs = 0;
   for (std::uint64_t node = 2; node < 1024; ++node) {
@@ -191,9 +191,9 @@ TEST(FilecoinFeistel, HalfWidths) {
 // 1.2.0) gives some node among the first three an expander parent ≥ 2^29, which 32-bit
 // truncation would make impossible.
 TEST(FilecoinSdrGraph, ExpanderParentsKeepTheirHighBits) {
-  PorepId id{};
+  core::PorepId id{};
   id[0] = 5;
-  const SdrGraph graph(std::uint64_t{1} << 31, id, ApiVersion::k1_2_0);
+  const SdrGraph graph(std::uint64_t{1} << 31, id, core::ApiVersion::k1_2_0);
   bool high = false;
   for (std::uint64_t node = 0; node < 3 && !high; ++node) {
     for (std::uint32_t parent : graph.expander_parents(node)) high = high || parent >= (1u << 29);
@@ -208,11 +208,12 @@ TEST(FilecoinSdrGraph, LegacyExpanderPathology) {
   struct Case {
     std::uint8_t id;
     std::uint64_t nodes;
-    ApiVersion version;
+    core::ApiVersion version;
     bool pathological;
   };
-  for (const Case& c : {Case{3, 1ull << 30, ApiVersion::k1_0_0, true}, Case{4, 1ull << 31, ApiVersion::k1_0_0, true},
-                        Case{8, 1ull << 30, ApiVersion::k1_1_0, false}, Case{9, 1ull << 31, ApiVersion::k1_2_0, false}}) {
+  for (const Case& c :
+       {Case{3, 1ull << 30, core::ApiVersion::k1_0_0, true}, Case{4, 1ull << 31, core::ApiVersion::k1_0_0, true},
+        Case{8, 1ull << 30, core::ApiVersion::k1_1_0, false}, Case{9, 1ull << 31, core::ApiVersion::k1_2_0, false}}) {
     SCOPED_TRACE(static_cast<int>(c.id));
     const SdrGraph graph(c.nodes, porep_id_of(c.id), c.version);
     bool upper_half = false;
@@ -224,12 +225,12 @@ TEST(FilecoinSdrGraph, LegacyExpanderPathology) {
 }
 
 TEST(FilecoinSdrGraph, RejectsBadSizesAndNodes) {
-  EXPECT_THROW(SdrGraph(0, PorepId{}, ApiVersion::k1_1_0), std::invalid_argument);
-  EXPECT_THROW(SdrGraph(std::uint64_t{1} << 32, PorepId{}, ApiVersion::k1_1_0), std::invalid_argument);
-  const SdrGraph graph(64, PorepId{}, ApiVersion::k1_1_0);
+  EXPECT_THROW(SdrGraph(0, core::PorepId{}, core::ApiVersion::k1_1_0), std::invalid_argument);
+  EXPECT_THROW(SdrGraph(std::uint64_t{1} << 32, core::PorepId{}, core::ApiVersion::k1_1_0), std::invalid_argument);
+  const SdrGraph graph(64, core::PorepId{}, core::ApiVersion::k1_1_0);
   EXPECT_THROW(graph.base_parents(64), std::out_of_range);
   EXPECT_THROW(graph.expander_parents(64), std::out_of_range);
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

@@ -1,15 +1,16 @@
 // SDR labels, the replica id and the encoding.
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/encoding.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/replica_id.hpp"
+#include "circuits/filecoin/porep/encoding.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/replica_id.hpp"
 #include "circuits/filecoin_test_util.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
+using core::ApiVersion;
 using testing::filled;
 using testing::hex_of;
 using testing::le_bytes_of_limbs;
@@ -50,7 +51,7 @@ TEST(FilecoinSdrLabels, NodeZeroHashesThePrefixOnly) {
   std::vector<std::uint8_t> prefix(id.begin(), id.end());
   prefix.resize(64);
   prefix[35] = 3;  // layer 3, big-endian
-  NodeBytes expected = r1cs::sha256::hash(prefix);
+  core::NodeBytes expected = r1cs::sha256::hash(prefix);
   expected[31] &= 0x3f;
   EXPECT_EQ(label(id, 3, 0, {}), expected);
 }
@@ -58,7 +59,7 @@ TEST(FilecoinSdrLabels, NodeZeroHashesThePrefixOnly) {
 TEST(FilecoinSdrLabels, LabelsFitIn254Bits) {
   const SdrGraph graph(64, filled(123), ApiVersion::k1_1_0);
   for (const LabelLayer& layer : generate_labels(graph, filled(9), 2)) {
-    for (const NodeBytes& l : layer) EXPECT_LT(l[31], 0x40);
+    for (const core::NodeBytes& l : layer) EXPECT_LT(l[31], 0x40);
   }
 }
 
@@ -69,7 +70,7 @@ TEST(FilecoinSdrLabels, LabelingProofRecomputesTheLabel) {
   const std::vector<LabelLayer> labels = generate_labels(graph, id, 3);
   for (std::uint32_t layer = 1; layer <= 3; ++layer) {
     for (std::uint64_t node : {0u, 1u, 2u, 77u, 127u}) {
-      const std::vector<NodeBytes> parents = parent_labels(graph, labels, layer, node);
+      const std::vector<core::NodeBytes> parents = parent_labels(graph, labels, layer, node);
       EXPECT_EQ(parents.size(), node == 0 ? 0u : layer == 1 ? kBaseDegree : kDegree);
       EXPECT_EQ(label(id, layer, node, parents), labels[layer - 1][node]);
     }
@@ -78,13 +79,13 @@ TEST(FilecoinSdrLabels, LabelingProofRecomputesTheLabel) {
 
 TEST(FilecoinSdrLabels, RejectsWrongParentsAndLayers) {
   const ReplicaId id{};
-  const std::vector<NodeBytes> six(6);
-  const std::vector<NodeBytes> fourteen(14);
+  const std::vector<core::NodeBytes> six(6);
+  const std::vector<core::NodeBytes> fourteen(14);
   EXPECT_THROW(label(id, 0, 1, six), std::invalid_argument);
   EXPECT_THROW(label(id, 1, 1, fourteen), std::invalid_argument);
   EXPECT_THROW(label(id, 2, 1, six), std::invalid_argument);
   EXPECT_THROW(label(id, 1, 0, six), std::invalid_argument);
-  const SdrGraph graph(16, PorepId{}, ApiVersion::k1_1_0);
+  const SdrGraph graph(16, core::PorepId{}, ApiVersion::k1_1_0);
   const std::vector<LabelLayer> labels = generate_labels(graph, id, 2);
   EXPECT_THROW(parent_labels(graph, labels, 3, 5), std::out_of_range);
   EXPECT_THROW(generate_labels(graph, id, 0), std::invalid_argument);
@@ -95,27 +96,27 @@ TEST(FilecoinSdrLabels, RejectsWrongParentsAndLayers) {
 TEST(FilecoinReplicaId, LayoutAndTruncation) {
   const auto prover = filled(1);
   const auto ticket = filled(2);
-  const NodeBytes comm_d = filled(3);
-  const PorepId porep = seal_proof("StackedDrg2KiBV1_1").porep_id();
+  const core::NodeBytes comm_d = filled(3);
+  const core::PorepId porep = core::seal_proof("StackedDrg2KiBV1_1").porep_id();
   std::vector<std::uint8_t> message(prover.begin(), prover.end());
   for (std::uint8_t b : {0, 0, 0, 0, 0, 0, 0x01, 0x02}) message.push_back(b);
   message.insert(message.end(), ticket.begin(), ticket.end());
   message.insert(message.end(), comm_d.begin(), comm_d.end());
   message.insert(message.end(), porep.begin(), porep.end());
-  NodeBytes expected = r1cs::sha256::hash(message);
+  core::NodeBytes expected = r1cs::sha256::hash(message);
   expected[31] &= 0x3f;
   EXPECT_EQ(replica_id(prover, 0x0102, ticket, comm_d, porep), expected);
   EXPECT_NE(replica_id(prover, 0x0201, ticket, comm_d, porep), expected);
 }
 
-NodeBytes node_of(std::uint64_t v) {
-  NodeBytes out{};
+core::NodeBytes node_of(std::uint64_t v) {
+  core::NodeBytes out{};
   for (int b = 0; b < 8; ++b) out[b] = static_cast<std::uint8_t>(v >> (8 * b));
   return out;
 }
 
 // Fr modulus r, little-endian.
-NodeBytes modulus_bytes() {
+core::NodeBytes modulus_bytes() {
   return le_bytes_of_limbs({0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48});
 }
 
@@ -123,7 +124,7 @@ TEST(FilecoinEncoding, AddsTheKeyInFr) {
   EXPECT_EQ(encode(node_of(5), node_of(7)), node_of(12));
   EXPECT_EQ(decode(node_of(5), node_of(12)), node_of(7));
   // (r − 1) + 2 wraps to 1.
-  NodeBytes r_minus_1 = modulus_bytes();
+  core::NodeBytes r_minus_1 = modulus_bytes();
   r_minus_1[0] -= 1;
   EXPECT_EQ(encode(r_minus_1, node_of(2)), node_of(1));
   EXPECT_EQ(decode(r_minus_1, node_of(1)), node_of(2));
@@ -140,4 +141,4 @@ TEST(FilecoinEncoding, RejectsNonCanonicalOperands) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

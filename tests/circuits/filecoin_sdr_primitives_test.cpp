@@ -5,11 +5,11 @@
 #include <numeric>
 #include <vector>
 
-#include "circuits/filecoin/blake2b.hpp"
-#include "circuits/filecoin/chacha.hpp"
+#include "circuits/filecoin/hashers/blake2b.hpp"
+#include "circuits/filecoin/hashers/chacha.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::hashers {
 namespace {
 
 using testing::bytes_from_hex;
@@ -141,4 +141,4 @@ TEST(FilecoinChaCha, RejectsOddRoundCounts) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::hashers

@@ -3,11 +3,11 @@
 // rust-filecoin-proofs-api src/registry.rs.
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sector_shape.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/core/sector_shape.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 using testing::hex_of;
@@ -149,4 +149,4 @@ TEST(FilecoinSealProof, UnknownProofsAreNamed) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

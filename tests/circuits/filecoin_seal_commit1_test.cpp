@@ -10,24 +10,27 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/encoding.hpp"
-#include "circuits/filecoin/labels.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/replica_id.hpp"
-#include "circuits/filecoin/sdr_graph.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/tree_d.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/core/tree_d.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
+#include "circuits/filecoin/porep/encoding.hpp"
+#include "circuits/filecoin/porep/labels.hpp"
+#include "circuits/filecoin/porep/replica_id.hpp"
+#include "circuits/filecoin/porep/sdr_graph.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
+
+using ff::Fr;
+
 namespace {
 
-std::vector<NodeBytes> random_data(std::mt19937_64& rng, std::uint64_t nodes) {
-  std::vector<NodeBytes> data(nodes);
-  for (NodeBytes& node : data) node = fr_to_domain(Fr::random(rng));
+std::vector<core::NodeBytes> random_data(std::mt19937_64& rng, std::uint64_t nodes) {
+  std::vector<core::NodeBytes> data(nodes);
+  for (core::NodeBytes& node : data) node = hashers::fr_to_domain(Fr::random(rng));
   return data;
 }
 
@@ -39,12 +42,12 @@ std::array<std::uint8_t, N> random_bytes(std::mt19937_64& rng) {
 }
 
 struct Fixture {
-  std::vector<NodeBytes> data;
+  std::vector<core::NodeBytes> data;
   SealedSector sector;
   C1Output c1;
 };
 
-Fixture seal_random(const SealProof& proof, std::uint64_t seed) {
+Fixture seal_random(const core::SealProof& proof, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   SectorValues values;
   values.registered_proof = &proof;
@@ -52,50 +55,52 @@ Fixture seal_random(const SealProof& proof, std::uint64_t seed) {
   values.sector_id = rng();
   values.ticket = random_bytes<32>(rng);
   values.seed = random_bytes<32>(rng);
-  std::vector<NodeBytes> data = random_data(rng, proof.shape().nodes());
+  std::vector<core::NodeBytes> data = random_data(rng, proof.shape().nodes());
   SealedSector sector = seal_sector(values, data);
   C1Output c1 = seal_commit_phase1(sector);
   return Fixture{std::move(data), std::move(sector), std::move(c1)};
 }
 
 const Fixture& sealed_2kib() {
-  static const Fixture f = seal_random(seal_proof("StackedDrg2KiBV1_1"), 2048);
+  static const Fixture f = seal_random(core::seal_proof("StackedDrg2KiBV1_1"), 2048);
   return f;
 }
 
-std::vector<Fr> frs(const std::vector<NodeBytes>& nodes) {
+std::vector<Fr> frs(const std::vector<core::NodeBytes>& nodes) {
   std::vector<Fr> out;
-  for (const NodeBytes& n : nodes) out.push_back(domain_to_fr(n));
+  for (const core::NodeBytes& n : nodes) out.push_back(hashers::domain_to_fr(n));
   return out;
 }
 
 // A proof's path as one list of levels (base, then sub, then top), as the circuit takes it.
-PoseidonPath path_levels(const MerkleProof& p) {
-  PoseidonPath out;
+core::PoseidonPath path_levels(const MerkleProof& p) {
+  core::PoseidonPath out;
   for (const MerklePath* part : {&p.base, &p.sub, &p.top}) {
-    for (const MerklePathElement& e : *part) out.push_back(PathElement{frs(e.hashes), e.index});
+    for (const MerklePathElement& e : *part) out.push_back(core::PathElement{frs(e.hashes), e.index});
   }
   return out;
 }
 
-NodeBytes tree_d_root(const MerkleProof& p) {
-  NodeBytes node = p.leaf;
+core::NodeBytes tree_d_root(const MerkleProof& p) {
+  core::NodeBytes node = p.leaf;
   for (const MerklePathElement& e : p.base) {
-    node = e.index == 0 ? sha256_hash2(node, e.hashes.at(0)) : sha256_hash2(e.hashes.at(0), node);
+    node = e.index == 0 ? hashers::sha256_hash2(node, e.hashes.at(0)) : hashers::sha256_hash2(e.hashes.at(0), node);
   }
   return node;
 }
 
-NodeBytes poseidon_root(const MerkleProof& p) {
-  return fr_to_domain(root_from_path(domain_to_fr(p.leaf), path_levels(p)));
+core::NodeBytes poseidon_root(const MerkleProof& p) {
+  return hashers::fr_to_domain(core::root_from_path(hashers::domain_to_fr(p.leaf), path_levels(p)));
 }
 
 // What the circuit takes from a vanilla proof (the conversion C2 makes).
-ChallengeProof circuit_challenge(const VanillaProof& v) {
-  const auto opening = [](const ColumnProof& c) { return ColumnOpening{frs(c.rows), path_levels(c.inclusion_proof)}; };
-  ChallengeProof c;
+porep::ChallengeProof circuit_challenge(const VanillaProof& v) {
+  const auto opening = [](const ColumnProof& c) {
+    return porep::ColumnOpening{frs(c.rows), path_levels(c.inclusion_proof)};
+  };
+  porep::ChallengeProof c;
   c.node = v.challenge();
-  c.data_leaf = domain_to_fr(v.comm_d_proofs.leaf);
+  c.data_leaf = hashers::domain_to_fr(v.comm_d_proofs.leaf);
   c.comm_d_path = path_levels(v.comm_d_proofs);
   c.comm_r_last_path = path_levels(v.comm_r_last_proof);
   c.comm_c_path = path_levels(v.replica_column_proofs.c_x.inclusion_proof);
@@ -104,7 +109,7 @@ ChallengeProof circuit_challenge(const VanillaProof& v) {
   return c;
 }
 
-void expect_same_path(const std::vector<PathElement>& got, const std::vector<PathElement>& want,
+void expect_same_path(const std::vector<core::PathElement>& got, const std::vector<core::PathElement>& want,
                       const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -113,7 +118,7 @@ void expect_same_path(const std::vector<PathElement>& got, const std::vector<Pat
   }
 }
 
-void expect_same_columns(const std::vector<ColumnOpening>& got, const std::vector<ColumnOpening>& want,
+void expect_same_columns(const std::vector<porep::ColumnOpening>& got, const std::vector<porep::ColumnOpening>& want,
                          const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -125,20 +130,21 @@ void expect_same_columns(const std::vector<ColumnOpening>& got, const std::vecto
 TEST(FilecoinSealCommit1, SealFillsTheCommitmentsOfTheData) {
   const Fixture& f = sealed_2kib();
   const SectorValues& v = f.sector.values;
-  const std::span<const std::byte> bytes = std::as_bytes(std::span<const NodeBytes>(f.data));
-  EXPECT_EQ(v.comm_d, build_tree_d({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}).root());
-  const ReplicaId id = replica_id(v.prover_id, v.sector_id, v.ticket, v.comm_d, v.registered_proof->porep_id());
+  const std::span<const std::byte> bytes = std::as_bytes(std::span<const core::NodeBytes>(f.data));
+  EXPECT_EQ(v.comm_d, core::build_tree_d({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}).root());
+  const porep::ReplicaId id =
+      porep::replica_id(v.prover_id, v.sector_id, v.ticket, v.comm_d, v.registered_proof->porep_id());
   EXPECT_EQ(f.sector.replica.replica_id(), id);
-  EXPECT_EQ(v.comm_r,
-            fr_to_domain(poseidon::hash(std::vector<Fr>{f.sector.replica.comm_c(), f.sector.replica.comm_r_last()})));
+  EXPECT_EQ(v.comm_r, hashers::fr_to_domain(hashers::poseidon::hash(
+                          std::vector<Fr>{f.sector.replica.comm_c(), f.sector.replica.comm_r_last()})));
   EXPECT_EQ(f.sector.replica.data(), f.data);
   EXPECT_EQ(f.sector.replica.layers(), 2u);
-  EXPECT_EQ(f.sector.replica.tree_shape(), sector_tree_shape(2048));
+  EXPECT_EQ(f.sector.replica.tree_shape(), core::sector_tree_shape(2048));
 }
 
 TEST(FilecoinSealCommit1, OutputNamesTheSectorAndDrawsItsChallenges) {
   const Fixture& f = sealed_2kib();
-  const SealProof& proof = *f.sector.values.registered_proof;
+  const core::SealProof& proof = *f.sector.values.registered_proof;
   EXPECT_EQ(f.c1.registered_proof.registered_id, proof.registered_id);
   EXPECT_EQ(f.c1.comm_r, f.sector.values.comm_r);
   EXPECT_EQ(f.c1.comm_d, f.sector.values.comm_d);
@@ -147,7 +153,7 @@ TEST(FilecoinSealCommit1, OutputNamesTheSectorAndDrawsItsChallenges) {
   EXPECT_EQ(f.c1.ticket, f.sector.values.ticket);
   ASSERT_EQ(f.c1.vanilla_proofs.size(), proof.partitions());
   for (std::size_t k = 0; k < f.c1.vanilla_proofs.size(); ++k) {
-    const std::vector<std::uint64_t> drawn = porep_challenges(proof, f.c1.replica_id, f.c1.seed, f.c1.comm_r, k);
+    const std::vector<std::uint64_t> drawn = porep::porep_challenges(proof, f.c1.replica_id, f.c1.seed, f.c1.comm_r, k);
     ASSERT_EQ(drawn.size(), proof.challenges_per_partition());
     ASSERT_EQ(f.c1.vanilla_proofs[k].size(), drawn.size());
     for (std::size_t i = 0; i < drawn.size(); ++i) EXPECT_EQ(f.c1.vanilla_proofs[k][i].challenge(), drawn[i]);
@@ -164,9 +170,9 @@ TEST(FilecoinSealCommit1, JsonRoundTripIsExact) {
 
 TEST(FilecoinSealCommit1, PathsLeadToTheCommitments) {
   const Fixture& f = sealed_2kib();
-  const InMemoryReplica& r = f.sector.replica;
-  const NodeBytes comm_c = fr_to_domain(r.comm_c());
-  const NodeBytes comm_r_last = fr_to_domain(r.comm_r_last());
+  const porep::InMemoryReplica& r = f.sector.replica;
+  const core::NodeBytes comm_c = hashers::fr_to_domain(r.comm_c());
+  const core::NodeBytes comm_r_last = hashers::fr_to_domain(r.comm_r_last());
   for (const auto& partition : f.c1.vanilla_proofs) {
     for (const VanillaProof& v : partition) {
       const std::uint64_t node = v.challenge();
@@ -180,7 +186,7 @@ TEST(FilecoinSealCommit1, PathsLeadToTheCommitments) {
       EXPECT_EQ(v.comm_r_last_proof.leaf, r.replica()[node]);
       EXPECT_EQ(poseidon_root(v.comm_r_last_proof), comm_r_last);
       // The replica node is the data encoded with the last layer's label.
-      EXPECT_EQ(v.comm_r_last_proof.leaf, encode(v.replica_column_proofs.c_x.rows.back(), v.comm_d_proofs.leaf));
+      EXPECT_EQ(v.comm_r_last_proof.leaf, porep::encode(v.replica_column_proofs.c_x.rows.back(), v.comm_d_proofs.leaf));
 
       const ReplicaColumnProof& cols = v.replica_column_proofs;
       std::vector<const ColumnProof*> all{&cols.c_x};
@@ -188,28 +194,30 @@ TEST(FilecoinSealCommit1, PathsLeadToTheCommitments) {
       for (const ColumnProof& c : cols.exp_parents) all.push_back(&c);
       for (const ColumnProof* c : all) {
         EXPECT_EQ(c->inclusion_proof.root, comm_c);
-        EXPECT_EQ(c->inclusion_proof.leaf, fr_to_domain(poseidon::hash(frs(c->rows))));
+        EXPECT_EQ(c->inclusion_proof.leaf, hashers::fr_to_domain(hashers::poseidon::hash(frs(c->rows))));
         EXPECT_EQ(poseidon_root(c->inclusion_proof), comm_c);
         for (std::size_t l = 0; l < c->rows.size(); ++l) EXPECT_EQ(c->rows[l], r.labels()[l][c->index]);
       }
-      EXPECT_EQ(f.c1.comm_r,
-                fr_to_domain(poseidon::hash(std::vector<Fr>{domain_to_fr(comm_c), domain_to_fr(comm_r_last)})));
+      EXPECT_EQ(f.c1.comm_r, hashers::fr_to_domain(hashers::poseidon::hash(
+                                 std::vector<Fr>{hashers::domain_to_fr(comm_c), hashers::domain_to_fr(comm_r_last)})));
     }
   }
 }
 
 TEST(FilecoinSealCommit1, ColumnsAreTheGraphsParents) {
   const Fixture& f = sealed_2kib();
-  const SdrGraph& graph = f.sector.replica.graph();
+  const porep::SdrGraph& graph = f.sector.replica.graph();
   for (const auto& partition : f.c1.vanilla_proofs) {
     for (const VanillaProof& v : partition) {
       const std::uint64_t node = v.challenge();
       const ReplicaColumnProof& cols = v.replica_column_proofs;
       EXPECT_EQ(cols.c_x.index, node);
-      ASSERT_EQ(cols.drg_parents.size(), kBaseDegree);
-      ASSERT_EQ(cols.exp_parents.size(), kExpansionDegree);
-      for (std::size_t i = 0; i < kBaseDegree; ++i) EXPECT_EQ(cols.drg_parents[i].index, graph.base_parents(node)[i]);
-      for (std::size_t i = 0; i < kExpansionDegree; ++i) {
+      ASSERT_EQ(cols.drg_parents.size(), porep::kBaseDegree);
+      ASSERT_EQ(cols.exp_parents.size(), porep::kExpansionDegree);
+      for (std::size_t i = 0; i < porep::kBaseDegree; ++i) {
+        EXPECT_EQ(cols.drg_parents[i].index, graph.base_parents(node)[i]);
+      }
+      for (std::size_t i = 0; i < porep::kExpansionDegree; ++i) {
         EXPECT_EQ(cols.exp_parents[i].index, graph.expander_parents(node)[i]);
       }
     }
@@ -228,18 +236,18 @@ TEST(FilecoinSealCommit1, LabelingProofsRecomputeTheColumnsLabels) {
         const LabelingProof& l = v.labeling_proofs[layer - 1];
         EXPECT_EQ(l.layer_index, layer);
         EXPECT_EQ(l.node, node);
-        ASSERT_EQ(l.parents.size(), kLabelParentSlots);
+        ASSERT_EQ(l.parents.size(), porep::kLabelParentSlots);
         // The distinct parents: the DRG parents' labels in this layer, then (from layer 2)
         // the expander parents' in the previous one, as the parent columns hold them.
-        std::vector<NodeBytes> distinct;
+        std::vector<core::NodeBytes> distinct;
         for (const ColumnProof& c : cols.drg_parents) distinct.push_back(c.rows[layer - 1]);
         if (layer > 1) {
           for (const ColumnProof& c : cols.exp_parents) distinct.push_back(c.rows[layer - 2]);
         }
-        for (std::size_t slot = 0; slot < kLabelParentSlots; ++slot) {
+        for (std::size_t slot = 0; slot < porep::kLabelParentSlots; ++slot) {
           EXPECT_EQ(l.parents[slot], distinct[slot % distinct.size()]) << "slot " << slot;
         }
-        EXPECT_EQ(label(f.c1.replica_id, layer, node, distinct), cols.c_x.rows[layer - 1]);
+        EXPECT_EQ(porep::label(f.c1.replica_id, layer, node, distinct), cols.c_x.rows[layer - 1]);
       }
       EXPECT_EQ(v.encoding_proof, v.labeling_proofs.back());
     }
@@ -252,17 +260,17 @@ TEST(FilecoinSealCommit1, VanillaProofsCarryTheCircuitAssignment) {
     const std::vector<VanillaProof>& proofs = f.c1.vanilla_proofs[k];
     std::vector<std::uint64_t> challenges;
     for (const VanillaProof& v : proofs) challenges.push_back(v.challenge());
-    const StackedPartition want = f.sector.replica.prove_partition(challenges);
+    const porep::StackedPartition want = f.sector.replica.prove_partition(challenges);
 
-    EXPECT_EQ(domain_to_fr(f.c1.replica_id), want.replica_id);
-    EXPECT_EQ(domain_to_fr(f.c1.comm_d), want.comm_d);
-    EXPECT_EQ(domain_to_fr(f.c1.comm_r), want.comm_r);
+    EXPECT_EQ(hashers::domain_to_fr(f.c1.replica_id), want.replica_id);
+    EXPECT_EQ(hashers::domain_to_fr(f.c1.comm_d), want.comm_d);
+    EXPECT_EQ(hashers::domain_to_fr(f.c1.comm_r), want.comm_r);
     ASSERT_EQ(proofs.size(), want.challenges.size());
     for (std::size_t i = 0; i < proofs.size(); ++i) {
-      EXPECT_EQ(domain_to_fr(proofs[i].comm_r_last_proof.root), want.comm_r_last);
-      EXPECT_EQ(domain_to_fr(proofs[i].replica_column_proofs.c_x.inclusion_proof.root), want.comm_c);
-      const ChallengeProof got = circuit_challenge(proofs[i]);
-      const ChallengeProof& expected = want.challenges[i];
+      EXPECT_EQ(hashers::domain_to_fr(proofs[i].comm_r_last_proof.root), want.comm_r_last);
+      EXPECT_EQ(hashers::domain_to_fr(proofs[i].replica_column_proofs.c_x.inclusion_proof.root), want.comm_c);
+      const porep::ChallengeProof got = circuit_challenge(proofs[i]);
+      const porep::ChallengeProof& expected = want.challenges[i];
       const std::string at = "partition " + std::to_string(k) + " challenge " + std::to_string(i);
       EXPECT_EQ(got.node, expected.node) << at;
       EXPECT_EQ(got.data_leaf, expected.data_leaf) << at;
@@ -280,12 +288,12 @@ TEST(FilecoinSealCommit1, VanillaProofsCarryTheCircuitAssignment) {
 class FilecoinSealCommit1Variants : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FilecoinSealCommit1Variants, RoundTripsAndDrawsTheVariantsChallenges) {
-  const SealProof& proof = seal_proof(GetParam());
+  const core::SealProof& proof = core::seal_proof(GetParam());
   const Fixture f = seal_random(proof, 7);
   EXPECT_TRUE(parse_c1_output(c1_output_to_json(f.c1), "c1.json") == f.c1);
   ASSERT_EQ(f.c1.vanilla_proofs.size(), proof.partitions());
   for (std::size_t k = 0; k < f.c1.vanilla_proofs.size(); ++k) {
-    const std::vector<std::uint64_t> drawn = porep_challenges(proof, f.c1.replica_id, f.c1.seed, f.c1.comm_r, k);
+    const std::vector<std::uint64_t> drawn = porep::porep_challenges(proof, f.c1.replica_id, f.c1.seed, f.c1.comm_r, k);
     ASSERT_EQ(f.c1.vanilla_proofs[k].size(), drawn.size());
     for (std::size_t i = 0; i < drawn.size(); ++i) {
       const VanillaProof& v = f.c1.vanilla_proofs[k][i];
@@ -305,16 +313,16 @@ class FilecoinSealCommit1Refusals : public ::testing::Test {
  protected:
   SectorValues values() const {
     SectorValues v;
-    v.registered_proof = &seal_proof("StackedDrg2KiBV1_1");
+    v.registered_proof = &core::seal_proof("StackedDrg2KiBV1_1");
     return v;
   }
-  std::vector<NodeBytes> data() const {
+  std::vector<core::NodeBytes> data() const {
     std::mt19937_64 rng(3);
     return random_data(rng, 64);
   }
 };
 
-void expect_refusal(const SectorValues& values, const std::vector<NodeBytes>& data, const std::string& needle) {
+void expect_refusal(const SectorValues& values, const std::vector<core::NodeBytes>& data, const std::string& needle) {
   try {
     seal_sector(values, data);
     ADD_FAILURE() << "sealed, expected a refusal naming \"" << needle << "\"";
@@ -324,7 +332,7 @@ void expect_refusal(const SectorValues& values, const std::vector<NodeBytes>& da
 }
 
 TEST_F(FilecoinSealCommit1Refusals, DataOfAnotherSize) {
-  std::vector<NodeBytes> d = data();
+  std::vector<core::NodeBytes> d = data();
   d.pop_back();
   expect_refusal(values(), d, "63 data nodes");
   d.resize(128);
@@ -332,7 +340,7 @@ TEST_F(FilecoinSealCommit1Refusals, DataOfAnotherSize) {
 }
 
 TEST_F(FilecoinSealCommit1Refusals, NonCanonicalNode) {
-  std::vector<NodeBytes> d = data();
+  std::vector<core::NodeBytes> d = data();
   d[17].fill(0xff);
   expect_refusal(values(), d, "data node 17");
 }
@@ -347,4 +355,4 @@ TEST_F(FilecoinSealCommit1Refusals, NoRegisteredProof) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/sparse_poseidon_tree.hpp"
+#include "circuits/filecoin/core/sparse_poseidon_tree.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 struct SparseCase {
@@ -94,4 +94,4 @@ TEST(FilecoinSparsePoseidonTreeSize, HoldsA64GiBShape) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

@@ -9,29 +9,29 @@
 
 #include <random>
 
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/seal_proof.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/stacked_circuit.hpp"
-#include "circuits/filecoin/stacked_replica.hpp"
+#include "circuits/filecoin/core/seal_proof.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
+#include "circuits/filecoin/porep/stacked_circuit.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "r1cs/recording_system.hpp"
 #include "r1cs/test_system.hpp"
 #include "shape_checks.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::porep {
 namespace {
 
 using r1cs::TestSystem;
 
 constexpr std::size_t kLayers = 2;
 
-PorepId arbitrary_porep_id() {
-  PorepId id{};
+core::PorepId arbitrary_porep_id() {
+  core::PorepId id{};
   id.fill(44);
   return id;
 }
 
-std::size_t base_tree_count(const TreeShape& s) { return (s.sub == 0 ? 1 : s.sub) * (s.top == 0 ? 1 : s.top); }
+std::size_t base_tree_count(const core::TreeShape& s) { return (s.sub == 0 ? 1 : s.sub) * (s.top == 0 ? 1 : s.top); }
 
 // A sector of random data sealed with a random replica id, and partition 0's challenges
 // drawn from a random seed, as the reference test sets it up.
@@ -40,20 +40,20 @@ struct Sealed {
   std::vector<std::uint64_t> challenges;
 };
 
-std::vector<NodeBytes> random_nodes(std::mt19937_64& rng, std::size_t n) {
-  std::vector<NodeBytes> nodes(n);
-  for (NodeBytes& node : nodes) node = fr_to_domain(Fr::random(rng));
+std::vector<core::NodeBytes> random_nodes(std::mt19937_64& rng, std::size_t n) {
+  std::vector<core::NodeBytes> nodes(n);
+  for (core::NodeBytes& node : nodes) node = hashers::fr_to_domain(Fr::random(rng));
   return nodes;
 }
 
-Sealed seal(const TreeShape& shape, std::uint64_t seed, std::size_t challenges = 1) {
+Sealed seal(const core::TreeShape& shape, std::uint64_t seed, std::size_t challenges = 1) {
   std::mt19937_64 rng(seed);
   const std::uint64_t nodes = 8 * base_tree_count(shape);
-  const ReplicaId replica_id = fr_to_domain(Fr::random(rng));
-  std::vector<NodeBytes> data = random_nodes(rng, nodes);
+  const ReplicaId replica_id = hashers::fr_to_domain(Fr::random(rng));
+  std::vector<core::NodeBytes> data = random_nodes(rng, nodes);
   ChallengeSeed challenge_seed{};
   for (auto& b : challenge_seed) b = static_cast<std::uint8_t>(rng());
-  InMemoryReplica replica(SdrGraph(nodes, arbitrary_porep_id(), ApiVersion::k1_1_0), kLayers, shape, replica_id,
+  InMemoryReplica replica(SdrGraph(nodes, arbitrary_porep_id(), core::ApiVersion::k1_1_0), kLayers, shape, replica_id,
                           std::move(data));
   std::vector<std::uint64_t> picked = interactive_challenges(nodes, replica_id, challenge_seed, challenges, 0);
   return Sealed{std::move(replica), std::move(picked)};
@@ -62,7 +62,7 @@ Sealed seal(const TreeShape& shape, std::uint64_t seed, std::size_t challenges =
 std::vector<Fr> allocated_inputs(const TestSystem& cs) { return {cs.inputs().begin() + 1, cs.inputs().end()}; }
 
 struct ReferenceCase {
-  TreeShape shape;
+  core::TreeShape shape;
   std::size_t constraints;
 };
 
@@ -82,8 +82,8 @@ TEST_P(FilecoinStackedReference, SatisfiedWithTheReferenceInputsAndConstraintCou
   // The inputs the circuit allocates are those a verifier derives from the graph.
   const std::vector<Fr> expected = circuit.public_inputs(0);
   EXPECT_EQ(allocated_inputs(cs), expected);
-  EXPECT_EQ(expected[0], domain_to_fr(s.replica.replica_id()));
-  EXPECT_EQ(expected[1], domain_to_fr(s.replica.comm_d()));
+  EXPECT_EQ(expected[0], hashers::domain_to_fr(s.replica.replica_id()));
+  EXPECT_EQ(expected[1], hashers::domain_to_fr(s.replica.comm_d()));
   EXPECT_EQ(expected[2], s.replica.comm_r());
   EXPECT_EQ(expected[3], Fr::from_u64(s.challenges[0]));
 }
@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Reference, FilecoinStackedReference,
                                            ReferenceCase{{8, 4, 0}, 1'296'576},
                                            ReferenceCase{{8, 4, 2}, 1'346'982}),
                          [](const auto& info) {
-                           const TreeShape& s = info.param.shape;
+                           const core::TreeShape& s = info.param.shape;
                            return "base" + std::to_string(s.base) + "_sub" + std::to_string(s.sub) + "_top" +
                                   std::to_string(s.top);
                          });
@@ -226,11 +226,11 @@ TEST(FilecoinStackedCircuit, SeveralPartitionsAndChallenges) {
 // A 2 KiB sector as StackedDrg2KiBV1_1 seals it (its porep_id, 2 layers, tree 8-0-0,
 // one partition of 2 interactive challenges): the whole partition circuit.
 TEST(FilecoinStackedCircuit, TwoKiBSealProofPartition) {
-  const SealProof& proof = seal_proof("StackedDrg2KiBV1_1");
-  const SectorShape& shape = proof.shape();
+  const core::SealProof& proof = core::seal_proof("StackedDrg2KiBV1_1");
+  const core::SectorShape& shape = proof.shape();
   std::mt19937_64 rng(2048);
-  const ReplicaId replica_id = fr_to_domain(Fr::random(rng));
-  const TreeShape tree{shape.base_arity, shape.sub_arity, shape.top_arity};
+  const ReplicaId replica_id = hashers::fr_to_domain(Fr::random(rng));
+  const core::TreeShape tree{shape.base_arity, shape.sub_arity, shape.top_arity};
   const InMemoryReplica replica(SdrGraph(shape.nodes(), proof.porep_id(), proof.api_version), shape.layers, tree,
                                 replica_id, random_nodes(rng, shape.nodes()));
   ChallengeSeed seed{};
@@ -266,11 +266,11 @@ TEST(FilecoinStackedCircuit, RejectsMalformedProofs) {
   EXPECT_THROW(StackedCircuit(s.replica.graph(), {8, 0, 0}, {p}), std::invalid_argument);
   EXPECT_THROW(InMemoryReplica(s.replica.graph(), 3, {8, 0, 0}, s.replica.replica_id(), s.replica.data()),
                std::invalid_argument);
-  std::vector<NodeBytes> not_fr = s.replica.data();
+  std::vector<core::NodeBytes> not_fr = s.replica.data();
   not_fr[5].fill(0xff);
   EXPECT_THROW(InMemoryReplica(s.replica.graph(), 2, {8, 0, 0}, s.replica.replica_id(), not_fr),
                std::invalid_argument);
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::porep

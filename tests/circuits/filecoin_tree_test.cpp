@@ -5,13 +5,13 @@
 #include <string_view>
 #include <vector>
 
-#include "circuits/filecoin/fr32.hpp"
-#include "circuits/filecoin/poseidon_hash.hpp"
-#include "circuits/filecoin/tree_d.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
+#include "circuits/filecoin/core/fr32.hpp"
+#include "circuits/filecoin/core/tree_d.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin_test_util.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::core {
 namespace {
 
 using testing::bytes_from_hex;
@@ -71,8 +71,8 @@ TEST(TreeD, ZeroCommitmentsMatchLotus) {
 TEST(TreeD, EmptyTwoKibSectorMatchesFilecoinProofs) {
   const std::vector<std::uint8_t> padded = fr32::pad(std::vector<std::uint8_t>(2032, 0));
   ASSERT_EQ(padded.size(), 2048u);
-  const Sha256Domain expected{252, 126, 146, 130, 150, 229, 22,  250, 173, 233, 134, 178, 143, 146, 212, 74,
-                              79,  36,  185, 53,  72,  82,  35,  55,  106, 121, 144, 39,  188, 24,  248, 51};
+  const hashers::Sha256Domain expected{252, 126, 146, 130, 150, 229, 22, 250, 173, 233, 134, 178, 143, 146, 212, 74,
+                                       79,  36,  185, 53,  72,  82,  35, 55,  106, 121, 144, 39,  188, 24,  248, 51};
   const r1cs::merkle::Sha256Tree tree = build_tree_d(padded);
   EXPECT_EQ(tree.root(), expected);
   EXPECT_EQ(tree.height(), 6u);
@@ -127,7 +127,9 @@ Fr root_of_base(std::span<const Fr> leaves) {
   std::vector<Fr> level(leaves.begin(), leaves.end());
   while (level.size() > 1) {
     std::vector<Fr> up;
-    for (std::size_t i = 0; i < level.size(); i += 8) up.push_back(poseidon::hash(std::span(level).subspan(i, 8)));
+    for (std::size_t i = 0; i < level.size(); i += 8) {
+      up.push_back(hashers::poseidon::hash(std::span(level).subspan(i, 8)));
+    }
     level = std::move(up);
   }
   return level[0];
@@ -144,17 +146,17 @@ TEST(PoseidonTree, CompoundRootsAndPathsFollowTheMerkletreeLayout) {
   EXPECT_EQ(base.root(), root_of_base(span.first(64)));
 
   const PoseidonTree sub2(std::vector<Fr>(all.begin(), all.begin() + 128), TreeShape{8, 2, 0});
-  EXPECT_EQ(sub2.root(), poseidon::hash(std::vector<Fr>{root_of_base(span.subspan(0, 64)),
-                                                        root_of_base(span.subspan(64, 64))}));
+  EXPECT_EQ(sub2.root(), hashers::poseidon::hash(
+                             std::vector<Fr>{root_of_base(span.subspan(0, 64)), root_of_base(span.subspan(64, 64))}));
 
   std::vector<Fr> sub_roots;
   for (std::size_t g = 0; g < 2; ++g) {
     std::vector<Fr> base_roots;
     for (std::size_t t = 0; t < 8; ++t) base_roots.push_back(root_of_base(span.subspan((8 * g + t) * 64, 64)));
-    sub_roots.push_back(poseidon::hash(base_roots));
+    sub_roots.push_back(hashers::poseidon::hash(base_roots));
   }
   const PoseidonTree top(all, TreeShape{8, 8, 2});
-  EXPECT_EQ(top.root(), poseidon::hash(sub_roots));
+  EXPECT_EQ(top.root(), hashers::poseidon::hash(sub_roots));
 
   for (std::uint64_t leaf : {0u, 1u, 63u, 64u, 517u, 1023u}) {
     const PoseidonPath path = top.path(leaf);
@@ -183,4 +185,4 @@ TEST(PoseidonTree, RejectsLeafCountsAndShapesThatDoNotFit) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::core

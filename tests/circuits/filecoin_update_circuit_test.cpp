@@ -7,12 +7,12 @@
 // every partition with the inputs a verifier derives, and each tampered value breaks it.
 #include <gtest/gtest.h>
 
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::update {
 namespace {
 
 struct Counts {
@@ -20,7 +20,7 @@ struct Counts {
   std::size_t constraints;
 };
 
-Counts count(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant) {
+Counts count(std::uint64_t nodes, const core::TreeShape& tree_r, UpdateHash variant) {
   const UpdateShape shape = update_shape(nodes, tree_r, variant);
   r1cs::ShapeSystem cs;
   synthesize_empty_sector_update(cs, shape, blank_update_partition(shape));
@@ -30,7 +30,7 @@ Counts count(std::uint64_t nodes, const TreeShape& tree_r, UpdateHash variant) {
 TEST(FilecoinUpdateCircuit, Sha256VariantCountsAreRustFilProofs) {
   const struct {
     std::uint64_t nodes;
-    TreeShape tree_r;
+    core::TreeShape tree_r;
     std::size_t constraints;
   } cases[] = {
       {32, {8, 4, 0}, 1'248'389},  {64, {8, 0, 0}, 1'705'039},  {128, {8, 2, 0}, 2'165'109},
@@ -57,7 +57,8 @@ TEST(FilecoinUpdateCircuit, ThirtyTwoGiBCountsAreRustFilProofs) {
 }
 
 void expect_satisfied_and_tamper_evident(const UpdateShape& shape, bool empty = false) {
-  const SyntheticUpdate update = empty ? synthetic_empty_update(shape, 5) : synthetic_update(shape, 5);
+  const synthetic::SyntheticUpdate update =
+      empty ? synthetic::synthetic_empty_update(shape, 5) : synthetic::synthetic_update(shape, 5);
   ASSERT_EQ(update.partitions.size(), shape.variant == UpdateHash::kSha256 ? shape.partitions : 1u);
   for (const UpdatePartition& p : update.partitions) {
     r1cs::TestSystem cs;
@@ -91,7 +92,7 @@ TEST(FilecoinUpdateCircuit, APoseidonUpdateSatisfiesTheCircuitAndTamperingBreaks
 TEST(FilecoinUpdateCircuit, AnEmptyUpdateOfAnySizeSatisfiesTheCircuit) {
   expect_satisfied_and_tamper_evident(update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon), true);
   const UpdateShape sha = update_shape(512, {8, 8, 0}, UpdateHash::kSha256);
-  const SyntheticUpdate update = synthetic_empty_update(sha, 3);
+  const synthetic::SyntheticUpdate update = synthetic::synthetic_empty_update(sha, 3);
   ASSERT_EQ(update.partitions.size(), 2u);
   for (const UpdatePartition& p : update.partitions) {
     r1cs::TestSystem cs;
@@ -131,7 +132,7 @@ TEST(FilecoinUpdateCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
   const UpdateShape poseidon = update_shape(256, {8, 4, 0}, UpdateHash::kPoseidon);
   const UpdateShape sha = update_shape(512, {8, 8, 0}, UpdateHash::kSha256);
   for (const UpdateShape& shape : {poseidon, sha}) {
-    const EmptySectorUpdateCircuit circuit("update", shape, synthetic_update(shape, 5).partitions);
+    const EmptySectorUpdateCircuit circuit("update", shape, synthetic::synthetic_update(shape, 5).partitions);
     const r1cs::WitnessValues values = circuit.synthesize_values(0);
     const std::size_t aux = values.aux.size();
     const std::size_t wide = values.aux.wide_values().size();
@@ -146,4 +147,4 @@ TEST(FilecoinUpdateCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::update

@@ -1,4 +1,4 @@
-// The bincode vanilla proofs of PoSt and SnapDeals (circuits/filecoin/vanilla_proofs.hpp):
+// The bincode vanilla proofs of PoSt and SnapDeals (circuits/filecoin/api/vanilla_proofs.hpp):
 // the byte layout bincode 1.3 gives storage-proofs' structs (tags, field order, u64
 // lengths), round trips, the 32 GiB blob sizes derived from that layout, and every kind
 // of damage refused with the offset and the problem named.
@@ -8,21 +8,21 @@
 #include <random>
 #include <string>
 
-#include "circuits/filecoin/bincode.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_merkle.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/bincode.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_merkle.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 
-namespace zkpipe::filecoin {
+namespace zkpipe::filecoin::api {
 namespace {
 
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
-NodeBytes node(std::uint8_t fill) {
-  NodeBytes b{};
+core::NodeBytes node(std::uint8_t fill) {
+  core::NodeBytes b{};
   b.fill(fill);
   b[31] = 0;  // below r whatever the fill
   return b;
@@ -129,30 +129,34 @@ TEST(FilecoinVanilla, BlobsRoundTrip) {
 // The sizes docs/filecoin/vanilla-proofs.md derives for 32 GiB (and 64 GiB) sectors,
 // written from all-zero proofs of the published shapes.
 TEST(FilecoinVanilla, ThirtyTwoGiBBlobsHaveTheDerivedSizes) {
-  const TreeShape sub{8, 8, 0};
-  const MerkleProof tree_r = merkle_proof_from_path(Fr::zero(), Fr::zero(), zero_path(kGiB, sub), sub);
+  const core::TreeShape sub{8, 8, 0};
+  const MerkleProof tree_r = merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kGiB, sub), sub);
   EXPECT_EQ(merkle_proof_bytes(tree_r).size(), 2484u);
-  const TreeShape top{8, 8, 2};
-  EXPECT_EQ(merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), zero_path(2 * kGiB, top), top)).size(),
-            2540u);
-  const TreeShape binary{2, 0, 0};
-  EXPECT_EQ(merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), zero_path(kGiB, binary), binary)).size(),
-            1516u);
+  const core::TreeShape top{8, 8, 2};
+  EXPECT_EQ(
+      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(2 * kGiB, top), top)).size(),
+      2540u);
+  const core::TreeShape binary{2, 0, 0};
+  EXPECT_EQ(
+      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kGiB, binary), binary)).size(),
+      1516u);
 
-  for (const auto& [kind, size] : {std::pair{PostKind::kWindow, 24'960u}, std::pair{PostKind::kWinning, 164'064u}}) {
-    const PostProof proof = post_proof(kind, 32 * kGiB);
+  for (const auto& [kind, size] :
+       {std::pair{post::PostKind::kWindow, 24'960u}, std::pair{post::PostKind::kWinning, 164'064u}}) {
+    const post::PostProof proof = post::post_proof(kind, 32 * kGiB);
     // One vanilla sector: Window's one sector of 10 challenges, Winning's 66 sectors of one.
-    const std::size_t sectors = kind == PostKind::kWindow ? 1 : proof.sector_count;
-    const FallbackPostCircuit zero =
-        fallback_post_shape(proof.name(), proof.leaves(), proof.tree_shape(), sectors, proof.challenge_count);
+    const std::size_t sectors = kind == post::PostKind::kWindow ? 1 : proof.sector_count;
+    const post::FallbackPostCircuit zero =
+        post::fallback_post_shape(proof.name(), proof.leaves(), proof.tree_shape(), sectors, proof.challenge_count);
     const std::uint64_t id = 1;
     const std::vector<FallbackPostSectorProof> vanilla = post_vanilla_proofs(proof, zero.assignments()[0], {&id, 1});
     ASSERT_EQ(vanilla.size(), 1u);
     EXPECT_EQ(post_vanilla_proof_bytes(vanilla[0]).size(), size) << proof.name();
   }
 
-  const UpdateShape snap = update_shape(kGiB, sub, UpdateHash::kSha256);
-  const std::vector<std::uint8_t> partition = update_vanilla_proof_bytes(update_vanilla_proof(snap, blank_update_partition(snap)));
+  const update::UpdateShape snap = update::update_shape(kGiB, sub, update::UpdateHash::kSha256);
+  const std::vector<std::uint8_t> partition =
+      update_vanilla_proof_bytes(update_vanilla_proof(snap, update::blank_update_partition(snap)));
   EXPECT_EQ(partition.size(), 561'768u);
 }
 
@@ -218,4 +222,4 @@ TEST(FilecoinVanilla, DamagedBlobsAreRefusedWithTheProblemNamed) {
 }
 
 }  // namespace
-}  // namespace zkpipe::filecoin
+}  // namespace zkpipe::filecoin::api

@@ -10,10 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/challenges.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/porep/challenges.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -26,13 +26,13 @@ namespace {
 
 using groth16::Blinding;
 
-filecoin::SectorValues random_sector(const filecoin::SealProof& proof, std::mt19937_64& rng) {
+filecoin::api::SectorValues random_sector(const filecoin::core::SealProof& proof, std::mt19937_64& rng) {
   auto bytes = [&rng] {
     std::array<std::uint8_t, 32> out{};
     for (auto& b : out) b = static_cast<std::uint8_t>(rng());
     return out;
   };
-  filecoin::SectorValues values;
+  filecoin::api::SectorValues values;
   values.registered_proof = &proof;
   values.prover_id = bytes();
   values.sector_id = rng() % 1000000;
@@ -43,21 +43,22 @@ filecoin::SectorValues random_sector(const filecoin::SealProof& proof, std::mt19
 
 TEST(CudaProverFilecoin, TwoKiBSealProofEqualsTheCpuProofsAndVerifies) {
   ZKPIPE_REQUIRE_GPU();
-  const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  const filecoin::core::SealProof& proof = filecoin::core::seal_proof("StackedDrg2KiBV1_1");
   std::mt19937_64 rng(2048);
-  const filecoin::SectorValues asked = random_sector(proof, rng);
-  std::vector<filecoin::NodeBytes> data(proof.shape().nodes());
-  for (auto& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
-  const filecoin::SealedSector sealed = filecoin::seal_sector(asked, data);
-  const filecoin::C1Output c1 = filecoin::seal_commit_phase1(sealed);
-  const filecoin::StackedCircuit circuit = filecoin::stacked_circuit_from_c1(c1, sealed.values, "sealed 2 KiB");
+  const filecoin::api::SectorValues asked = random_sector(proof, rng);
+  std::vector<filecoin::core::NodeBytes> data(proof.shape().nodes());
+  for (auto& node : data) node = filecoin::hashers::fr_to_domain(ff::Fr::random(rng));
+  const filecoin::api::SealedSector sealed = filecoin::api::seal_sector(asked, data);
+  const filecoin::api::C1Output c1 = filecoin::api::seal_commit_phase1(sealed);
+  const filecoin::porep::StackedCircuit circuit =
+      filecoin::api::stacked_circuit_from_c1(c1, sealed.values, "sealed 2 KiB");
 
   const groth16::ProvingKey key =
       groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(22));
   const groth16::PreparedVerifyingKey pvk(key.vk);
   const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit));
-  const filecoin::SdrGraph graph = filecoin::seal_graph(proof);
-  const filecoin::SectorValues& sector = sealed.values;
+  const filecoin::porep::SdrGraph graph = filecoin::api::seal_graph(proof);
+  const filecoin::api::SectorValues& sector = sealed.values;
   groth16::CpuProver cpu;
   CudaProver gpu(0);
   for (std::size_t p = 0; p < circuit.partitions(); ++p) {
@@ -67,10 +68,10 @@ TEST(CudaProverFilecoin, TwoKiBSealProofEqualsTheCpuProofsAndVerifies) {
         groth16::prove(gpu, groth16::synthesize_witness(circuit, p, compiled), key, blinding);
     EXPECT_EQ(on_device, expected) << "partition " << p;
     // The verifier's inputs come from the sector's values, not from the circuit.
-    const std::vector<ff::Fr> inputs = filecoin::stacked_public_inputs(
-        graph, filecoin::domain_to_fr(sector.replica_id()), filecoin::domain_to_fr(sector.comm_d),
-        filecoin::domain_to_fr(sector.comm_r),
-        filecoin::porep_challenges(proof, sector.replica_id(), sector.seed, sector.comm_r, p));
+    const std::vector<ff::Fr> inputs = filecoin::porep::stacked_public_inputs(
+        graph, filecoin::hashers::domain_to_fr(sector.replica_id()), filecoin::hashers::domain_to_fr(sector.comm_d),
+        filecoin::hashers::domain_to_fr(sector.comm_r),
+        filecoin::porep::porep_challenges(proof, sector.replica_id(), sector.seed, sector.comm_r, p));
     EXPECT_TRUE(groth16::verify(pvk, on_device, inputs)) << "partition " << p;
     std::vector<ff::Fr> other_sector = inputs;
     other_sector[0] += ff::Fr::one();

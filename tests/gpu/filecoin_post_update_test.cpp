@@ -8,11 +8,11 @@
 #include <memory>
 #include <vector>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
@@ -43,32 +43,33 @@ void expect_device_proofs_equal_cpu_and_verify(const r1cs::PartitionedCircuit& c
 
 TEST(CudaProverFilecoinPost, WindowPostFromVanillaProofsEqualsTheCpuProofAndVerifies) {
   ZKPIPE_REQUIRE_GPU();
-  const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
-  const filecoin::FallbackPostCircuit made = filecoin::synthetic_post(proof, 41, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(proof, 41, 1);
+  const filecoin::post::PostProof proof = filecoin::post::post_proof(filecoin::post::PostKind::kWindow, 2048);
+  const filecoin::post::FallbackPostCircuit made = filecoin::synthetic::synthetic_post(proof, 41, 1);
+  const filecoin::synthetic::SyntheticPostDraws draws = filecoin::synthetic::synthetic_post_draws(proof, 41, 1);
   std::vector<std::vector<std::uint8_t>> blobs;
-  for (const auto& sector : filecoin::post_vanilla_proofs(proof, made.assignments()[0], draws.sector_ids)) {
-    blobs.push_back(filecoin::post_vanilla_proof_bytes(sector));
+  for (const auto& sector : filecoin::api::post_vanilla_proofs(proof, made.assignments()[0], draws.sector_ids)) {
+    blobs.push_back(filecoin::api::post_vanilla_proof_bytes(sector));
   }
-  std::vector<filecoin::PostPartition> partitions{filecoin::post_partition_from_bytes(proof, blobs)};
-  const filecoin::FallbackPostCircuit read(proof.name(), proof.tree_shape(), std::move(partitions));
+  std::vector<filecoin::post::PostPartition> partitions{filecoin::api::post_partition_from_bytes(proof, blobs)};
+  const filecoin::post::FallbackPostCircuit read(proof.name(), proof.tree_shape(), std::move(partitions));
   expect_device_proofs_equal_cpu_and_verify(read);
 }
 
 TEST(CudaProverFilecoinUpdate, TwoKiBUpdateFromVanillaProofsEqualsTheCpuProofAndVerifies) {
   ZKPIPE_REQUIRE_GPU();
-  const filecoin::UpdateShape shape =
-      filecoin::update_shape(2048 / 32, filecoin::sector_tree_shape(2048), filecoin::UpdateHash::kSha256);
-  const filecoin::SyntheticUpdate update = filecoin::synthetic_update(shape, 42, filecoin::kDefaultUpdateHIndex);
-  std::vector<filecoin::UpdatePartition> partitions;
+  const filecoin::update::UpdateShape shape = filecoin::update::update_shape(
+      2048 / 32, filecoin::core::sector_tree_shape(2048), filecoin::update::UpdateHash::kSha256);
+  const filecoin::synthetic::SyntheticUpdate update =
+      filecoin::synthetic::synthetic_update(shape, 42, filecoin::api::kDefaultUpdateHIndex);
+  std::vector<filecoin::update::UpdatePartition> partitions;
   for (std::size_t k = 0; k < update.partitions.size(); ++k) {
-    const filecoin::UpdatePartition& made = update.partitions[k];
+    const filecoin::update::UpdatePartition& made = update.partitions[k];
     const std::vector<std::uint8_t> blob =
-        filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(shape, made));
-    partitions.push_back(filecoin::update_partition_from_bytes(
+        filecoin::api::update_vanilla_proof_bytes(filecoin::api::update_vanilla_proof(shape, made));
+    partitions.push_back(filecoin::api::update_partition_from_bytes(
         shape, blob, k, {made.comm_r_old, made.comm_r_new, made.comm_d_new}));
   }
-  const filecoin::EmptySectorUpdateCircuit read("filecoin-snapdeals/2KiB", shape, std::move(partitions));
+  const filecoin::update::EmptySectorUpdateCircuit read("filecoin-snapdeals/2KiB", shape, std::move(partitions));
   expect_device_proofs_equal_cpu_and_verify(read);
 }
 

@@ -12,21 +12,22 @@
 #include <string>
 #include <vector>
 
-#include "circuits/filecoin/c1_circuit.hpp"
-#include "circuits/filecoin/commit2_input.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
+#include "circuits/filecoin/api/commit2_input.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "formats/format_error.hpp"
 #include "tiny_key.hpp"
 
 namespace zkpipe::proving {
 namespace {
 
-using filecoin::SealProof;
+using filecoin::core::PorepChallenges;
+using filecoin::core::SealProof;
 
 struct SealedFiles {
-  filecoin::SectorValues values;
-  filecoin::C1Output c1;
+  filecoin::api::SectorValues values;
+  filecoin::api::C1Output c1;
   std::string c1_json;
   std::string sector_json;
 };
@@ -38,25 +39,25 @@ SealedFiles seal_2kib(const SealProof& proof, std::uint64_t seed) {
     for (auto& b : out) b = static_cast<std::uint8_t>(rng());
     return out;
   };
-  filecoin::SectorValues values;
+  filecoin::api::SectorValues values;
   values.registered_proof = &proof;
   values.prover_id = bytes();
   values.sector_id = seed;
   values.ticket = bytes();
   values.seed = bytes();
-  std::vector<filecoin::NodeBytes> data(proof.sector_bytes / filecoin::kNodeBytes);
-  for (auto& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
-  const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);
-  SealedFiles out{sealed.values, filecoin::seal_commit_phase1(sealed), {}, {}};
-  out.c1_json = filecoin::c1_output_to_json(out.c1);
-  out.sector_json = filecoin::sector_values_to_json(out.values);
+  std::vector<filecoin::core::NodeBytes> data(proof.sector_bytes / filecoin::core::kNodeBytes);
+  for (auto& node : data) node = filecoin::hashers::fr_to_domain(ff::Fr::random(rng));
+  const filecoin::api::SealedSector sealed = filecoin::api::seal_sector(values, data);
+  SealedFiles out{sealed.values, filecoin::api::seal_commit_phase1(sealed), {}, {}};
+  out.c1_json = filecoin::api::c1_output_to_json(out.c1);
+  out.sector_json = filecoin::api::sector_values_to_json(out.values);
   return out;
 }
 
 class FilecoinPorepChallenges : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FilecoinPorepChallenges, VerifierInputsAreTheCircuitsForEveryPartition) {
-  const SealProof& proof = filecoin::seal_proof(GetParam());
+  const SealProof& proof = filecoin::core::seal_proof(GetParam());
   const SealedFiles s = seal_2kib(proof, 7);
   const FilecoinPorepInstance instance = filecoin_porep_instance(s.c1_json, "c1.json", s.sector_json, "sector.json");
   EXPECT_EQ(instance.sector, s.values);
@@ -68,9 +69,9 @@ TEST_P(FilecoinPorepChallenges, VerifierInputsAreTheCircuitsForEveryPartition) {
     EXPECT_EQ(inputs[p].size(), 3 + 18 * proof.challenges_per_partition());
   }
   // Another seed draws other challenges: the inputs follow the sector's values.
-  filecoin::SectorValues reseeded = s.values;
+  filecoin::api::SectorValues reseeded = s.values;
   reseeded.seed[0] ^= 1;
-  if (proof.challenges != filecoin::PorepChallenges::kNonInteractive) {
+  if (proof.challenges != PorepChallenges::kNonInteractive) {
     EXPECT_NE(filecoin_porep_public_inputs(reseeded), inputs);
   }
 }
@@ -79,15 +80,15 @@ INSTANTIATE_TEST_SUITE_P(FilecoinSealProofs, FilecoinPorepChallenges,
                          ::testing::Values("StackedDrg2KiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
                                            "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"),
                          [](const auto& info) {
-                           const SealProof& p = filecoin::seal_proof(info.param);
-                           return p.challenges == filecoin::PorepChallenges::kInteractive ? std::string("Interactive")
-                                  : p.challenges == filecoin::PorepChallenges::kSynthetic ? std::string("Synthetic")
-                                                                                          : std::string("NonInteractive");
+                           const SealProof& p = filecoin::core::seal_proof(info.param);
+                           return p.challenges == PorepChallenges::kInteractive ? std::string("Interactive")
+                                  : p.challenges == PorepChallenges::kSynthetic ? std::string("Synthetic")
+                                                                                : std::string("NonInteractive");
                          });
 
 TEST(FilecoinPorep, Commit2InWrapperGivesTheSameInstance) {
-  const SealedFiles s = seal_2kib(filecoin::seal_proof("StackedDrg2KiBV1_1"), 11);
-  const std::string wrapped = filecoin::commit2_input_to_json({s.values.sector_id, s.c1});
+  const SealedFiles s = seal_2kib(filecoin::core::seal_proof("StackedDrg2KiBV1_1"), 11);
+  const std::string wrapped = filecoin::api::commit2_input_to_json({s.values.sector_id, s.c1});
   const FilecoinPorepInstance bare = filecoin_porep_instance(s.c1_json, "c1.json", s.sector_json, "sector.json");
   const FilecoinPorepInstance lotus = filecoin_porep_instance(wrapped, "c1.json", s.sector_json, "sector.json");
   EXPECT_EQ(lotus.sector, bare.sector);
@@ -96,21 +97,21 @@ TEST(FilecoinPorep, Commit2InWrapperGivesTheSameInstance) {
 }
 
 TEST(FilecoinPorep, OutputOfAnotherSectorIsRefusedNamingFileAndField) {
-  const SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  const SealProof& proof = filecoin::core::seal_proof("StackedDrg2KiBV1_1");
   const SealedFiles s = seal_2kib(proof, 13);
   const SealedFiles other = seal_2kib(proof, 14);
-  const std::string wrapped = filecoin::commit2_input_to_json({1, s.c1});
+  const std::string wrapped = filecoin::api::commit2_input_to_json({1, s.c1});
   try {
     filecoin_porep_instance(wrapped, "in.json", other.sector_json, "sector.json");
     FAIL() << "another sector's C1 output accepted";
-  } catch (const filecoin::C1OutputError& e) {
+  } catch (const filecoin::api::C1OutputError& e) {
     EXPECT_EQ(e.source(), "in.json Phase1Out");
     EXPECT_NE(std::string(e.what()).find("in.json Phase1Out: "), std::string::npos) << e.what();
   }
   try {
     filecoin_porep_instance(s.c1_json, "c1.json", R"({"registered_proof": "StackedDrg2KiBV1_1"})", "sector.json");
     FAIL() << "an incomplete sector.json accepted";
-  } catch (const filecoin::C1OutputError& e) {
+  } catch (const filecoin::api::C1OutputError& e) {
     EXPECT_EQ(e.source(), "sector.json");
   }
 }
@@ -121,7 +122,7 @@ TEST(FilecoinPorep, ReadingNamesAMissingFile) {
 }
 
 TEST(FilecoinPorep, RequirementsAndParamsOfAnotherCircuit) {
-  const SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  const SealProof& proof = filecoin::core::seal_proof("StackedDrg2KiBV1_1");
   const formats::CircuitRequirements r = filecoin_porep_requirements(proof);
   // ONE, replica_id, comm_d, comm_r, then 18 leaf indexes per challenge.
   EXPECT_EQ(r.num_inputs(), 4 + 18 * proof.challenges_per_partition());

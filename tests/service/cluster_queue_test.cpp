@@ -32,7 +32,7 @@
 #include "io/bounded_read.hpp"
 #include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
@@ -88,11 +88,11 @@ class ClusterQueueTest : public ::testing::Test {
   // stored with the job, the partition claimed, proved and assembled by the daemon,
   // the proof verifying.
   void expect_post_proved_through_queue(
-      const filecoin::PostProof& proof,
+      const filecoin::post::PostProof& proof,
       testing::PostPartitionInput (*partition)(std::uint64_t, const std::filesystem::path&)) const {
     const io::testing::TempDir dir;
     const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "post-2k.zkp";
-    const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(proof, 1, 1);
+    const filecoin::post::FallbackPostCircuit shape = filecoin::synthetic::synthetic_post(proof, 1, 1);
     groth16::write_parameter_file(key,
                                   groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3)));
     const testing::PostPartitionInput input = partition(21, key);

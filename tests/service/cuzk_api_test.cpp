@@ -67,15 +67,15 @@ std::string envelope(const std::string& c1_json, std::uint64_t sector_size = 204
 }
 
 TEST(CuzkRequest, ProverIdIsTheMinersIdAddressPayload) {
-  const filecoin::ProverId a = prover_id_of_miner(1000);
+  const filecoin::api::ProverId a = prover_id_of_miner(1000);
   EXPECT_EQ(a[0], 0xe8);
   EXPECT_EQ(a[1], 0x07);
   EXPECT_EQ(a[2], 0x00);
-  const filecoin::ProverId b = prover_id_of_miner(128);
+  const filecoin::api::ProverId b = prover_id_of_miner(128);
   EXPECT_EQ(b[0], 0x80);
   EXPECT_EQ(b[1], 0x01);
   EXPECT_EQ(prover_id_of_miner(5)[0], 5);
-  const filecoin::ProverId max = prover_id_of_miner(~std::uint64_t{0});
+  const filecoin::api::ProverId max = prover_id_of_miner(~std::uint64_t{0});
   for (int i = 0; i < 9; ++i) EXPECT_EQ(max[i], 0xff) << i;
   EXPECT_EQ(max[9], 0x01);
   EXPECT_EQ(max[10], 0x00);
@@ -91,9 +91,9 @@ TEST(CuzkRequest, PrioritiesFollowCuzksDefaultsByKind) {
 }
 
 TEST(CuzkRequest, CircuitIdsNameTheSealProofs) {
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::seal_proof("StackedDrg32GiBV1_1")), "porep-32g");
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::seal_proof("StackedDrg64GiBV1_1")), "porep-64g");
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::seal_proof("StackedDrg2KiBV1_1")), "porep-2k");
+  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg32GiBV1_1")), "porep-32g");
+  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg64GiBV1_1")), "porep-64g");
+  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg2KiBV1_1")), "porep-2k");
   EXPECT_EQ(cuzk_porep_seal_proof("porep-32g").name, "StackedDrg32GiBV1_1");
   EXPECT_EQ(cuzk_porep_seal_proof("porep-8m").name, "StackedDrg8MiBV1_1");
   EXPECT_THROW(cuzk_porep_seal_proof("wpost-32g"), ServiceError);

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "circuits/filecoin/published_parameters.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
 #include "io/temp_dir.hpp"
 #include "service/cuzk_params.hpp"
 #include "service/errors.hpp"
@@ -33,7 +33,8 @@ ErrorKind refusal(const CuzkParams& params, const std::string& id, std::string& 
 
 TEST(CuzkParams, TheListThenThePublishedNameCheckedAgainstItsVk) {
   const TempDir dir;
-  const std::string porep(filecoin::published_params_name(filecoin::ParameterCircuit::kPorep, 32ull << 30).value());
+  const std::string porep(
+      filecoin::api::published_params_name(filecoin::api::ParameterCircuit::kPorep, 32ull << 30).value());
   const fs::path published = dir.path() / porep;
   write(published, "VERIFYING-KEY and then the points");
   write(fs::path(published).replace_extension(".vk"), "VERIFYING-KEY");

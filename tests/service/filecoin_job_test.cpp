@@ -13,7 +13,7 @@
 #include <fstream>
 #include <thread>
 
-#include "circuits/filecoin/c1_circuit.hpp"
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
 #include "groth16/cpu_prover.hpp"
@@ -220,11 +220,11 @@ TEST_F(FilecoinService, ProvesA2KiBSealAsBellpersonProofBytes) {
     GTEST_SKIP() << "set ZKPIPE_TEST_FILECOIN_PROVE=1: the 2 KiB key's setup takes minutes";
   }
   const testing::FilecoinDocuments& documents = sealed_2kib();
-  const filecoin::SealProof& proof = *documents.sector.registered_proof;
+  const filecoin::core::SealProof& proof = *documents.sector.registered_proof;
   const fs::path params = root_ / "v28-stacked-2kib.params";
   {
-    const groth16::ProvingKey key = groth16::setup(groth16::record_matrices(filecoin::stacked_circuit_shape(proof)),
-                                                   groth16::ToxicWaste::from_seed(9));
+    const groth16::ProvingKey key = groth16::setup(
+        groth16::record_matrices(filecoin::api::stacked_circuit_shape(proof)), groth16::ToxicWaste::from_seed(9));
     formats::write_bellperson_params(params, key);
   }
   const groth16::PreparedVerifyingKey pvk(proving::read_filecoin_porep_key(params, proof).vk);

@@ -6,14 +6,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "circuits/filecoin/c1_output.hpp"
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/seal_commit1.hpp"
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/c1_output.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/seal_commit1.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
 #include "ec/generators.hpp"
 #include "ec/scalar_mul.hpp"
 #include "formats/bellperson_params.hpp"
@@ -24,16 +24,16 @@
 
 namespace zkpipe::service::testing {
 
-FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::ProverId> prover_id,
+FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::api::ProverId> prover_id,
                             std::optional<std::uint64_t> sector_id) {
-  const filecoin::SealProof& proof = filecoin::seal_proof("StackedDrg2KiBV1_1");
+  const filecoin::core::SealProof& proof = filecoin::core::seal_proof("StackedDrg2KiBV1_1");
   std::mt19937_64 rng(seed);
   auto random_bytes = [&] {
     std::array<std::uint8_t, 32> out{};
     for (auto& b : out) b = static_cast<std::uint8_t>(rng());
     return out;
   };
-  filecoin::SectorValues values;
+  filecoin::api::SectorValues values;
   values.registered_proof = &proof;
   values.prover_id = random_bytes();
   values.sector_id = rng() % 1000;
@@ -41,11 +41,11 @@ FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::ProverId
   values.seed = random_bytes();
   if (prover_id) values.prover_id = *prover_id;
   if (sector_id) values.sector_id = *sector_id;
-  std::vector<filecoin::NodeBytes> data(proof.shape().nodes());
-  for (auto& node : data) node = filecoin::fr_to_domain(ff::Fr::random(rng));
-  const filecoin::SealedSector sealed = filecoin::seal_sector(values, data);
-  return {sealed.values, filecoin::c1_output_to_json(filecoin::seal_commit_phase1(sealed)),
-          filecoin::sector_values_to_json(sealed.values)};
+  std::vector<filecoin::core::NodeBytes> data(proof.shape().nodes());
+  for (auto& node : data) node = filecoin::hashers::fr_to_domain(ff::Fr::random(rng));
+  const filecoin::api::SealedSector sealed = filecoin::api::seal_sector(values, data);
+  return {sealed.values, filecoin::api::c1_output_to_json(filecoin::api::seal_commit_phase1(sealed)),
+          filecoin::api::sector_values_to_json(sealed.values)};
 }
 
 const FilecoinDocuments& sealed_2kib() {
@@ -89,27 +89,27 @@ v1::SubmitProofRequest filecoin_request(const FilecoinDocuments& documents, cons
   return r;
 }
 
-const filecoin::PostProof& window_2kib() {
-  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWindow, 2048);
+const filecoin::post::PostProof& window_2kib() {
+  static const filecoin::post::PostProof proof = filecoin::post::post_proof(filecoin::post::PostKind::kWindow, 2048);
   return proof;
 }
 
-const filecoin::PostProof& winning_2kib() {
-  static const filecoin::PostProof proof = filecoin::post_proof(filecoin::PostKind::kWinning, 2048);
+const filecoin::post::PostProof& winning_2kib() {
+  static const filecoin::post::PostProof proof = filecoin::post::post_proof(filecoin::post::PostKind::kWinning, 2048);
   return proof;
 }
 
 namespace {
 
-PostPartitionInput post_partition(const filecoin::PostProof& proof, const std::string& registered,
+PostPartitionInput post_partition(const filecoin::post::PostProof& proof, const std::string& registered,
                                   std::uint64_t seed, const std::filesystem::path& key) {
-  filecoin::FallbackPostCircuit circuit = filecoin::synthetic_post(proof, seed, 1);
-  const filecoin::SyntheticPostDraws draws = filecoin::synthetic_post_draws(proof, seed, 1);
+  filecoin::post::FallbackPostCircuit circuit = filecoin::synthetic::synthetic_post(proof, seed, 1);
+  const filecoin::synthetic::SyntheticPostDraws draws = filecoin::synthetic::synthetic_post_draws(proof, seed, 1);
   v1::FilecoinPostJob job;
   job.set_registered_proof(registered);
   job.set_randomness(std::string(draws.randomness.begin(), draws.randomness.end()));
-  for (const auto& vanilla : filecoin::post_vanilla_proofs(proof, circuit.assignments()[0], draws.sector_ids)) {
-    const std::vector<std::uint8_t> blob = filecoin::post_vanilla_proof_bytes(vanilla);
+  for (const auto& vanilla : filecoin::api::post_vanilla_proofs(proof, circuit.assignments()[0], draws.sector_ids)) {
+    const std::vector<std::uint8_t> blob = filecoin::api::post_vanilla_proof_bytes(vanilla);
     job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
   }
   job.set_parameter_file(key.string());
@@ -126,41 +126,41 @@ PostPartitionInput winning_partition(std::uint64_t seed, const std::filesystem::
   return post_partition(winning_2kib(), "StackedDrgWinning2KiBV1", seed, key);
 }
 
-const filecoin::UpdateShape& update_shape_2kib() {
-  static const filecoin::UpdateShape shape =
-      filecoin::update_shape(2048 / 32, filecoin::sector_tree_shape(2048), filecoin::UpdateHash::kSha256);
+const filecoin::update::UpdateShape& update_shape_2kib() {
+  static const filecoin::update::UpdateShape shape = filecoin::update::update_shape(
+      2048 / 32, filecoin::core::sector_tree_shape(2048), filecoin::update::UpdateHash::kSha256);
   return shape;
 }
 
 UpdateInput update_2kib(std::uint64_t seed, const std::filesystem::path& key) {
   // 32 bytes, little-endian, as the requests carry a commitment.
   auto le_bytes = [](const ff::Fr& value) {
-    const filecoin::Sha256Domain bytes = filecoin::fr_to_domain(value);
+    const filecoin::hashers::Sha256Domain bytes = filecoin::hashers::fr_to_domain(value);
     return std::string(bytes.begin(), bytes.end());
   };
-  filecoin::SyntheticUpdate update =
-      filecoin::synthetic_update(update_shape_2kib(), seed, filecoin::kDefaultUpdateHIndex);
+  filecoin::synthetic::SyntheticUpdate update =
+      filecoin::synthetic::synthetic_update(update_shape_2kib(), seed, filecoin::api::kDefaultUpdateHIndex);
   v1::FilecoinUpdateJob job;
   job.set_registered_proof("StackedDrg2KiBV1");
-  const filecoin::UpdatePartition& first = update.partitions.front();
+  const filecoin::update::UpdatePartition& first = update.partitions.front();
   job.set_comm_r_old(le_bytes(first.comm_r_old));
   job.set_comm_r_new(le_bytes(first.comm_r_new));
   job.set_comm_d_new(le_bytes(first.comm_d_new));
-  for (const filecoin::UpdatePartition& p : update.partitions) {
+  for (const filecoin::update::UpdatePartition& p : update.partitions) {
     const std::vector<std::uint8_t> blob =
-        filecoin::update_vanilla_proof_bytes(filecoin::update_vanilla_proof(update_shape_2kib(), p));
+        filecoin::api::update_vanilla_proof_bytes(filecoin::api::update_vanilla_proof(update_shape_2kib(), p));
     job.add_vanilla_proofs(std::string(blob.begin(), blob.end()));
   }
   job.set_parameter_file(key.string());
-  return {filecoin::EmptySectorUpdateCircuit("filecoin-snapdeals/2KiB", update_shape_2kib(),
-                                             std::move(update.partitions)),
+  return {filecoin::update::EmptySectorUpdateCircuit("filecoin-snapdeals/2KiB", update_shape_2kib(),
+                                                     std::move(update.partitions)),
           std::move(job)};
 }
 
 void write_update_key_2kib(const std::filesystem::path& path, std::uint64_t toxic_seed) {
-  const filecoin::EmptySectorUpdateCircuit blank(
+  const filecoin::update::EmptySectorUpdateCircuit blank(
       "filecoin-snapdeals/2KiB", update_shape_2kib(),
-      std::vector<filecoin::UpdatePartition>{filecoin::blank_update_partition(update_shape_2kib())});
+      std::vector<filecoin::update::UpdatePartition>{filecoin::update::blank_update_partition(update_shape_2kib())});
   groth16::write_parameter_file(
       path, groth16::setup(groth16::record_matrices(blank), groth16::ToxicWaste::from_seed(toxic_seed)));
 }

@@ -12,24 +12,24 @@
 #include <optional>
 #include <string>
 
-#include "circuits/filecoin/post_circuit.hpp"
-#include "circuits/filecoin/post_proof.hpp"
-#include "circuits/filecoin/sector_values.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
+#include "circuits/filecoin/api/sector_values.hpp"
+#include "circuits/filecoin/post/post_circuit.hpp"
+#include "circuits/filecoin/post/post_proof.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "groth16/keys.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service::testing {
 
 struct FilecoinDocuments {
-  filecoin::SectorValues sector;
+  filecoin::api::SectorValues sector;
   std::string c1_json;
   std::string sector_json;
 };
 
 // A 2 KiB StackedDrg2KiBV1_1 sector of random data, sealed; `seed` picks the data
 // and the sector's values, but for a prover_id / sector_id given.
-FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::ProverId> prover_id = std::nullopt,
+FilecoinDocuments seal_2kib(std::uint64_t seed, std::optional<filecoin::api::ProverId> prover_id = std::nullopt,
                             std::optional<std::uint64_t> sector_id = std::nullopt);
 
 // Sealed once per process: every test reads the same documents.
@@ -51,29 +51,29 @@ inline constexpr std::size_t k2KiBIcPoints = 1 + 3 + 2 * 18;
 v1::SubmitProofRequest filecoin_request(const FilecoinDocuments& documents, const std::filesystem::path& params);
 
 // Window PoSt over 2 KiB sectors (StackedDrgWindow2KiBV1_2).
-const filecoin::PostProof& window_2kib();
+const filecoin::post::PostProof& window_2kib();
 
 // A Window PoSt partition of 2 KiB sectors as filecoin-proofs hands it to the SNARK:
 // the circuit (to verify against) and the job of its vanilla proofs, proved with `key`.
 struct PostPartitionInput {
-  filecoin::FallbackPostCircuit circuit;
+  filecoin::post::FallbackPostCircuit circuit;
   v1::FilecoinPostJob job;
 };
 
 PostPartitionInput window_partition(std::uint64_t seed, const std::filesystem::path& key);
 
 // Winning PoSt over 2 KiB sectors (StackedDrgWinning2KiBV1), and its partition the same way.
-const filecoin::PostProof& winning_2kib();
+const filecoin::post::PostProof& winning_2kib();
 PostPartitionInput winning_partition(std::uint64_t seed, const std::filesystem::path& key);
 
 // SnapDeals over a 2 KiB sector: one partition of the SHA-256 circuit, about 1.25 M
 // constraints.
-const filecoin::UpdateShape& update_shape_2kib();
+const filecoin::update::UpdateShape& update_shape_2kib();
 
 // An update of a 2 KiB sector as filecoin-proofs hands it to the SNARK: the circuit
 // (to verify against) and the job of its vanilla partition proofs, proved with `key`.
 struct UpdateInput {
-  filecoin::EmptySectorUpdateCircuit circuit;
+  filecoin::update::EmptySectorUpdateCircuit circuit;
   v1::FilecoinUpdateJob job;
 };
 

@@ -15,10 +15,10 @@
 #include <optional>
 #include <thread>
 
-#include "circuits/filecoin/post_vanilla.hpp"
-#include "circuits/filecoin/published_parameters.hpp"
-#include "circuits/filecoin/synthetic_post.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/post_vanilla.hpp"
+#include "circuits/filecoin/api/published_parameters.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/bellperson_params.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -55,7 +55,7 @@ class PostService : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     keys_ = std::make_unique<TempDir>();
-    const filecoin::FallbackPostCircuit shape = filecoin::synthetic_post(window_2kib(), 1, 1);
+    const filecoin::post::FallbackPostCircuit shape = filecoin::synthetic::synthetic_post(window_2kib(), 1, 1);
     const groth16::ProvingKey post_key =
         groth16::setup(groth16::record_matrices(shape), groth16::ToxicWaste::from_seed(3));
     groth16::write_parameter_file(keys_->path() / "wpost-2k.zkp", post_key);
@@ -98,7 +98,7 @@ class PostService : public ::testing::Test {
     return r;
   }
 
-  bool verifies(const v1::AwaitProofResponse& r, const filecoin::FallbackPostCircuit& circuit) const {
+  bool verifies(const v1::AwaitProofResponse& r, const filecoin::post::FallbackPostCircuit& circuit) const {
     return testing::proofs_verify(r.proof(), post_key(), circuit);
   }
 
@@ -237,7 +237,7 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   const fs::path filecoin = dir_.path() / "filecoin-proof-parameters";
   fs::create_directories(filecoin);
   const std::string name(
-      filecoin::published_params_name(filecoin::ParameterCircuit::kWindowPost, 2048).value());
+      filecoin::api::published_params_name(filecoin::api::ParameterCircuit::kWindowPost, 2048).value());
   fs::copy_file(root_ / "wpost-2k.params", filecoin / name);
   const fs::path vk = fs::path(filecoin / name).replace_extension(".vk");
   const groth16::VerifyingKey post_vk = groth16::load_parameter_file(post_key()).vk;

@@ -14,12 +14,12 @@
 #include <memory>
 #include <mutex>
 
-#include "circuits/filecoin/sha256_domain.hpp"
-#include "circuits/filecoin/synthetic_update.hpp"
-#include "circuits/filecoin/tree_poseidon.hpp"
-#include "circuits/filecoin/update_circuit.hpp"
-#include "circuits/filecoin/update_vanilla.hpp"
-#include "circuits/filecoin/vanilla_proofs.hpp"
+#include "circuits/filecoin/api/update_vanilla.hpp"
+#include "circuits/filecoin/api/vanilla_proofs.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "circuits/filecoin/hashers/sha256_domain.hpp"
+#include "circuits/filecoin/synthetic/synthetic_update.hpp"
+#include "circuits/filecoin/update/update_circuit.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "groth16/cpu_prover.hpp"
 #include "groth16/parameter_file.hpp"
@@ -97,7 +97,7 @@ class UpdateService : public ::testing::Test {
     return std::make_unique<ProvingService>(config_, std::move(backend));
   }
 
-  bool verifies(const std::string& proof, const filecoin::EmptySectorUpdateCircuit& circuit) const {
+  bool verifies(const std::string& proof, const filecoin::update::EmptySectorUpdateCircuit& circuit) const {
     return testing::proofs_verify(proof, update_key(), circuit);
   }
 
