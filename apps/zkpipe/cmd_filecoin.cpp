@@ -6,15 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend.hpp"
@@ -28,7 +25,7 @@
 #include "commands.hpp"
 #include "device_summary.hpp"
 #include "engine/engine.hpp"
-#include "engine/run_recorder.hpp"
+#include "engine_options.hpp"
 #include "file_args.hpp"
 #include "formats/bellperson_params.hpp"
 #include "formats/bellperson_proof.hpp"
@@ -45,6 +42,7 @@
 #include "proving/evaluator_cache.hpp"
 #include "proving/filecoin_porep.hpp"
 #include "proving/proof_request.hpp"
+#include "proving/prove_on_engine.hpp"
 #include "seal_proof_args.hpp"
 #include "setup_run.hpp"
 #include "workloads.hpp"
@@ -231,10 +229,8 @@ struct C2Options {
   std::string key_cache;
   bool no_key_cache = false;
   std::string out;
-  std::string trace_path;
   BackendOptions backend;
-  std::size_t synthesis_workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-  std::size_t workers_per_device = 1;
+  EngineOptions engine;
   bool skip_subgroup_check = false;
   bool quiet = false;
 };
@@ -263,7 +259,7 @@ void run_c2(const C2Options& o) {
       o.no_key_cache ? std::string()
                      : !o.key_cache.empty() ? o.key_cache
                                             : proving::default_key_cache(o.params).string();
-  refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.trace_path, key_cache});
+  refuse_overwriting_inputs({o.c1, o.sector, o.params}, {o.out, o.engine.trace_path, key_cache});
   // Every input checked before any proving: the C1 output against the sector, then
   // the parameters against the seal proof's circuit.
   auto t = std::chrono::steady_clock::now();
@@ -312,43 +308,34 @@ void run_c2(const C2Options& o) {
   check_device_memory(o.backend, *key);
   const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
 
-  engine::EngineConfig config;
-  config.synthesis_workers = std::min(o.synthesis_workers, circuit->partitions());
-  config.workers_per_device = o.workers_per_device;
-  config.ledger = &ledger;
-  engine::Engine eng(config, backends);
-  if (!o.quiet) eng.add_listener(std::make_shared<PartitionLines>(backends, backends.size() > 1));
-  auto recorder = std::make_shared<engine::RunRecorder>();
-  if (!o.trace_path.empty()) eng.add_listener(recorder);
-
-  proving::PreparedRequest prepared =
-      proving::preset_request(proving::request_basis(eng.make_resident(key, evaluator), *backends.front()), circuit);
-  engine::ProofRequest request = std::move(prepared.request);
-  // A proof that does not verify is never written.
-  const proving::PartitionVerifier verifier(prepared.check, circuit->partitions());
-  request.verify = verifier.hook();
-  engine::ProofResult result;
+  proving::EngineRun run =
+      engine_run(o.engine, circuit->partitions(),
+                 engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0),
+                 proving::partition_footprint(*key, evaluator != nullptr, *backends.front()).total(), ledger);
+  if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
+  const proving::ProofInputs inputs{
+      .key = key,
+      .evaluator = evaluator,
+      .companion_bytes = 0,
+      .insecure = groth16::InsecureKey::kRefuse,
+      .request = [circuit](const proving::RequestBasis& basis) { return proving::preset_request(basis, circuit); },
+      .expect_inputs_undamaged = nullptr,
+  };
+  proving::EngineRunResult proved;
   try {
-    result = eng.submit(std::move(request)).get();
-  } catch (const engine::RequestFailed&) {
-    if (const auto p = verifier.failed()) {
-      throw std::runtime_error("partition " + std::to_string(*p) + "'s proof does not verify, nothing written: " +
-                               o.params + " or the backend is faulty");
-    }
-    throw;
+    proved = proving::prove_on_engine(backends, run, inputs);
+  } catch (const proving::ProofNotVerified& e) {
+    throw std::runtime_error(std::string(e.what()) + ", nothing written: " + o.params + " or the backend is faulty");
   }
-  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, eng.device_status(), result.seconds);
-  eng.shutdown(engine::ShutdownMode::drain);
+  const engine::ProofResult& result = proved.result;
+  if (!o.quiet && backends.size() > 1) print_device_summary(std::cerr, proved.devices, result.seconds);
 
   const std::vector<std::uint8_t> bytes = formats::encode_bellperson_proofs(result.proofs);
   io::write_file_atomically(o.out, bytes);
-  if (!o.trace_path.empty()) {
-    std::ostringstream trace;
-    recorder->write_chrome_trace(trace);
-    io::write_file_atomically(o.trace_path, trace.str());
-  }
-  std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size()
-            << " partition proofs, each verified) to " << o.out << " in " << format_seconds(result.seconds) << "\n";
+  if (run.trace) io::write_file_atomically(o.engine.trace_path, proved.chrome_trace);
+  std::cerr << "wrote " << bytes.size() << " bytes (" << result.proofs.size() << " partition proofs"
+            << (result.verified ? ", each verified" : "") << ") to " << o.out << " in "
+            << format_seconds(result.seconds) << "\n";
 }
 
 void register_c2_command(CLI::App& filecoin) {
@@ -359,14 +346,7 @@ void register_c2_command(CLI::App& filecoin) {
   cmd->add_option("--sector", opts->sector, "sector.json (from `zkpipe filecoin seal`)")->required();
   cmd->add_option("--params", opts->params, "The seal proof's bellperson .params")->required();
   cmd->add_option("--out", opts->out, "Proof file to write")->required()->check(output_file());
-  cmd->add_option("--trace", opts->trace_path, "Write a Chrome trace-event JSON file (open in ui.perfetto.dev)")
-      ->check(output_file());
-  cmd->add_option("--pw", opts->synthesis_workers, "Partitions in synthesis at once (default: the core count)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
-  cmd->add_option("--gw", opts->workers_per_device, "Device workers per device")
-      ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, engine::kMaxWorkers));
+  add_engine_options(*cmd, opts->engine);
   add_backend_options(*cmd, opts->backend);
   add_devices_option(*cmd, opts->backend);
   cmd->add_option("--key-cache", opts->key_cache,

@@ -27,28 +27,6 @@ RequestBasis request_basis(std::shared_ptr<const engine::ResidentParameters> par
   return basis;
 }
 
-PartitionVerifier::PartitionVerifier(PartitionCheck check, std::size_t partitions)
-    : check_(std::move(check)),
-      partitions_(partitions),
-      first_failed_(std::make_shared<std::atomic<std::size_t>>(partitions)) {}
-
-std::function<bool(std::span<const groth16::Proof>)> PartitionVerifier::hook() const {
-  return [check = check_, first_failed = first_failed_](std::span<const groth16::Proof> proofs) {
-    for (std::size_t p = 0; p < proofs.size(); ++p) {
-      if (!check(p, proofs[p])) {
-        first_failed->store(p);
-        return false;
-      }
-    }
-    return true;
-  };
-}
-
-std::optional<std::size_t> PartitionVerifier::failed() const {
-  const std::size_t p = first_failed_->load();
-  return p < partitions_ ? std::optional<std::size_t>(p) : std::nullopt;
-}
-
 PreparedRequest preset_request(const RequestBasis& basis, std::shared_ptr<const r1cs::PartitionedCircuit> circuit) {
   PreparedRequest out;
   engine::ProofRequest& request = out.request;

@@ -5,11 +5,9 @@
 // lists or the .r1cs), with the check each partition's proof must pass.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,22 +52,6 @@ struct PreparedRequest {
   // A circom job's public signals, filled when synthesis reads the witness; null for
   // a preset instance (its circuit gives them).
   std::shared_ptr<std::vector<ff::Fr>> public_signals;
-};
-
-// The request's verify hook checking each partition's proof against its own public
-// inputs, remembering the first that fails so that the error can name it (a command
-// that writes nothing unverified says which partition, not just "invalid").
-class PartitionVerifier {
- public:
-  PartitionVerifier(PartitionCheck check, std::size_t partitions);
-  std::function<bool(std::span<const groth16::Proof>)> hook() const;
-  // The first partition whose proof failed, if one did.
-  std::optional<std::size_t> failed() const;
-
- private:
-  PartitionCheck check_;
-  std::size_t partitions_;
-  std::shared_ptr<std::atomic<std::size_t>> first_failed_;
 };
 
 // Every partition of `circuit`; verify checks them all in one batch (check names one).
