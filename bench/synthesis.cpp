@@ -46,7 +46,7 @@ const std::vector<std::string>& presets() {
 }
 
 struct Workload {
-  std::unique_ptr<r1cs::porep::PorepLikeCircuit> circuit;
+  std::unique_ptr<porep_like::PorepLikeCircuit> circuit;
   std::shared_ptr<const r1cs::CompiledR1cs> compiled;
 };
 
@@ -58,8 +58,8 @@ const Workload& workload(std::int64_t preset) {
     w.reset();
     w = std::make_unique<Workload>();
     cached_preset = preset;
-    w->circuit = std::make_unique<r1cs::porep::PorepLikeCircuit>(
-        r1cs::porep::find_preset(presets()[static_cast<std::size_t>(preset)]), 1, 1);
+    w->circuit = std::make_unique<porep_like::PorepLikeCircuit>(
+        porep_like::find_preset(presets()[static_cast<std::size_t>(preset)]), 1, 1);
     w->compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(*w->circuit));
   }
   return *w;

@@ -9,7 +9,13 @@ ones) are not judged.
 
 A file is mapped only through src/io (io::FileMapping), and memory is mapped only by
 the ledger's tracked buffers in src/memory: a call of mmap anywhere else (their tests
-aside) bypasses the fault handler and the buffer ledger. Usage: check-layers.py [REPO_ROOT]
+aside) bypasses the fault handler and the buffer ledger.
+
+Namespaces follow folders: a file in src/<a>/<b>/ declares its names in zkpipe::<a>::<b>
+(namespaces nested below that are its own: detail, poseidon). Two folders group files
+without naming a namespace: src/circuits/ (each circuit family is one of its own:
+zkpipe::porep_like, zkpipe::filecoin::porep) and src/ec/msm/ (the curve layer's
+multi-scalar multiplication, in zkpipe::ec). Usage: check-layers.py [REPO_ROOT]
 """
 import pathlib
 import re
@@ -62,13 +68,40 @@ for path in sorted(sources):
     if mmap_call.search(code):
         mappings.append(f"{rel}: calls mmap (map files through src/io, memory through src/memory's tracked buffers)")
 
-for line in problems + mappings:
+# Folders that group files without naming a namespace: what they add instead.
+grouping = {"circuits": [], "ec/msm": ["ec"]}
+
+
+def expected_namespace(rel: str) -> str:
+    folders = rel.split("/")[1:-1]
+    for prefix, replacement in grouping.items():
+        parts = prefix.split("/")
+        if folders[:len(parts)] == parts:
+            folders = replacement + folders[len(parts):]
+            break
+    return "::".join(["zkpipe"] + folders)
+
+
+declaration = re.compile(r"^namespace\s+(zkpipe[\w:]*)\s*\{", re.M)
+namespaces = []
+for path in sorted(sources):
+    rel = path.relative_to(root).as_posix()
+    if not rel.startswith("src/"):
+        continue
+    want = expected_namespace(rel)
+    for declared in declaration.findall(path.read_text(errors="replace")):
+        if declared != want and not declared.startswith(want + "::"):
+            namespaces.append(f"{rel}: declares namespace {declared}, its folder's is {want}")
+
+for line in problems + mappings + namespaces:
     print(line)
 if problems:
     print(f"check-layers: {len(problems)} include(s) go down the layer order of docs/DESIGN.md")
 if mappings:
     print(f"check-layers: {len(mappings)} file(s) outside src/io and src/memory call mmap")
-if problems or mappings:
+if namespaces:
+    print(f"check-layers: {len(namespaces)} namespace declaration(s) do not follow their folders")
+if problems or mappings or namespaces:
     sys.exit(1)
 print(f"check-layers: {len(sources)} files, {len(rows)} layers, no include goes down the order, "
-      "no mmap outside src/io and src/memory")
+      "no mmap outside src/io and src/memory, every namespace follows its folder")

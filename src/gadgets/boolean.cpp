@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 namespace {
 
-Fr fr_of(bool b) { return b ? Fr::one() : Fr::zero(); }
+ff::Fr fr_of(bool b) { return b ? ff::Fr::one() : ff::Fr::zero(); }
 
 // The value of the variable behind a non-constant bit.
 bool stored_value(const Boolean& b) { return b.value() != b.is_negated(); }
@@ -14,38 +14,38 @@ bool stored_value(const Boolean& b) { return b.value() != b.is_negated(); }
 // A new bit holding `value`, with the one constraint `constrain(variable)` enforces.
 // On a values-only system: the value, the count and a placeholder variable.
 template <class Constrain>
-Boolean new_bit(ConstraintSystem& cs, bool value, const Constrain& constrain) {
+Boolean new_bit(r1cs::ConstraintSystem& cs, bool value, const Constrain& constrain) {
   if (cs.values_only()) {
     cs.alloc_bit_values(value, 1);
     cs.skip_constraints(1);
-    return Boolean::from_constrained_variable(Variable(), value);
+    return Boolean::from_constrained_variable(r1cs::Variable(), value);
   }
-  const Variable v = cs.alloc([&] { return fr_of(value); });
+  const r1cs::Variable v = cs.alloc([&] { return fr_of(value); });
   constrain(v);
   return Boolean::from_constrained_variable(v, value);
 }
 
-LC one_minus(Variable v) { return LC::constant(Fr::one()) - LC(v); }
+r1cs::LC one_minus(r1cs::Variable v) { return r1cs::LC::constant(ff::Fr::one()) - r1cs::LC(v); }
 
 // c = a ⊕ b for the variables behind two bits: (a + a)·b = a + b − c.
-Boolean xor_variables(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
-  return new_bit(cs, stored_value(a) != stored_value(b), [&](Variable c) {
-    cs.enforce(LC(Fr::from_u64(2), a.variable()), LC(b.variable()), LC(a.variable()) + LC(b.variable()) - LC(c));
+Boolean xor_variables(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+  return new_bit(cs, stored_value(a) != stored_value(b), [&](r1cs::Variable c) {
+    cs.enforce(r1cs::LC(ff::Fr::from_u64(2), a.variable()), r1cs::LC(b.variable()), r1cs::LC(a.variable()) + r1cs::LC(b.variable()) - r1cs::LC(c));
   });
 }
 
 }  // namespace
 
-Boolean Boolean::alloc(ConstraintSystem& cs, bool value) {
-  return new_bit(cs, value, [&](Variable v) { cs.enforce(one_minus(v), LC(v), LC()); });
+Boolean Boolean::alloc(r1cs::ConstraintSystem& cs, bool value) {
+  return new_bit(cs, value, [&](r1cs::Variable v) { cs.enforce(one_minus(v), r1cs::LC(v), r1cs::LC()); });
 }
 
-Boolean Boolean::alloc_conditionally(ConstraintSystem& cs, bool value, const Boolean& must_be_false) {
+Boolean Boolean::alloc_conditionally(r1cs::ConstraintSystem& cs, bool value, const Boolean& must_be_false) {
   if (must_be_false.is_constant() || must_be_false.is_negated()) {
     throw std::invalid_argument("Boolean::alloc_conditionally: the condition must be an allocated bit");
   }
-  return new_bit(cs, value, [&](Variable v) {
-    cs.enforce(one_minus(must_be_false.variable()) - LC(v), LC(v), LC());
+  return new_bit(cs, value, [&](r1cs::Variable v) {
+    cs.enforce(one_minus(must_be_false.variable()) - r1cs::LC(v), r1cs::LC(v), r1cs::LC());
   });
 }
 
@@ -61,15 +61,15 @@ Boolean Boolean::operator!() const {
   throw std::logic_error("Boolean: bad kind");
 }
 
-LC Boolean::lc() const {
-  LC lc;
-  Fr constant = Fr::zero();
-  add_to(lc, Fr::one(), constant);
-  if (!constant.is_zero()) lc.add(constant, Variable::one());
+r1cs::LC Boolean::lc() const {
+  r1cs::LC lc;
+  ff::Fr constant = ff::Fr::zero();
+  add_to(lc, ff::Fr::one(), constant);
+  if (!constant.is_zero()) lc.add(constant, r1cs::Variable::one());
   return lc;
 }
 
-void Boolean::add_to(LC& lc, const Fr& coeff, Fr& constant) const {
+void Boolean::add_to(r1cs::LC& lc, const ff::Fr& coeff, ff::Fr& constant) const {
   switch (kind_) {
     case Kind::kConstant:
       if (value_) constant += coeff;
@@ -84,7 +84,7 @@ void Boolean::add_to(LC& lc, const Fr& coeff, Fr& constant) const {
   }
 }
 
-Boolean xor_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+Boolean xor_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant()) return a.value() ? !b : b;
   if (b.is_constant()) return b.value() ? !a : a;
   // a ⊕ ¬b = ¬(a ⊕ b) and ¬a ⊕ ¬b = a ⊕ b: always the xor of the two variables.
@@ -92,29 +92,29 @@ Boolean xor_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   return a.is_negated() != b.is_negated() ? !c : c;
 }
 
-Boolean and_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+Boolean and_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if ((a.is_constant() && !a.value()) || (b.is_constant() && !b.value())) return Boolean::constant(false);
   if (a.is_constant()) return b;
   if (b.is_constant()) return a;
   const bool value = a.value() && b.value();
   if (a.is_negated() && b.is_negated()) {
-    return new_bit(cs, value, [&](Variable c) {
-      cs.enforce(one_minus(a.variable()), one_minus(b.variable()), LC(c));
+    return new_bit(cs, value, [&](r1cs::Variable c) {
+      cs.enforce(one_minus(a.variable()), one_minus(b.variable()), r1cs::LC(c));
     });
   }
   if (a.is_negated() || b.is_negated()) {
     const Boolean& is = a.is_negated() ? b : a;
     const Boolean& not_ = a.is_negated() ? a : b;
-    return new_bit(cs, value, [&](Variable c) {
-      cs.enforce(LC(is.variable()), one_minus(not_.variable()), LC(c));
+    return new_bit(cs, value, [&](r1cs::Variable c) {
+      cs.enforce(r1cs::LC(is.variable()), one_minus(not_.variable()), r1cs::LC(c));
     });
   }
-  return new_bit(cs, value, [&](Variable c) { cs.enforce(LC(a.variable()), LC(b.variable()), LC(c)); });
+  return new_bit(cs, value, [&](r1cs::Variable c) { cs.enforce(r1cs::LC(a.variable()), r1cs::LC(b.variable()), r1cs::LC(c)); });
 }
 
-Boolean or_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b) { return !and_of(cs, !a, !b); }
+Boolean or_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b) { return !and_of(cs, !a, !b); }
 
-Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+Boolean sha256_ch(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
   const bool value = a.value() ? b.value() : c.value();
   if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
   if (a.is_constant() && !a.value()) return c;
@@ -123,13 +123,13 @@ Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, cons
   if (c.is_constant()) return !and_of(cs, a, !b);
   if (b.is_constant()) return !and_of(cs, !a, !c);
   // a constant true still takes the general form, as in bellperson.
-  return new_bit(cs, value, [&](Variable ch) {
+  return new_bit(cs, value, [&](r1cs::Variable ch) {
     // (b − c)·a = ch − c
-    cs.enforce(b.lc() - c.lc(), a.lc(), LC(ch) - c.lc());
+    cs.enforce(b.lc() - c.lc(), a.lc(), r1cs::LC(ch) - c.lc());
   });
 }
 
-Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
+Boolean sha256_maj(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
   const bool value = (a.value() + b.value() + c.value()) >= 2;
   if (a.is_constant() && b.is_constant() && c.is_constant()) return Boolean::constant(value);
   if (a.is_constant() && !a.value()) return and_of(cs, b, c);
@@ -143,44 +143,44 @@ Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, con
     cs.alloc_bit_values(value, 1);
     and_of(cs, b, c);
     cs.skip_constraints(1);
-    return Boolean::from_constrained_variable(Variable(), value);
+    return Boolean::from_constrained_variable(r1cs::Variable(), value);
   }
-  const Variable maj = cs.alloc([&] { return fr_of(value); });
+  const r1cs::Variable maj = cs.alloc([&] { return fr_of(value); });
   const Boolean bc = and_of(cs, b, c);
   // (2bc − b − c)·a = bc − maj
-  cs.enforce(Fr::from_u64(2) * bc.lc() - b.lc() - c.lc(), a.lc(), bc.lc() - LC(maj));
+  cs.enforce(ff::Fr::from_u64(2) * bc.lc() - b.lc() - c.lc(), a.lc(), bc.lc() - r1cs::LC(maj));
   return Boolean::from_constrained_variable(maj, value);
 }
 
-void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
+void enforce_equal(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b) {
   if (a.is_constant() && b.is_constant()) {
     if (a.value() != b.value()) throw std::invalid_argument("enforce_equal: two different constant bits");
     return;
   }
   if (cs.values_only()) return cs.skip_constraints(1);
-  LC difference;
+  r1cs::LC difference;
   if ((a.is_constant() && a.value()) || (b.is_constant() && b.value())) {
-    difference = LC::constant(Fr::one()) - (a.is_constant() ? b : a).lc();
+    difference = r1cs::LC::constant(ff::Fr::one()) - (a.is_constant() ? b : a).lc();
   } else if (a.is_constant() || b.is_constant()) {
     difference = (a.is_constant() ? b : a).lc();
   } else {
     difference = a.lc() - b.lc();
   }
-  cs.enforce(LC(), LC(), difference);
+  cs.enforce(r1cs::LC(), r1cs::LC(), difference);
 }
 
-std::pair<Boolean, Boolean> conditional_swap(ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
+std::pair<Boolean, Boolean> conditional_swap(r1cs::ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
                                              const Boolean& y) {
   if (swap.is_constant()) return swap.value() ? std::pair{y, x} : std::pair{x, y};
   if (x.is_constant() && y.is_constant() && x.value() == y.value()) return {x, y};
   const bool first_value = swap.value() ? y.value() : x.value();
   const bool second_value = swap.value() ? x.value() : y.value();
   // first = x + swap·(y − x), second = y + swap·(x − y): each is x or y, so boolean.
-  const Boolean first = new_bit(cs, first_value, [&](Variable v) {
-    cs.enforce(swap.lc(), y.lc() - x.lc(), LC(v) - x.lc());
+  const Boolean first = new_bit(cs, first_value, [&](r1cs::Variable v) {
+    cs.enforce(swap.lc(), y.lc() - x.lc(), r1cs::LC(v) - x.lc());
   });
-  const Boolean second = new_bit(cs, second_value, [&](Variable v) {
-    cs.enforce(swap.lc(), x.lc() - y.lc(), LC(v) - y.lc());
+  const Boolean second = new_bit(cs, second_value, [&](r1cs::Variable v) {
+    cs.enforce(swap.lc(), x.lc() - y.lc(), r1cs::LC(v) - y.lc());
   });
   return {first, second};
 }
@@ -210,7 +210,7 @@ std::vector<bool> values_of(std::span<const Boolean> bits) {
   return v;
 }
 
-std::vector<Boolean> alloc_bits(ConstraintSystem& cs, const std::vector<bool>& values) {
+std::vector<Boolean> alloc_bits(r1cs::ConstraintSystem& cs, const std::vector<bool>& values) {
   std::vector<Boolean> bits;
   bits.reserve(values.size());
   for (bool v : values) bits.push_back(Boolean::alloc(cs, v));
@@ -235,4 +235,4 @@ std::vector<Boolean> reverse_bit_numbering(std::span<const Boolean> bits) {
   return out;
 }
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -16,67 +16,67 @@
 
 #include "r1cs/constraint_system.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 class Boolean {
  public:
   // The constant false.
   Boolean() = default;
 
-  static Boolean constant(bool value) { return Boolean(Kind::kConstant, Variable(), value); }
+  static Boolean constant(bool value) { return Boolean(Kind::kConstant, r1cs::Variable(), value); }
 
   // A new private bit with the booleanity constraint (1 − b)·b = 0.
-  static Boolean alloc(ConstraintSystem& cs, bool value);
+  static Boolean alloc(r1cs::ConstraintSystem& cs, bool value);
   // A new private bit that must be 0 when `must_be_false` (an allocated bit, not
   // negated) is 1: (1 − must_be_false − b)·b = 0.
-  static Boolean alloc_conditionally(ConstraintSystem& cs, bool value, const Boolean& must_be_false);
+  static Boolean alloc_conditionally(r1cs::ConstraintSystem& cs, bool value, const Boolean& must_be_false);
 
   // Wraps a variable that is already known to be 0 or 1 by other constraints.
-  static Boolean from_constrained_variable(Variable v, bool value) { return Boolean(Kind::kIs, v, value); }
+  static Boolean from_constrained_variable(r1cs::Variable v, bool value) { return Boolean(Kind::kIs, v, value); }
 
   bool value() const { return value_; }
   bool is_constant() const { return kind_ == Kind::kConstant; }
   bool is_negated() const { return kind_ == Kind::kNot; }
   // The variable behind a non-constant bit (holding value() or, negated, its complement).
-  Variable variable() const { return var_; }
+  r1cs::Variable variable() const { return var_; }
 
   Boolean operator!() const;
 
   // This bit as a linear combination (0 or 1 valued): a constant true is ONE, a
   // negated bit ONE − variable.
-  LC lc() const;
+  r1cs::LC lc() const;
   // lc += coeff·this, folding a constant part into `constant` instead of adding a
   // term, so that sums of many bits carry one ONE term.
-  void add_to(LC& lc, const Fr& coeff, Fr& constant) const;
+  void add_to(r1cs::LC& lc, const ff::Fr& coeff, ff::Fr& constant) const;
 
  private:
   enum class Kind : std::uint8_t { kConstant, kIs, kNot };
 
-  Boolean(Kind kind, Variable var, bool value) : var_(var), value_(value), kind_(kind) {}
+  Boolean(Kind kind, r1cs::Variable var, bool value) : var_(var), value_(value), kind_(kind) {}
 
-  Variable var_;
+  r1cs::Variable var_;
   bool value_ = false;
   Kind kind_ = Kind::kConstant;
 };
 
-Boolean xor_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b);
+Boolean xor_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b);
 // One constraint, of bellperson's three forms: a·b, a·(1 − b) ("and not"), (1 − a)·(1 − b) ("nor").
-Boolean and_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b);
-Boolean or_of(ConstraintSystem& cs, const Boolean& a, const Boolean& b);
+Boolean and_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b);
+Boolean or_of(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b);
 
 // SHA-256's choose (a ? b : c) and majority: one and two constraints when no
 // argument is constant, fewer (often none) otherwise.
-Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
-Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
+Boolean sha256_ch(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
+Boolean sha256_maj(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c);
 
 // 0·0 = a − b (one constraint; none for two constants, which throw
 // std::invalid_argument when they differ: the circuit could never be satisfied).
-void enforce_equal(ConstraintSystem& cs, const Boolean& a, const Boolean& b);
+void enforce_equal(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b);
 
 // (x, y) when swap is false, (y, x) when it is true; two constraints unless the
 // inputs are constants. (Not a bellperson gadget: the PoRep-like circuit's SHA-256
 // Merkle paths use it.)
-std::pair<Boolean, Boolean> conditional_swap(ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
+std::pair<Boolean, Boolean> conditional_swap(r1cs::ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
                                              const Boolean& y);
 
 // Bytes as bits, most significant bit of each byte first (SHA-256's order).
@@ -84,7 +84,7 @@ std::vector<bool> bytes_to_bits_be(std::span<const std::uint8_t> bytes);
 std::vector<std::uint8_t> bits_to_bytes_be(const std::vector<bool>& bits);
 std::vector<bool> values_of(std::span<const Boolean> bits);
 
-std::vector<Boolean> alloc_bits(ConstraintSystem& cs, const std::vector<bool>& values);
+std::vector<Boolean> alloc_bits(r1cs::ConstraintSystem& cs, const std::vector<bool>& values);
 std::vector<Boolean> constant_bits(const std::vector<bool>& values);
 
 // Reverses the bit order within each byte, after padding to whole bytes with
@@ -93,4 +93,4 @@ std::vector<Boolean> constant_bits(const std::vector<bool>& values);
 // util::reverse_bit_numbering).
 std::vector<Boolean> reverse_bit_numbering(std::span<const Boolean> bits);
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -6,7 +6,7 @@
 #include "gadgets/poseidon.hpp"
 #include "gadgets/sha256.hpp"
 
-namespace zkpipe::r1cs::merkle {
+namespace zkpipe::gadgets::merkle {
 
 namespace {
 
@@ -18,27 +18,27 @@ constexpr std::size_t kTrimmedBit1 = 8 * 31 + 1;
 // One-hot selectors s_k = [digit == k] for a 3-bit digit (bits little-endian):
 // 5 constraints. With b01 = b0·b1 the four low-digit selectors are linear, and
 // each is split by b2 with one product.
-std::array<Num, kPoseidonArity> one_hot_digit(ConstraintSystem& cs, std::span<const Boolean, 3> bits) {
+std::array<Num, hash::merkle::kPoseidonArity> one_hot_digit(r1cs::ConstraintSystem& cs, std::span<const Boolean, 3> bits) {
   const Boolean b01 = and_of(cs, bits[0], bits[1]);
-  const LC one = LC(Variable::one());
-  const std::array<LC, 4> low_lc = {one - bits[0].lc() - bits[1].lc() + b01.lc(), bits[0].lc() - b01.lc(),
+  const r1cs::LC one = r1cs::LC(r1cs::Variable::one());
+  const std::array<r1cs::LC, 4> low_lc = {one - bits[0].lc() - bits[1].lc() + b01.lc(), bits[0].lc() - b01.lc(),
                                     bits[1].lc() - b01.lc(), b01.lc()};
   const unsigned low_digit = bits[0].value() + 2u * bits[1].value();
-  std::array<Num, kPoseidonArity> s;
+  std::array<Num, hash::merkle::kPoseidonArity> s;
   for (unsigned m = 0; m < 4; ++m) {
     const bool low_matches = low_digit == m;
     const bool high_value = low_matches && bits[2].value();
-    const AllocatedNum high = AllocatedNum::alloc(cs, high_value ? Fr::one() : Fr::zero());
+    const AllocatedNum high = AllocatedNum::alloc(cs, high_value ? ff::Fr::one() : ff::Fr::zero());
     cs.enforce(low_lc[m], bits[2].lc(), high.lc());
     s[m + 4] = Num::of(high);
-    s[m] = Num{low_lc[m] - high.lc(), (low_matches && !bits[2].value()) ? Fr::one() : Fr::zero()};
+    s[m] = Num{low_lc[m] - high.lc(), (low_matches && !bits[2].value()) ? ff::Fr::one() : ff::Fr::zero()};
   }
   return s;
 }
 
 }  // namespace
 
-std::vector<Boolean> alloc_index_bits(ConstraintSystem& cs, std::uint64_t index, std::size_t count,
+std::vector<Boolean> alloc_index_bits(r1cs::ConstraintSystem& cs, std::uint64_t index, std::size_t count,
                                       IndexVisibility visibility) {
   auto s = cs.scope("index");
   std::vector<bool> values(count);
@@ -64,7 +64,7 @@ Num pack_node(std::span<const Boolean> node_bits) {
   return pack_bits_le(le);
 }
 
-std::vector<Boolean> sha256_node(ConstraintSystem& cs, std::span<const Boolean> left,
+std::vector<Boolean> sha256_node(r1cs::ConstraintSystem& cs, std::span<const Boolean> left,
                                  std::span<const Boolean> right) {
   std::vector<Boolean> message(left.begin(), left.end());
   message.insert(message.end(), right.begin(), right.end());
@@ -74,7 +74,7 @@ std::vector<Boolean> sha256_node(ConstraintSystem& cs, std::span<const Boolean> 
   return digest;
 }
 
-Num sha256_root(ConstraintSystem& cs, std::span<const Boolean> leaf_bits, std::span<const Node> siblings,
+Num sha256_root(r1cs::ConstraintSystem& cs, std::span<const Boolean> leaf_bits, std::span<const hash::merkle::Node> siblings,
                 std::span<const Boolean> index_bits) {
   if (leaf_bits.size() != 256 || index_bits.size() != siblings.size()) {
     throw std::invalid_argument("sha256_root: need a 256-bit leaf and one index bit per level");
@@ -98,8 +98,8 @@ Num sha256_root(ConstraintSystem& cs, std::span<const Boolean> leaf_bits, std::s
   return pack_node(cur);
 }
 
-Num poseidon_root(ConstraintSystem& cs, const Num& leaf,
-                  std::span<const std::array<Fr, kPoseidonArity - 1>> siblings, std::span<const Boolean> index_bits) {
+Num poseidon_root(r1cs::ConstraintSystem& cs, const Num& leaf,
+                  std::span<const std::array<ff::Fr, hash::merkle::kPoseidonArity - 1>> siblings, std::span<const Boolean> index_bits) {
   if (index_bits.size() != 3 * siblings.size()) {
     throw std::invalid_argument("poseidon_root: need three index bits per level");
   }
@@ -111,18 +111,18 @@ Num poseidon_root(ConstraintSystem& cs, const Num& leaf,
     const unsigned digit = digit_bits[0].value() + 2u * digit_bits[1].value() + 4u * digit_bits[2].value();
     // The eight children are witnessed; the one at the index must equal the
     // current node: s_k·(child_k − cur) = 0 for every k.
-    const std::array<Fr, kPoseidonArity> values = insert_child(siblings[level], cur.value, digit);
-    const std::array<Num, kPoseidonArity> selectors = one_hot_digit(cs, digit_bits);
+    const std::array<ff::Fr, hash::merkle::kPoseidonArity> values = hash::merkle::insert_child(siblings[level], cur.value, digit);
+    const std::array<Num, hash::merkle::kPoseidonArity> selectors = one_hot_digit(cs, digit_bits);
     std::vector<Num> children;
-    children.reserve(kPoseidonArity);
-    for (std::size_t k = 0; k < kPoseidonArity; ++k) {
+    children.reserve(hash::merkle::kPoseidonArity);
+    for (std::size_t k = 0; k < hash::merkle::kPoseidonArity; ++k) {
       const AllocatedNum child = AllocatedNum::alloc(cs, values[k]);
-      cs.enforce(selectors[k].lc, child.lc() - cur.lc, LC());
+      cs.enforce(selectors[k].lc, child.lc() - cur.lc, r1cs::LC());
       children.push_back(Num::of(child));
     }
-    cur = poseidon::hash(cs, poseidon::params_t9(), children);
+    cur = poseidon::hash(cs, hash::poseidon::params_t9(), children);
   }
   return cur;
 }
 
-}  // namespace zkpipe::r1cs::merkle
+}  // namespace zkpipe::gadgets::merkle

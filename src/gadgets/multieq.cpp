@@ -2,13 +2,13 @@
 
 #include <stdexcept>
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
-void MultiEq::enforce_equal(std::size_t num_bits, const LC& lhs, const LC& rhs) {
+void MultiEq::enforce_equal(std::size_t num_bits, const r1cs::LC& lhs, const r1cs::LC& rhs) {
   if (bits_used_ + num_bits >= kCapacityBits) flush();
-  if (num_bits >= kCapacityBits) throw std::invalid_argument("MultiEq: an equality wider than Fr's capacity");
+  if (num_bits >= kCapacityBits) throw std::invalid_argument("MultiEq: an equality wider than ff::Fr's capacity");
   if (!cs_.values_only()) {
-    Fr shift = Fr::one();
+    ff::Fr shift = ff::Fr::one();
     for (std::size_t i = 0; i < bits_used_; ++i) shift = shift.dbl();
     lhs_ += shift * lhs;
     rhs_ += shift * rhs;
@@ -21,11 +21,11 @@ void MultiEq::flush() {
   if (cs_.values_only()) {
     cs_.skip_constraints(1);
   } else {
-    cs_.enforce(lhs_, LC(Variable::one()), rhs_);
-    lhs_ = LC();
-    rhs_ = LC();
+    cs_.enforce(lhs_, r1cs::LC(r1cs::Variable::one()), rhs_);
+    lhs_ = r1cs::LC();
+    rhs_ = r1cs::LC();
   }
   bits_used_ = 0;
 }
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -14,32 +14,32 @@
 
 #include "r1cs/constraint_system.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 class MultiEq {
  public:
   // Fr's capacity, floor(log2 r) = 254; a batch holds fewer bits than this.
-  static constexpr std::size_t kCapacityBits = Fr::kBits - 1;
+  static constexpr std::size_t kCapacityBits = ff::Fr::kBits - 1;
 
-  explicit MultiEq(ConstraintSystem& cs) : cs_(cs) {}
+  explicit MultiEq(r1cs::ConstraintSystem& cs) : cs_(cs) {}
   MultiEq(const MultiEq&) = delete;
   MultiEq& operator=(const MultiEq&) = delete;
   ~MultiEq() { flush(); }
 
-  ConstraintSystem& cs() { return cs_; }
+  r1cs::ConstraintSystem& cs() { return cs_; }
 
   // Adds lhs = rhs, both below 2^num_bits. On a values-only system lhs and rhs are
   // not read (callers may pass empty combinations).
-  void enforce_equal(std::size_t num_bits, const LC& lhs, const LC& rhs);
+  void enforce_equal(std::size_t num_bits, const r1cs::LC& lhs, const r1cs::LC& rhs);
 
   // Enforces the pending batch, if any.
   void flush();
 
  private:
-  ConstraintSystem& cs_;
+  r1cs::ConstraintSystem& cs_;
   std::size_t bits_used_ = 0;
-  LC lhs_;
-  LC rhs_;
+  r1cs::LC lhs_;
+  r1cs::LC rhs_;
 };
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

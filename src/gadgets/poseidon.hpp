@@ -9,10 +9,10 @@
 #include "gadgets/num.hpp"
 #include "hash/poseidon_params.hpp"
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::gadgets::poseidon {
 
-std::vector<Num> permute(ConstraintSystem& cs, const Params& p, std::vector<Num> state);
+std::vector<Num> permute(r1cs::ConstraintSystem& cs, const hash::poseidon::Params& p, std::vector<Num> state);
 
-Num hash(ConstraintSystem& cs, const Params& p, std::span<const Num> inputs);
+Num hash(r1cs::ConstraintSystem& cs, const hash::poseidon::Params& p, std::span<const Num> inputs);
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::gadgets::poseidon

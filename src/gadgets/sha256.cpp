@@ -6,11 +6,11 @@
 #include "gadgets/multieq.hpp"
 #include "hash/sha256_constants.hpp"
 
-namespace zkpipe::r1cs::sha256 {
+namespace zkpipe::gadgets::sha256 {
 
 namespace {
 
-UInt32 xor3(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+UInt32 xor3(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   return xor_of(cs, xor_of(cs, a, b), c);
 }
 
@@ -36,7 +36,7 @@ class Deferred {
   std::vector<UInt32> addends_;
 };
 
-std::vector<UInt32> message_schedule(ConstraintSystem& cs, MultiEq& eq, std::span<const Boolean> block) {
+std::vector<UInt32> message_schedule(r1cs::ConstraintSystem& cs, MultiEq& eq, std::span<const Boolean> block) {
   auto s = cs.scope("schedule");
   std::vector<UInt32> w;
   w.reserve(64);
@@ -55,11 +55,11 @@ std::vector<UInt32> message_schedule(ConstraintSystem& cs, MultiEq& eq, std::spa
 
 WordState initial_state() {
   WordState s;
-  for (std::size_t i = 0; i < 8; ++i) s[i] = UInt32::constant(kInitialState[i]);
+  for (std::size_t i = 0; i < 8; ++i) s[i] = UInt32::constant(hash::sha256::kInitialState[i]);
   return s;
 }
 
-WordState compress(ConstraintSystem& cs, std::span<const Boolean> block, const WordState& state) {
+WordState compress(r1cs::ConstraintSystem& cs, std::span<const Boolean> block, const WordState& state) {
   if (block.size() != 512) throw std::invalid_argument("sha256::compress: a block is 512 bits");
   MultiEq eq(cs);
   const std::vector<UInt32> w = message_schedule(cs, eq, block);
@@ -87,7 +87,7 @@ WordState compress(ConstraintSystem& cs, std::span<const Boolean> block, const W
     }();
     // T1 = h + Σ1 + ch + K + W and T2 = Σ0 + maj are never materialized: the new e
     // and a are each one addmany over all their addends.
-    const UInt32 k = UInt32::constant(kRoundConstants[t]);
+    const UInt32 k = UInt32::constant(hash::sha256::kRoundConstants[t]);
     e = Deferred(std::vector<UInt32>{h, big_s1, ch, k, w[t], d});
     a = Deferred(std::vector<UInt32>{h, big_s1, ch, k, w[t], big_s0, maj});
     h = g;
@@ -115,7 +115,7 @@ WordState compress(ConstraintSystem& cs, std::span<const Boolean> block, const W
   return out;
 }
 
-std::vector<Boolean> hash(ConstraintSystem& cs, std::span<const Boolean> message) {
+std::vector<Boolean> hash(r1cs::ConstraintSystem& cs, std::span<const Boolean> message) {
   auto s = cs.scope("sha256");
   std::vector<Boolean> padded(message.begin(), message.end());
   padded.push_back(Boolean::constant(true));
@@ -136,4 +136,4 @@ std::vector<Boolean> hash(ConstraintSystem& cs, std::span<const Boolean> message
   return digest;
 }
 
-}  // namespace zkpipe::r1cs::sha256
+}  // namespace zkpipe::gadgets::sha256

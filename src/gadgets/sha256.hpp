@@ -13,7 +13,7 @@
 
 #include "gadgets/uint32.hpp"
 
-namespace zkpipe::r1cs::sha256 {
+namespace zkpipe::gadgets::sha256 {
 
 using WordState = std::array<UInt32, 8>;
 
@@ -21,9 +21,9 @@ WordState initial_state();
 
 // One compression of a 512-bit block into the chaining state (its own MultiEq,
 // flushed before it returns).
-WordState compress(ConstraintSystem& cs, std::span<const Boolean> block, const WordState& state);
+WordState compress(r1cs::ConstraintSystem& cs, std::span<const Boolean> block, const WordState& state);
 
 // The 256-bit digest of a message of any bit length (padding is added as constants).
-std::vector<Boolean> hash(ConstraintSystem& cs, std::span<const Boolean> message);
+std::vector<Boolean> hash(r1cs::ConstraintSystem& cs, std::span<const Boolean> message);
 
-}  // namespace zkpipe::r1cs::sha256
+}  // namespace zkpipe::gadgets::sha256

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 namespace {
 
@@ -58,7 +58,7 @@ UInt32 UInt32::of_values(std::uint32_t value, std::uint32_t constant_mask, std::
   return w;
 }
 
-UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
+UInt32 UInt32::alloc(r1cs::ConstraintSystem& cs, std::uint32_t value) {
   if (cs.values_only()) {
     cs.alloc_bit_values(value, 32);
     cs.skip_constraints(32);
@@ -89,9 +89,9 @@ std::array<Boolean, 32> UInt32::bits_le() const {
     if (((constant_mask_ >> i) & 1) != 0) {
       b[i] = Boolean::constant(v);
     } else if (((negated_mask_ >> i) & 1) != 0) {
-      b[i] = !Boolean::from_constrained_variable(Variable(), !v);
+      b[i] = !Boolean::from_constrained_variable(r1cs::Variable(), !v);
     } else {
-      b[i] = Boolean::from_constrained_variable(Variable(), v);
+      b[i] = Boolean::from_constrained_variable(r1cs::Variable(), v);
     }
   }
   return b;
@@ -139,31 +139,31 @@ UInt32 UInt32::addmany(MultiEq& eq, std::span<const UInt32> operands) {
     all_constant = all_constant && op.constant_mask_ == kAllBits;
   }
   if (all_constant) return UInt32::constant(static_cast<std::uint32_t>(sum_value));
-  ConstraintSystem& cs = eq.cs();
+  r1cs::ConstraintSystem& cs = eq.cs();
   if (cs.values_only()) {
     // The sum's bits and their booleanity; the packing equality is batched.
     cs.alloc_bit_values(sum_value, sum_bits);
     cs.skip_constraints(sum_bits);
-    eq.enforce_equal(sum_bits, LC(), LC());
+    eq.enforce_equal(sum_bits, r1cs::LC(), r1cs::LC());
     return of_values(static_cast<std::uint32_t>(sum_value), 0, 0);
   }
 
-  LC operands_lc;
+  r1cs::LC operands_lc;
   operands_lc.reserve(32 * operands.size() + 1);
-  Fr constant = Fr::zero();
+  ff::Fr constant = ff::Fr::zero();
   for (const UInt32& op : operands) {
-    Fr weight = Fr::one();
+    ff::Fr weight = ff::Fr::one();
     for (const Boolean& bit : op.bits_le()) {
       bit.add_to(operands_lc, weight, constant);
       weight = weight.dbl();
     }
   }
-  if (!constant.is_zero()) operands_lc.add(constant, Variable::one());
+  if (!constant.is_zero()) operands_lc.add(constant, r1cs::Variable::one());
 
   std::array<Boolean, 32> low;
-  LC sum_lc;
+  r1cs::LC sum_lc;
   sum_lc.reserve(sum_bits);
-  Fr weight = Fr::one();
+  ff::Fr weight = ff::Fr::one();
   for (unsigned i = 0; i < sum_bits; ++i) {
     const Boolean bit = Boolean::alloc(cs, ((sum_value >> i) & 1) != 0);
     sum_lc.add(weight, bit.variable());
@@ -174,7 +174,7 @@ UInt32 UInt32::addmany(MultiEq& eq, std::span<const UInt32> operands) {
   return UInt32(low);
 }
 
-UInt32 xor_of(ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
+UInt32 xor_of(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
   if (cs.values_only()) {
     // A bit with a constant side is the other side or its negation; bits where both
     // sides are variables allocate the xor of the two variables, negated when
@@ -195,7 +195,7 @@ UInt32 xor_of(ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
   return UInt32::from_bits_le(bits);
 }
 
-UInt32 sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+UInt32 sha256_ch(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   if (cs.values_only() && !any_constant(a, b, c)) {
     // One new bit per position.
     const std::uint32_t value = (a.value() & b.value()) | (~a.value() & c.value());
@@ -206,7 +206,7 @@ UInt32 sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const U
   return per_bit(a, b, c, [&](const Boolean& x, const Boolean& y, const Boolean& z) { return sha256_ch(cs, x, y, z); });
 }
 
-UInt32 sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+UInt32 sha256_maj(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   if (cs.values_only() && !any_constant(a, b, c)) {
     // Two new bits per position, in allocation order: the majority, then b·c.
     const std::uint32_t bc = b.value() & c.value();
@@ -223,4 +223,4 @@ UInt32 sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const 
   return per_bit(a, b, c, [&](const Boolean& x, const Boolean& y, const Boolean& z) { return sha256_maj(cs, x, y, z); });
 }
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -19,7 +19,7 @@
 #include "gadgets/boolean.hpp"
 #include "gadgets/multieq.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 class UInt32 {
  public:
@@ -27,7 +27,7 @@ class UInt32 {
   UInt32() = default;
 
   static UInt32 constant(std::uint32_t value);
-  static UInt32 alloc(ConstraintSystem& cs, std::uint32_t value);
+  static UInt32 alloc(r1cs::ConstraintSystem& cs, std::uint32_t value);
   static UInt32 from_bits_le(std::span<const Boolean, 32> bits);
   // 32 bits, most significant first (SHA-256's word order within a block).
   static UInt32 from_bits_be(std::span<const Boolean, 32> bits);
@@ -62,13 +62,13 @@ class UInt32 {
   bool has_bits_ = true;
 };
 
-UInt32 xor_of(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+UInt32 xor_of(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b);
 // Bitwise SHA-256 choose and majority (Boolean's sha256_ch / sha256_maj per bit).
-UInt32 sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
-UInt32 sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+UInt32 sha256_ch(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+UInt32 sha256_maj(r1cs::ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
 
 // The bits of `value` at the set positions of `mask`, packed from bit 0 up in
 // ascending position order: the values of the variables an operation allocates.
 std::uint64_t gather_bits(std::uint64_t value, std::uint64_t mask);
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

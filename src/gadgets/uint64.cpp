@@ -2,7 +2,7 @@
 
 #include "gadgets/num.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 UInt64 UInt64::constant(std::uint64_t value) {
   std::array<Boolean, 64> bits;
@@ -10,7 +10,7 @@ UInt64 UInt64::constant(std::uint64_t value) {
   return UInt64(bits, value);
 }
 
-UInt64 UInt64::alloc(ConstraintSystem& cs, std::uint64_t value) {
+UInt64 UInt64::alloc(r1cs::ConstraintSystem& cs, std::uint64_t value) {
   std::array<Boolean, 64> bits;
   for (unsigned i = 0; i < 64; ++i) bits[i] = Boolean::alloc(cs, ((value >> i) & 1) != 0);
   return UInt64(bits, value);
@@ -18,6 +18,6 @@ UInt64 UInt64::alloc(ConstraintSystem& cs, std::uint64_t value) {
 
 std::vector<Boolean> UInt64::bits_be() const { return {bits_.rbegin(), bits_.rend()}; }
 
-void UInt64::pack_into_input(ConstraintSystem& cs) const { pack_into_inputs(cs, bits_); }
+void UInt64::pack_into_input(r1cs::ConstraintSystem& cs) const { pack_into_inputs(cs, bits_); }
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -10,20 +10,20 @@
 
 #include "gadgets/boolean.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 
 class UInt64 {
  public:
   static UInt64 constant(std::uint64_t value);
   // 64 new bits, each boolean-constrained.
-  static UInt64 alloc(ConstraintSystem& cs, std::uint64_t value);
+  static UInt64 alloc(r1cs::ConstraintSystem& cs, std::uint64_t value);
 
   std::uint64_t value() const { return value_; }
   const std::array<Boolean, 64>& bits_le() const { return bits_; }
   std::vector<Boolean> bits_be() const;
 
   // One public input equal to the value (bellperson's pack_into_inputs of the bits).
-  void pack_into_input(ConstraintSystem& cs) const;
+  void pack_into_input(r1cs::ConstraintSystem& cs) const;
 
  private:
   UInt64(const std::array<Boolean, 64>& bits, std::uint64_t value) : bits_(bits), value_(value) {}
@@ -32,4 +32,4 @@ class UInt64 {
   std::uint64_t value_;
 };
 
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

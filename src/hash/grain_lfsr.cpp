@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 namespace {
 
@@ -62,4 +62,4 @@ ff::Fr GrainLfsr::next_fr_rejection_sampled() {
 
 ff::Fr GrainLfsr::next_fr_reduced() { return ff::Fr::from_reduced(next_integer()); }
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

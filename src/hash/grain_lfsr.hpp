@@ -8,7 +8,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 class GrainLfsr {
  public:
@@ -45,4 +45,4 @@ class GrainLfsr {
   unsigned field_bits_;
 };
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

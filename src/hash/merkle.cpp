@@ -4,7 +4,7 @@
 
 #include "hash/poseidon.hpp"
 
-namespace zkpipe::r1cs::merkle {
+namespace zkpipe::hash::merkle {
 
 Node sha256_node(const Node& left, const Node& right) {
   std::array<std::uint8_t, 64> message{};
@@ -104,4 +104,4 @@ Fr poseidon_root_from_path(const Fr& leaf, const PoseidonPath& path) {
   return cur;
 }
 
-}  // namespace zkpipe::r1cs::merkle
+}  // namespace zkpipe::hash::merkle

@@ -12,7 +12,7 @@
 #include "hash/poseidon_params.hpp"
 #include "hash/sha256.hpp"
 
-namespace zkpipe::r1cs::merkle {
+namespace zkpipe::hash::merkle {
 
 using ff::Fr;
 using Node = sha256::Digest;
@@ -70,4 +70,4 @@ std::array<Fr, kPoseidonArity> insert_child(const std::array<Fr, kPoseidonArity 
 
 Fr poseidon_root_from_path(const Fr& leaf, const PoseidonPath& path);
 
-}  // namespace zkpipe::r1cs::merkle
+}  // namespace zkpipe::hash::merkle

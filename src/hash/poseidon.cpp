@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 namespace {
 
@@ -50,4 +50,4 @@ Fr hash(const Params& p, std::span<const Fr> inputs) {
   return state[1];
 }
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

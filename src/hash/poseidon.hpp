@@ -7,7 +7,7 @@
 
 #include "hash/poseidon_params.hpp"
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 void permute(const Params& p, std::span<Fr> state);
 
@@ -19,4 +19,4 @@ Fr merkle_domain_tag(std::size_t arity);
 // output the first rate cell.
 Fr hash(const Params& p, std::span<const Fr> inputs);
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

@@ -5,7 +5,7 @@
 
 #include "hash/grain_lfsr.hpp"
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 namespace {
 
@@ -66,4 +66,4 @@ const Params& params_t12() {
   return p;
 }
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

@@ -15,7 +15,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::r1cs::poseidon {
+namespace zkpipe::hash::poseidon {
 
 using ff::Fr;
 
@@ -42,4 +42,4 @@ const Params& params_t3();   // arity 2
 const Params& params_t9();   // arity 8 (Merkle trees)
 const Params& params_t12();  // arity 11 (column hashes)
 
-}  // namespace zkpipe::r1cs::poseidon
+}  // namespace zkpipe::hash::poseidon

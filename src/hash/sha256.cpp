@@ -5,7 +5,7 @@
 
 #include "hash/sha256_constants.hpp"
 
-namespace zkpipe::r1cs::sha256 {
+namespace zkpipe::hash::sha256 {
 
 void compress(State& state, std::span<const std::uint8_t, 64> block) {
   std::array<std::uint32_t, 64> w{};
@@ -58,4 +58,4 @@ Digest hash(std::span<const std::uint8_t> message) {
   return out;
 }
 
-}  // namespace zkpipe::r1cs::sha256
+}  // namespace zkpipe::hash::sha256

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-namespace zkpipe::r1cs::sha256 {
+namespace zkpipe::hash::sha256 {
 
 using Digest = std::array<std::uint8_t, 32>;
 using State = std::array<std::uint32_t, 8>;
@@ -15,4 +15,4 @@ void compress(State& state, std::span<const std::uint8_t, 64> block);
 
 Digest hash(std::span<const std::uint8_t> message);
 
-}  // namespace zkpipe::r1cs::sha256
+}  // namespace zkpipe::hash::sha256

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace zkpipe::r1cs::sha256 {
+namespace zkpipe::hash::sha256 {
 
 inline constexpr std::array<std::uint32_t, 64> kRoundConstants = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -19,4 +19,4 @@ inline constexpr std::array<std::uint32_t, 64> kRoundConstants = {
 inline constexpr std::array<std::uint32_t, 8> kInitialState = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-}  // namespace zkpipe::r1cs::sha256
+}  // namespace zkpipe::hash::sha256

@@ -101,7 +101,7 @@ std::vector<std::string> circuit_names() {
 }
 
 std::vector<std::string> preset_names(const std::string& circuit) {
-  if (circuit == kPorepLike) return r1cs::porep::preset_names();
+  if (circuit == kPorepLike) return porep_like::preset_names();
   if (circuit == kFilecoinPorep || is_post(circuit) || is_update(circuit)) {
     std::vector<std::string> names;
     for (const auto& p : kSectorPresets) names.emplace_back(p.name);
@@ -150,7 +150,7 @@ std::shared_ptr<const r1cs::PartitionedCircuit> make_circuit(const WorkloadInput
   if (workload.circuit != kPorepLike) {
     throw std::invalid_argument("make_circuit: a " + workload.circuit + " input without its circuit");
   }
-  return std::make_shared<const r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(workload.preset),
+  return std::make_shared<const porep_like::PorepLikeCircuit>(porep_like::find_preset(workload.preset),
                                                                workload.seed, workload.partitions);
 }
 

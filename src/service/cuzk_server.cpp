@@ -265,8 +265,8 @@ CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofReques
     throw ServiceError(ErrorKind::invalid_argument, "request_id: longer than 256 bytes");
   }
   const std::string bytes = request.SerializeAsString();
-  const r1cs::sha256::Digest digest =
-      r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  const hash::sha256::Digest digest =
+      hash::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   // Journaled under the id, so that a retry after a restart (or at another daemon of
   // the cluster) finds the job; the journal decides in one step whether the id's job
   // answers this submit or a new one takes the id (name_answers_retry).

@@ -32,12 +32,12 @@ std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
 }
 
 std::shared_ptr<const r1cs::PartitionedCircuit> porep_circuit(const v1::PorepInstance& porep) {
-  return std::make_shared<r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset(porep.preset()), porep.seed(),
+  return std::make_shared<porep_like::PorepLikeCircuit>(porep_like::find_preset(porep.preset()), porep.seed(),
                                                          porep.partitions());
 }
 
 std::string porep_circuit_name(const v1::PorepInstance& porep) {
-  return "porep-like/" + r1cs::porep::find_preset(porep.preset()).name;
+  return "porep-like/" + porep_like::find_preset(porep.preset()).name;
 }
 
 namespace {

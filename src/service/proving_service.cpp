@@ -106,7 +106,7 @@ CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) con
     throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
   }
   try {
-    r1cs::porep::find_preset(p.preset());
+    porep_like::find_preset(p.preset());
   } catch (const std::invalid_argument& e) {
     throw bad(formats::excerpt(e.what(), 300));
   }

@@ -13,8 +13,8 @@
 namespace zkpipe::filecoin::porep {
 namespace {
 
-using r1cs::AllocatedNum;
-using r1cs::Boolean;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
 using r1cs::Fr;
 using Bytes32 = std::array<std::uint8_t, 32>;
 
@@ -36,7 +36,7 @@ Fr native_label(const Bytes32& replica_id, std::uint32_t layer, std::uint64_t no
   for (int i = 7; i >= 0; --i) buf.push_back(static_cast<std::uint8_t>(node >> (8 * i)));
   buf.resize(64, 0);
   for (const Bytes32& p : parents) buf.insert(buf.end(), p.begin(), p.end());
-  r1cs::sha256::Digest d = r1cs::sha256::hash(buf);
+  hash::sha256::Digest d = hash::sha256::hash(buf);
   d[31] &= 0x3f;
   ff::Limbs<4> limbs{};
   for (std::size_t i = 0; i < 32; ++i) limbs[i / 8] |= std::uint64_t{d[i]} << (8 * (i % 8));
@@ -61,10 +61,10 @@ LabelInputs random_inputs(std::uint64_t seed) {
 // The reference test's circuit: the replica id and every parent slot allocated as
 // 256 bits each, layer and node constants.
 AllocatedNum synthesize(r1cs::ConstraintSystem& cs, const LabelInputs& in, std::uint32_t layer, std::uint64_t node) {
-  const std::vector<Boolean> id = r1cs::alloc_bits(cs, r1cs::bytes_to_bits_be(in.replica_id));
+  const std::vector<Boolean> id = gadgets::alloc_bits(cs, gadgets::bytes_to_bits_be(in.replica_id));
   std::vector<std::vector<Boolean>> parents;
-  for (const Bytes32& p : in.parents) parents.push_back(r1cs::alloc_bits(cs, r1cs::bytes_to_bits_be(p)));
-  return create_label_circuit(cs, id, parents, r1cs::UInt32::constant(layer), r1cs::UInt64::constant(node));
+  for (const Bytes32& p : in.parents) parents.push_back(gadgets::alloc_bits(cs, gadgets::bytes_to_bits_be(p)));
+  return create_label_circuit(cs, id, parents, gadgets::UInt32::constant(layer), gadgets::UInt64::constant(node));
 }
 
 // rust-fil-proofs test_create_label: 532 025 constraints (9 728 input bits, 20 SHA-256
@@ -106,15 +106,15 @@ TEST(CreateLabelGadget, WithAllocatedNodeAndDecomposedParentLabels) {
   std::mt19937_64 rng(3);
   r1cs::TestSystem cs;
   Bytes32 replica_id = fr_bytes(Fr::random(rng));
-  const std::vector<Boolean> id = r1cs::alloc_bits(cs, r1cs::bytes_to_bits_be(replica_id));
-  const r1cs::UInt64 node = r1cs::UInt64::alloc(cs, 0x0123456789abcdefULL);
+  const std::vector<Boolean> id = gadgets::alloc_bits(cs, gadgets::bytes_to_bits_be(replica_id));
+  const gadgets::UInt64 node = gadgets::UInt64::alloc(cs, 0x0123456789abcdefULL);
   std::vector<Bytes32> parent_bytes;
   std::vector<std::vector<Boolean>> parents;
   std::vector<std::vector<Boolean>> distinct;
   for (int i = 0; i < 6; ++i) {
     const Fr label = Fr::random(rng);
     const AllocatedNum num = AllocatedNum::alloc(cs, label);
-    distinct.push_back(r1cs::reverse_bit_numbering(num.to_bits_le(cs)));
+    distinct.push_back(gadgets::reverse_bit_numbering(num.to_bits_le(cs)));
     parent_bytes.push_back(fr_bytes(label));
   }
   std::vector<Bytes32> slots;
@@ -122,7 +122,7 @@ TEST(CreateLabelGadget, WithAllocatedNodeAndDecomposedParentLabels) {
     parents.push_back(distinct[i % 6]);
     slots.push_back(parent_bytes[i % 6]);
   }
-  const AllocatedNum label = create_label_circuit(cs, id, parents, r1cs::UInt32::constant(1), node);
+  const AllocatedNum label = create_label_circuit(cs, id, parents, gadgets::UInt32::constant(1), node);
   EXPECT_EQ(label.value(), native_label(replica_id, 1, 0x0123456789abcdefULL, slots));
   EXPECT_TRUE(cs.is_satisfied()) << *cs.which_is_unsatisfied();
 }
@@ -141,8 +141,8 @@ TEST(CreateLabelGadget, RejectsMalformedArguments) {
   r1cs::WitnessSystem cs;
   const std::vector<Boolean> id(16, Boolean::constant(false));
   const std::vector<std::vector<Boolean>> parents(kCircuitLabelParents, std::vector<Boolean>(256));
-  const auto layer = r1cs::UInt32::constant(1);
-  const auto node = r1cs::UInt64::constant(1);
+  const auto layer = gadgets::UInt32::constant(1);
+  const auto node = gadgets::UInt64::constant(1);
   EXPECT_THROW(create_label_circuit(cs, id, parents, layer, node), std::invalid_argument);
   const std::vector<Boolean> good_id(256);
   EXPECT_THROW(create_label_circuit(cs, good_id, std::vector<std::vector<Boolean>>(36), layer, node),

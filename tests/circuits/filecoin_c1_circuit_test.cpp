@@ -50,8 +50,8 @@ MerkleProof poseidon_proof(const core::PoseidonPath& path, const Fr& leaf, const
       MerkleProof::Kind::kSingle, hashers::fr_to_domain(root), hashers::fr_to_domain(leaf), merkle_path(path), {}, {}};
 }
 
-MerkleProof sha256_proof(const r1cs::merkle::Sha256Tree& tree, std::uint64_t node) {
-  const r1cs::merkle::Sha256Path path = tree.path(node);
+MerkleProof sha256_proof(const hash::merkle::Sha256Tree& tree, std::uint64_t node) {
+  const hash::merkle::Sha256Path path = tree.path(node);
   MerkleProof p{MerkleProof::Kind::kSingle, tree.root(), tree.leaf(node), {}, {}, {}};
   for (std::size_t level = 0; level < path.siblings.size(); ++level) {
     p.base.push_back({{path.siblings[level]}, (node >> level) & 1});
@@ -67,7 +67,7 @@ ColumnProof column_proof(const porep::InMemoryReplica& r, std::uint64_t node) {
   return c;
 }
 
-VanillaProof vanilla_proof(const porep::InMemoryReplica& r, const r1cs::merkle::Sha256Tree& tree_d,
+VanillaProof vanilla_proof(const porep::InMemoryReplica& r, const hash::merkle::Sha256Tree& tree_d,
                            std::uint64_t node) {
   VanillaProof v;
   v.comm_d_proofs = sha256_proof(tree_d, node);
@@ -91,7 +91,7 @@ VanillaProof vanilla_proof(const porep::InMemoryReplica& r, const r1cs::merkle::
 }
 
 C1Output c1_output(const porep::InMemoryReplica& r, const SectorValues& values) {
-  const r1cs::merkle::Sha256Tree tree_d(r.data());
+  const hash::merkle::Sha256Tree tree_d(r.data());
   C1Output c1;
   c1.registered_proof = *values.registered_proof;
   c1.vanilla_proofs.resize(values.registered_proof->partitions());
@@ -127,7 +127,7 @@ Sealed seal(std::uint64_t seed, const core::SealProof& proof = two_kib()) {
   s.values.sector_id = rng();
   s.values.ticket = random_bytes(rng);
   s.values.seed = random_bytes(rng);
-  s.values.comm_d = r1cs::merkle::Sha256Tree(data).root();
+  s.values.comm_d = hash::merkle::Sha256Tree(data).root();
   s.replica = std::make_unique<porep::InMemoryReplica>(seal_graph(proof), proof.shape().layers,
                                                        core::sector_tree_shape(proof.sector_bytes),
                                                        s.values.replica_id(), std::move(data));
@@ -233,7 +233,7 @@ TEST_F(FilecoinC1Circuit, RefusesProofsOfOtherChallenges) {
   // An honest proof of another node in place of the challenge's.
   c = c1();
   const std::uint64_t other = c1().vanilla_proofs[0][1].challenge() % 63 + 1;
-  c.vanilla_proofs[0][1] = vanilla_proof(replica(), r1cs::merkle::Sha256Tree(replica().data()), other);
+  c.vanilla_proofs[0][1] = vanilla_proof(replica(), hash::merkle::Sha256Tree(replica().data()), other);
   EXPECT_EQ(refusal(c, values()), at(1, "comm_d_proofs"));
 }
 

@@ -135,7 +135,7 @@ TEST(Sha256Domain, DigestsAreTrimmedSha256) {
   Bytes ab(a.begin(), a.end());
   ab.insert(ab.end(), b.begin(), b.end());
   EXPECT_EQ(hashers::sha256_hash2(a, b), hashers::trimmed_sha256(ab));
-  EXPECT_EQ(hashers::sha256_hash2(a, b), r1cs::merkle::sha256_node(a, b));
+  EXPECT_EQ(hashers::sha256_hash2(a, b), hash::merkle::sha256_node(a, b));
   EXPECT_NO_THROW(hashers::domain_to_fr(hashers::sha256_hash2(a, b)));
 }
 

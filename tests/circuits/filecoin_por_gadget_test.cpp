@@ -16,8 +16,8 @@
 namespace zkpipe::filecoin::core {
 namespace {
 
-using r1cs::AllocatedNum;
-using r1cs::Boolean;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
 using r1cs::TestSystem;
 
 std::vector<Boolean> alloc_index(TestSystem& cs, std::size_t index, std::size_t bits) {
@@ -162,7 +162,7 @@ TEST(FilecoinSha256Por, CountsInputsAndInclusionAsTheReference) {
   std::mt19937_64 rng(11);
   std::vector<NodeBytes> leaves(64);
   for (NodeBytes& leaf : leaves) leaf = hashers::fr_to_domain(Fr::random(rng));
-  const r1cs::merkle::Sha256Tree tree(leaves);
+  const hash::merkle::Sha256Tree tree(leaves);
   const Fr root = hashers::domain_to_fr(tree.root());
   for (const std::size_t i : {std::size_t{0}, std::size_t{45}}) {
     TestSystem cs;

@@ -21,7 +21,7 @@ namespace zkpipe::filecoin::api {
 namespace {
 
 std::string sha256_hex(const std::string& text) {
-  const auto digest = r1cs::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  const auto digest = hash::sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
   return core::hex_of(digest);
 }
 

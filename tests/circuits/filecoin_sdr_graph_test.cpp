@@ -67,7 +67,7 @@ std::string cache_id(const SdrGraph& graph) {
   for (char c : std::string("poseidon_hasher") + identifier) message.push_back(static_cast<std::uint8_t>(c));
   for (std::uint64_t key : graph.feistel_keys()) append_le(message, key, 8);
   append_le(message, graph.nodes(), 4);
-  return "v28-sdr-parent-" + hex_of(r1cs::sha256::hash(message));
+  return "v28-sdr-parent-" + hex_of(hash::sha256::hash(message));
 }
 
 std::string parent_cache_digest(const SdrGraph& graph) {
@@ -76,7 +76,7 @@ std::string parent_cache_digest(const SdrGraph& graph) {
   for (std::uint64_t node = 0; node < graph.nodes(); ++node) {
     for (std::uint32_t parent : graph.parents(node)) append_le(cache, parent, 4);
   }
-  return hex_of(r1cs::sha256::hash(cache));
+  return hex_of(hash::sha256::hash(cache));
 }
 
 void expect_matches_manifest(const core::SealProof& proof) {

@@ -51,7 +51,7 @@ TEST(FilecoinSdrLabels, NodeZeroHashesThePrefixOnly) {
   std::vector<std::uint8_t> prefix(id.begin(), id.end());
   prefix.resize(64);
   prefix[35] = 3;  // layer 3, big-endian
-  core::NodeBytes expected = r1cs::sha256::hash(prefix);
+  core::NodeBytes expected = hash::sha256::hash(prefix);
   expected[31] &= 0x3f;
   EXPECT_EQ(label(id, 3, 0, {}), expected);
 }
@@ -103,7 +103,7 @@ TEST(FilecoinReplicaId, LayoutAndTruncation) {
   message.insert(message.end(), ticket.begin(), ticket.end());
   message.insert(message.end(), comm_d.begin(), comm_d.end());
   message.insert(message.end(), porep.begin(), porep.end());
-  core::NodeBytes expected = r1cs::sha256::hash(message);
+  core::NodeBytes expected = hash::sha256::hash(message);
   expected[31] &= 0x3f;
   EXPECT_EQ(replica_id(prover, 0x0102, ticket, comm_d, porep), expected);
   EXPECT_NE(replica_id(prover, 0x0201, ticket, comm_d, porep), expected);

@@ -56,12 +56,12 @@ Fr poseidon_root(const api::MerkleProof& proof) {
 }
 
 core::NodeBytes sha256_root(const api::MerkleProof& proof) {
-  r1cs::merkle::Sha256Path path;
+  hash::merkle::Sha256Path path;
   for (std::size_t level = 0; level < proof.base.size(); ++level) {
     path.siblings.push_back(proof.base[level].hashes.at(0));
     path.index |= proof.base[level].index << level;
   }
-  return r1cs::merkle::sha256_root_from_path(proof.leaf, path);
+  return hash::merkle::sha256_root_from_path(proof.leaf, path);
 }
 
 Fr column_hash(const std::vector<core::NodeBytes>& rows) {

@@ -73,11 +73,11 @@ TEST(TreeD, EmptyTwoKibSectorMatchesFilecoinProofs) {
   ASSERT_EQ(padded.size(), 2048u);
   const hashers::Sha256Domain expected{252, 126, 146, 130, 150, 229, 22, 250, 173, 233, 134, 178, 143, 146, 212, 74,
                                        79,  36,  185, 53,  72,  82,  35, 55,  106, 121, 144, 39,  188, 24,  248, 51};
-  const r1cs::merkle::Sha256Tree tree = build_tree_d(padded);
+  const hash::merkle::Sha256Tree tree = build_tree_d(padded);
   EXPECT_EQ(tree.root(), expected);
   EXPECT_EQ(tree.height(), 6u);
-  const r1cs::merkle::Sha256Path path = tree.path(37);
-  EXPECT_EQ(r1cs::merkle::sha256_root_from_path(tree.leaf(37), path), expected);
+  const hash::merkle::Sha256Path path = tree.path(37);
+  EXPECT_EQ(hash::merkle::sha256_root_from_path(tree.leaf(37), path), expected);
 }
 
 TEST(TreeD, RejectsSizesThatAreNotPowersOfTwoNodes) {

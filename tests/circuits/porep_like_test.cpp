@@ -9,7 +9,7 @@
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 namespace {
 
 TEST(PorepPreset, UnknownNameListsTheKnownOnes) {
@@ -26,8 +26,8 @@ TEST(PorepPreset, UnknownNameListsTheKnownOnes) {
 // that its domain is 2^N. (2e27, 24 s to count, is checked by `zkpipe circuit info`.)
 TEST(PorepPreset, EachPresetFitsTheDomainItsNameGives) {
   for (auto [name, log_n] : {std::pair{"2e16", 16}, std::pair{"2e20", 20}, std::pair{"2e24", 24}}) {
-    const porep::PorepLikeCircuit circuit(porep::find_preset(name), 1, 1);
-    ShapeSystem shape;
+    const PorepLikeCircuit circuit(find_preset(name), 1, 1);
+    r1cs::ShapeSystem shape;
     circuit.synthesize(shape, 0);
     const std::size_t constraints = shape.num_constraints() + shape.num_inputs();  // input constraints
     EXPECT_LE(constraints, std::size_t{1} << log_n) << name;
@@ -37,12 +37,12 @@ TEST(PorepPreset, EachPresetFitsTheDomainItsNameGives) {
 
 TEST(SparseTrees, PathsOfEveryOpenedLeafReachTheSharedRoot) {
   std::map<std::uint64_t, Node> sha_leaves;
-  std::map<std::uint64_t, Fr> poseidon_leaves;
+  std::map<std::uint64_t, ff::Fr> poseidon_leaves;
   for (std::uint64_t i : {3u, 4u, 60u, 511u}) {
     Node n{};
     n[0] = static_cast<std::uint8_t>(i);
     sha_leaves[i] = n;
-    poseidon_leaves[i] = Fr::from_u64(i * 7 + 1);
+    poseidon_leaves[i] = ff::Fr::from_u64(i * 7 + 1);
   }
   auto sha_fill = [](std::size_t level, std::uint64_t index) {
     Node n{};
@@ -51,25 +51,25 @@ TEST(SparseTrees, PathsOfEveryOpenedLeafReachTheSharedRoot) {
     return n;
   };
   SparseSha256Tree sha(9, sha_leaves, sha_fill);
-  SparsePoseidonTree pos(3, poseidon_leaves, [](std::size_t l, std::uint64_t i) { return Fr::from_u64(1000 * l + i); });
+  SparsePoseidonTree pos(3, poseidon_leaves, [](std::size_t l, std::uint64_t i) { return ff::Fr::from_u64(1000 * l + i); });
   for (const auto& [i, leaf] : sha_leaves) {
-    EXPECT_EQ(merkle::sha256_root_from_path(leaf, sha.path(i)), sha.root());
-    EXPECT_EQ(merkle::poseidon_root_from_path(poseidon_leaves[i], pos.path(i)), pos.root());
+    EXPECT_EQ(hash::merkle::sha256_root_from_path(leaf, sha.path(i)), sha.root());
+    EXPECT_EQ(hash::merkle::poseidon_root_from_path(poseidon_leaves[i], pos.path(i)), pos.root());
   }
   Node wrong = sha_leaves[3];
   wrong[5] ^= 1;
-  EXPECT_NE(merkle::sha256_root_from_path(wrong, sha.path(3)), sha.root());
+  EXPECT_NE(hash::merkle::sha256_root_from_path(wrong, sha.path(3)), sha.root());
 }
 
 TEST(SparseTrees, MatchTheFullTreeWhenEveryLeafIsOpened) {
-  std::vector<Fr> all;
-  std::map<std::uint64_t, Fr> opened;
+  std::vector<ff::Fr> all;
+  std::map<std::uint64_t, ff::Fr> opened;
   for (std::uint64_t i = 0; i < 64; ++i) {
-    all.push_back(Fr::from_u64(i + 5));
+    all.push_back(ff::Fr::from_u64(i + 5));
     opened[i] = all.back();
   }
-  SparsePoseidonTree sparse(2, opened, [](std::size_t, std::uint64_t) -> Fr { throw std::logic_error("no fill"); });
-  EXPECT_EQ(sparse.root(), merkle::PoseidonTree(all).root());
+  SparsePoseidonTree sparse(2, opened, [](std::size_t, std::uint64_t) -> ff::Fr { throw std::logic_error("no fill"); });
+  EXPECT_EQ(sparse.root(), hash::merkle::PoseidonTree(all).root());
 }
 
 class PorepCircuit : public ::testing::TestWithParam<const char*> {};
@@ -78,12 +78,12 @@ TEST_P(PorepCircuit, EveryPartitionIsSatisfiedAndExposesItsPublicInputs) {
   PorepLikeCircuit circuit(find_preset(GetParam()), 11, 3);
   std::set<std::vector<std::uint64_t>> distinct_challenges;
   for (std::size_t p = 0; p < circuit.partitions(); ++p) {
-    TestSystem ts;
+    r1cs::TestSystem ts;
     circuit.synthesize(ts, p);
     EXPECT_EQ(ts.which_is_unsatisfied(), std::nullopt) << "partition " << p;
-    ProvingAssignment pa;
+    r1cs::ProvingAssignment pa;
     circuit.synthesize(pa, p);
-    std::vector<Fr> expected = circuit.public_inputs(p);
+    std::vector<ff::Fr> expected = circuit.public_inputs(p);
     ASSERT_EQ(pa.inputs().size(), expected.size() + 1);
     for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(pa.inputs()[i + 1], expected[i]) << "input " << i;
     std::vector<std::uint64_t> challenges;
@@ -100,8 +100,8 @@ TEST_P(PorepCircuit, EveryPartitionIsSatisfiedAndExposesItsPublicInputs) {
 TEST_P(PorepCircuit, ShapeDoesNotDependOnSeedOrPartition) {
   PorepLikeCircuit one(find_preset(GetParam()), 1, 2);
   PorepLikeCircuit other(find_preset(GetParam()), 99, 2);
-  ProvingAssignment x;
-  ProvingAssignment y;
+  r1cs::ProvingAssignment x;
+  r1cs::ProvingAssignment y;
   one.synthesize(x, 0);
   other.synthesize(y, 1);
   EXPECT_EQ(x.num_constraints(), y.num_constraints());
@@ -113,9 +113,9 @@ TEST_P(PorepCircuit, ShapeDoesNotDependOnSeedOrPartition) {
 // cores) must give the recording synthesis's assignment exactly.
 TEST_P(PorepCircuit, ValuesOnlySynthesisGivesTheSameAssignment) {
   PorepLikeCircuit circuit(find_preset(GetParam()), 4, 2);
-  ProvingAssignment pa;
+  r1cs::ProvingAssignment pa;
   circuit.synthesize(pa, 1);
-  const WitnessValues values = circuit.synthesize_values(1);
+  const r1cs::WitnessValues values = circuit.synthesize_values(1);
   EXPECT_EQ(values.inputs, pa.inputs());
   EXPECT_EQ(values.aux.expand(), pa.aux());
 }
@@ -124,9 +124,9 @@ INSTANTIATE_TEST_SUITE_P(Presets, PorepCircuit, ::testing::Values("tiny", "2e16"
 
 TEST(PorepCircuitErrors, CorruptedWitnessNamesTheFailingConstraint) {
   PorepLikeCircuit circuit(find_preset("tiny"), 5, 1);
-  TestSystem ts;
+  r1cs::TestSystem ts;
   circuit.synthesize(ts, 0);
-  ts.set_aux(Variable::aux(static_cast<std::uint32_t>(ts.num_aux() / 2)), Fr::from_u64(12345));
+  ts.set_aux(r1cs::Variable::aux(static_cast<std::uint32_t>(ts.num_aux() / 2)), ff::Fr::from_u64(12345));
   auto failure = ts.which_is_unsatisfied();
   ASSERT_TRUE(failure.has_value());
   EXPECT_NE(failure->find("porep/challenge"), std::string::npos) << *failure;
@@ -142,4 +142,4 @@ TEST(PorepCircuitErrors, BadPresetOrPartitionRejected) {
 }
 
 }  // namespace
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

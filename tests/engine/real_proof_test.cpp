@@ -22,7 +22,7 @@ constexpr std::size_t kPartitions = 10;
 class RealProofs : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    circuit_ = new r1cs::porep::PorepLikeCircuit(r1cs::porep::find_preset("tiny"), 42, kPartitions);
+    circuit_ = new porep_like::PorepLikeCircuit(porep_like::find_preset("tiny"), 42, kPartitions);
     const r1cs::R1csMatrices m = groth16::record_matrices(*circuit_);
     shape_ = groth16::CircuitShape::of(m);
     key_ = std::make_shared<const groth16::ProvingKey>(groth16::setup(m, groth16::ToxicWaste::from_seed(5)));
@@ -32,12 +32,12 @@ class RealProofs : public ::testing::Test {
     key_.reset();
   }
 
-  static r1cs::porep::PorepLikeCircuit* circuit_;
+  static porep_like::PorepLikeCircuit* circuit_;
   static groth16::CircuitShape shape_;
   static std::shared_ptr<const groth16::ProvingKey> key_;
 };
 
-r1cs::porep::PorepLikeCircuit* RealProofs::circuit_ = nullptr;
+porep_like::PorepLikeCircuit* RealProofs::circuit_ = nullptr;
 groth16::CircuitShape RealProofs::shape_;
 std::shared_ptr<const groth16::ProvingKey> RealProofs::key_;
 

@@ -230,7 +230,7 @@ TEST(Soak, TinyProofsWithCancellationsAndFailuresDrainTheLedgerAndKeepRssFlat) {
               static_cast<unsigned long long>(seed));
   SCOPED_TRACE("ZKPIPE_SOAK_SEED=" + std::to_string(seed));
 
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 42, kCircuitPartitions);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 42, kCircuitPartitions);
   const r1cs::R1csMatrices m = groth16::record_matrices(circuit);
   const groth16::CircuitShape shape = groth16::CircuitShape::of(m);
   const auto key = std::make_shared<const groth16::ProvingKey>(groth16::setup(m, groth16::ToxicWaste::from_seed(7)));

@@ -15,7 +15,7 @@
 #include "r1cs/test_system.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 namespace {
 
 enum class Form { kFalse, kTrue, kAllocFalse, kAllocTrue, kNegAllocFalse, kNegAllocTrue };
@@ -24,7 +24,7 @@ constexpr std::array<Form, 6> kForms = {Form::kFalse,      Form::kTrue,         
 
 // bellpepper's OperandType: NegatedAllocatedTrue is the negation of a variable
 // holding true (so its value is false).
-Boolean make(ConstraintSystem& cs, Form f) {
+Boolean make(r1cs::ConstraintSystem& cs, Form f) {
   switch (f) {
     case Form::kFalse:
       return Boolean::constant(false);
@@ -46,12 +46,12 @@ bool is_constant_form(Form f) { return f == Form::kFalse || f == Form::kTrue; }
 bool is_negated_form(Form f) { return f == Form::kNegAllocFalse || f == Form::kNegAllocTrue; }
 
 TEST(Boolean, AllocRejectsNonBits) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   Boolean b = Boolean::alloc(cs, true);
   EXPECT_TRUE(cs.is_satisfied());
-  cs.set_aux(Variable::aux(0), Fr::zero());
+  cs.set_aux(r1cs::Variable::aux(0), ff::Fr::zero());
   EXPECT_TRUE(cs.is_satisfied());
-  cs.set_aux(Variable::aux(0), Fr::from_u64(2));
+  cs.set_aux(r1cs::Variable::aux(0), ff::Fr::from_u64(2));
   EXPECT_FALSE(cs.is_satisfied());
   EXPECT_TRUE(b.value());
 }
@@ -61,7 +61,7 @@ TEST(Boolean, AllocRejectsNonBits) {
 TEST(Boolean, XorFormsAndCostsAreBellpersons) {
   for (Form fa : kForms) {
     for (Form fb : kForms) {
-      TestSystem cs;
+      r1cs::TestSystem cs;
       const Boolean a = make(cs, fa);
       const Boolean b = make(cs, fb);
       const std::size_t before = cs.num_constraints();
@@ -73,11 +73,11 @@ TEST(Boolean, XorFormsAndCostsAreBellpersons) {
       if (both_variables) {
         EXPECT_EQ(c.is_negated(), is_negated_form(fa) != is_negated_form(fb));
         // The new variable holds the xor of the two variables.
-        EXPECT_EQ(cs.aux().back(), (a.value() != a.is_negated()) != (b.value() != b.is_negated()) ? Fr::one()
-                                                                                                  : Fr::zero());
+        EXPECT_EQ(cs.aux().back(), (a.value() != a.is_negated()) != (b.value() != b.is_negated()) ? ff::Fr::one()
+                                                                                                  : ff::Fr::zero());
         ASSERT_TRUE(cs.is_satisfied());
-        const Fr stored = cs.aux().back();
-        cs.set_aux(c.variable(), stored.is_zero() ? Fr::one() : Fr::zero());
+        const ff::Fr stored = cs.aux().back();
+        cs.set_aux(c.variable(), stored.is_zero() ? ff::Fr::one() : ff::Fr::zero());
         EXPECT_FALSE(cs.is_satisfied());
         cs.set_aux(c.variable(), stored);
       } else if (!c.is_constant()) {
@@ -95,7 +95,7 @@ TEST(Boolean, XorFormsAndCostsAreBellpersons) {
 TEST(Boolean, AndAndOrFormsAndCosts) {
   for (Form fa : kForms) {
     for (Form fb : kForms) {
-      TestSystem cs;
+      r1cs::TestSystem cs;
       const Boolean a = make(cs, fa);
       const Boolean b = make(cs, fb);
       const std::size_t before = cs.num_constraints();
@@ -106,9 +106,9 @@ TEST(Boolean, AndAndOrFormsAndCosts) {
       if (both_variables) {
         EXPECT_FALSE(c.is_negated());
         ASSERT_TRUE(cs.is_satisfied());
-        cs.set_aux(c.variable(), c.value() ? Fr::zero() : Fr::one());
+        cs.set_aux(c.variable(), c.value() ? ff::Fr::zero() : ff::Fr::one());
         EXPECT_FALSE(cs.is_satisfied()) << static_cast<int>(fa) << " " << static_cast<int>(fb);
-        cs.set_aux(c.variable(), c.value() ? Fr::one() : Fr::zero());
+        cs.set_aux(c.variable(), c.value() ? ff::Fr::one() : ff::Fr::zero());
       }
       EXPECT_EQ(or_of(cs, a, b).value(), a.value() || b.value());
       EXPECT_TRUE(cs.is_satisfied());
@@ -123,7 +123,7 @@ TEST(Boolean, ChAndMajOverEveryForm) {
   for (Form fa : kForms) {
     for (Form fb : kForms) {
       for (Form fc : kForms) {
-        TestSystem cs;
+        r1cs::TestSystem cs;
         const Boolean a = make(cs, fa);
         const Boolean b = make(cs, fb);
         const Boolean c = make(cs, fc);
@@ -153,7 +153,7 @@ TEST(Boolean, ChAndMajOverEveryForm) {
 
 // bellperson does not fold a constant true selector: ch(1, b, c) still allocates.
 TEST(Boolean, ChWithATrueSelectorTakesTheGeneralForm) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const Boolean b = Boolean::alloc(cs, true);
   const Boolean c = Boolean::alloc(cs, false);
   const std::size_t before = cs.num_constraints();
@@ -165,7 +165,7 @@ TEST(Boolean, ChWithATrueSelectorTakesTheGeneralForm) {
 TEST(Boolean, EnforceEqual) {
   for (Form fa : kForms) {
     for (Form fb : kForms) {
-      TestSystem cs;
+      r1cs::TestSystem cs;
       const Boolean a = make(cs, fa);
       const Boolean b = make(cs, fb);
       if (is_constant_form(fa) && is_constant_form(fb)) {
@@ -186,13 +186,13 @@ TEST(Boolean, EnforceEqual) {
 }
 
 TEST(Boolean, AllocConditionallyForbidsOneUnderATrueCondition) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const Boolean cond = Boolean::alloc(cs, true);
   const Boolean zero = Boolean::alloc_conditionally(cs, false, cond);
   ASSERT_TRUE(cs.is_satisfied());
-  cs.set_aux(zero.variable(), Fr::one());
+  cs.set_aux(zero.variable(), ff::Fr::one());
   EXPECT_FALSE(cs.is_satisfied());
-  cs.set_aux(cond.variable(), Fr::zero());
+  cs.set_aux(cond.variable(), ff::Fr::zero());
   EXPECT_TRUE(cs.is_satisfied());
   EXPECT_THROW(Boolean::alloc_conditionally(cs, false, !cond), std::invalid_argument);
 }
@@ -219,7 +219,7 @@ TEST(Boolean, ReverseBitNumberingPadsAndReversesWithinBytes) {
 TEST(UInt32, OperationsMatchNativeArithmetic) {
   std::mt19937_64 rng(7);
   for (int iter = 0; iter < 20; ++iter) {
-    TestSystem cs;
+    r1cs::TestSystem cs;
     const auto x = static_cast<std::uint32_t>(rng());
     const auto y = static_cast<std::uint32_t>(rng());
     const auto k = static_cast<std::uint32_t>(rng());
@@ -247,7 +247,7 @@ TEST(UInt32, OperationsMatchNativeArithmetic) {
 // bellperson test_uint32_xor: a ^ constant ^ c, one constraint per bit of the second
 // xor only, and results of mixed forms.
 TEST(UInt32, XorWithAConstantCostsOnlyWhereBothSidesAreVariables) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const UInt32 a = UInt32::alloc(cs, 0x12345678);
   const UInt32 c = UInt32::alloc(cs, 0x0f0f0f0f);
   const std::size_t before = cs.num_constraints();
@@ -261,7 +261,7 @@ TEST(UInt32, XorWithAConstantCostsOnlyWhereBothSidesAreVariables) {
 
 // bellperson test_uint32_addmany_constants / test_uint32_addmany.
 TEST(UInt32, AddmanyOfConstantsIsConstant) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   MultiEq eq(cs);
   const std::array<UInt32, 3> consts = {UInt32::constant(0xffffffff), UInt32::constant(2), UInt32::constant(7)};
   const UInt32 s = UInt32::addmany(eq, consts);
@@ -272,7 +272,7 @@ TEST(UInt32, AddmanyOfConstantsIsConstant) {
 }
 
 TEST(UInt32, AddmanyAllocatesTheFullSumAndItsPackingIsChecked) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const UInt32 a = UInt32::alloc(cs, 0x80000000u);
   const UInt32 d = UInt32::alloc(cs, 0x80000001u);
   const UInt32 r = xor_of(cs, a, UInt32::constant(0x5555aaaa));
@@ -290,13 +290,13 @@ TEST(UInt32, AddmanyAllocatesTheFullSumAndItsPackingIsChecked) {
   EXPECT_EQ(sum.value(), (0x80000000u ^ 0x5555aaaau) + 0x11111111u + 0x80000001u);
   ASSERT_TRUE(cs.is_satisfied());
   // Flip result bit 0 (still a valid bit): the packing equality catches it.
-  const Variable bit0 = sum.bits_le()[0].variable();
-  cs.set_aux(bit0, sum.bits_le()[0].value() ? Fr::zero() : Fr::one());
+  const r1cs::Variable bit0 = sum.bits_le()[0].variable();
+  cs.set_aux(bit0, sum.bits_le()[0].value() ? ff::Fr::zero() : ff::Fr::one());
   EXPECT_FALSE(cs.is_satisfied());
 }
 
 TEST(UInt32, AddmanyRejectsOperandCountsBellpersonRejects) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   MultiEq eq(cs);
   std::vector<UInt32> ops(11, UInt32::alloc(cs, 1));
   EXPECT_THROW(UInt32::addmany(eq, std::span(ops).first(1)), std::invalid_argument);
@@ -307,7 +307,7 @@ TEST(UInt32, AddmanyRejectsOperandCountsBellpersonRejects) {
 // MultiEq packs equalities while they fit below 254 bits: seven 33-bit sums share a
 // constraint, the eighth starts the next.
 TEST(MultiEq, BatchesEqualitiesUpToFrsCapacity) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const UInt32 x = UInt32::alloc(cs, 0xfedcba98);
   const UInt32 y = UInt32::alloc(cs, 0x13579bdf);
   const std::size_t before = cs.num_constraints();
@@ -322,7 +322,7 @@ TEST(MultiEq, BatchesEqualitiesUpToFrsCapacity) {
   ASSERT_TRUE(cs.is_satisfied());
   // A wrong sum in the middle of a batch is still caught.
   const Boolean bit = sums[2].bits_le()[0];
-  cs.set_aux(bit.variable(), bit.value() ? Fr::zero() : Fr::one());
+  cs.set_aux(bit.variable(), bit.value() ? ff::Fr::zero() : ff::Fr::one());
   EXPECT_FALSE(cs.is_satisfied());
 }
 
@@ -330,7 +330,7 @@ TEST(MultiEq, BatchesEqualitiesUpToFrsCapacity) {
 // per-bit gadgets allocate: same values, same order, same constraint count.
 TEST(UInt32, ValuesOnlySystemComputesTheSameAssignment) {
   std::mt19937_64 rng(11);
-  auto run = [&](ConstraintSystem& cs, std::uint64_t seed) {
+  auto run = [&](r1cs::ConstraintSystem& cs, std::uint64_t seed) {
     std::mt19937_64 r(seed);
     std::vector<UInt32> words;
     for (int i = 0; i < 4; ++i) words.push_back(UInt32::alloc(cs, static_cast<std::uint32_t>(r())));
@@ -366,8 +366,8 @@ TEST(UInt32, ValuesOnlySystemComputesTheSameAssignment) {
   };
   for (int iter = 0; iter < 20; ++iter) {
     const std::uint64_t seed = rng();
-    TestSystem full;
-    WitnessSystem values_only;
+    r1cs::TestSystem full;
+    r1cs::WitnessSystem values_only;
     EXPECT_EQ(run(full, seed), run(values_only, seed));
     ASSERT_TRUE(full.is_satisfied()) << *full.which_is_unsatisfied();
     EXPECT_EQ(values_only.num_constraints(), full.num_constraints());
@@ -376,4 +376,4 @@ TEST(UInt32, ValuesOnlySystemComputesTheSameAssignment) {
 }
 
 }  // namespace
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

@@ -6,8 +6,19 @@
 #include "hash/merkle.hpp"
 #include "r1cs/test_system.hpp"
 
-namespace zkpipe::r1cs::merkle {
+namespace zkpipe::gadgets::merkle {
 namespace {
+
+using hash::merkle::insert_child;
+using hash::merkle::kPoseidonArity;
+using hash::merkle::Node;
+using hash::merkle::node_to_fr;
+using hash::merkle::PoseidonPath;
+using hash::merkle::PoseidonTree;
+using hash::merkle::poseidon_root_from_path;
+using hash::merkle::Sha256Path;
+using hash::merkle::Sha256Tree;
+using hash::merkle::sha256_root_from_path;
 
 std::vector<Node> random_nodes(std::size_t n, std::mt19937_64& rng) {
   std::vector<Node> v(n);
@@ -22,7 +33,7 @@ std::vector<Node> random_nodes(std::size_t n, std::mt19937_64& rng) {
 // whether the witness satisfies the circuit.
 bool sha256_inclusion_holds(const Node& leaf, const Sha256Path& path, const Node& root,
                             IndexVisibility visibility) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const AllocatedNum root_input = AllocatedNum::alloc_input(cs, node_to_fr(root));
   const std::vector<Boolean> leaf_bits = alloc_bits(cs, bytes_to_bits_be(leaf));
   const std::vector<Boolean> index = alloc_index_bits(cs, path.index, path.siblings.size(), visibility);
@@ -68,7 +79,7 @@ TEST(Sha256MerkleGadget, RejectsWrongLeafSiblingOrIndex) {
 TEST(Sha256MerkleGadget, PublicIndexInputIsBoundToThePath) {
   std::mt19937_64 rng(6);
   const Sha256Tree tree(random_nodes(2, rng));
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const AllocatedNum root_input = AllocatedNum::alloc_input(cs, node_to_fr(tree.root()));
   const Sha256Path path = tree.path(1);
   const std::vector<Boolean> leaf_bits = alloc_bits(cs, bytes_to_bits_be(tree.leaf(1)));
@@ -76,21 +87,21 @@ TEST(Sha256MerkleGadget, PublicIndexInputIsBoundToThePath) {
   enforce_equal(cs, sha256_root(cs, leaf_bits, path.siblings, index), Num::of(root_input));
   ASSERT_TRUE(cs.is_satisfied()) << *cs.which_is_unsatisfied();
   ASSERT_EQ(cs.num_inputs(), 3u);
-  EXPECT_EQ(cs.inputs()[2], Fr::one());
-  cs.set_input(Variable::input(2), Fr::zero());
+  EXPECT_EQ(cs.inputs()[2], ff::Fr::one());
+  cs.set_input(r1cs::Variable::input(2), ff::Fr::zero());
   const auto failure = cs.which_is_unsatisfied();
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->rfind("index: constraint", 0), 0u) << *failure;
 }
 
-std::vector<Fr> random_frs(std::size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> v(n);
-  for (Fr& x : v) x = Fr::random(rng);
+std::vector<ff::Fr> random_frs(std::size_t n, std::mt19937_64& rng) {
+  std::vector<ff::Fr> v(n);
+  for (ff::Fr& x : v) x = ff::Fr::random(rng);
   return v;
 }
 
-bool poseidon_inclusion_holds(const Fr& leaf, const PoseidonPath& path, const Fr& root, IndexVisibility visibility) {
-  TestSystem cs;
+bool poseidon_inclusion_holds(const ff::Fr& leaf, const PoseidonPath& path, const ff::Fr& root, IndexVisibility visibility) {
+  r1cs::TestSystem cs;
   const AllocatedNum root_input = AllocatedNum::alloc_input(cs, root);
   const AllocatedNum leaf_var = AllocatedNum::alloc(cs, leaf);
   const std::vector<Boolean> index = alloc_index_bits(cs, path.index, 3 * path.siblings.size(), visibility);
@@ -122,7 +133,7 @@ TEST(PoseidonMerkleGadget, RejectsWrongLeafSiblingOrIndex) {
   EXPECT_FALSE(poseidon_inclusion_holds(tree.leaf(22), good, tree.root(), IndexVisibility::kPrivate));
 
   PoseidonPath bad_sibling = good;
-  bad_sibling.siblings[1][3] += Fr::one();
+  bad_sibling.siblings[1][3] += ff::Fr::one();
   EXPECT_FALSE(poseidon_inclusion_holds(tree.leaf(21), bad_sibling, tree.root(), IndexVisibility::kPrivate));
 
   PoseidonPath bad_index = good;
@@ -133,19 +144,19 @@ TEST(PoseidonMerkleGadget, RejectsWrongLeafSiblingOrIndex) {
 TEST(PoseidonMerkleGadget, ChildAtTheIndexMustBeTheCurrentNode) {
   std::mt19937_64 rng(10);
   const PoseidonTree tree(random_frs(8, rng));
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const AllocatedNum leaf = AllocatedNum::alloc(cs, tree.leaf(5));
   const std::vector<Boolean> index = alloc_index_bits(cs, 5, 3, IndexVisibility::kPrivate);
   const std::size_t before = cs.num_aux();
   poseidon_root(cs, Num::of(leaf), tree.path(5).siblings, index);
   ASSERT_TRUE(cs.is_satisfied());
   // Aux layout per level: b0·b1, four selector products, then the eight children.
-  const auto child5 = Variable::aux(static_cast<std::uint32_t>(before + 5 + 5));
-  cs.set_aux(child5, cs.aux()[child5.index()] + Fr::one());
+  const auto child5 = r1cs::Variable::aux(static_cast<std::uint32_t>(before + 5 + 5));
+  cs.set_aux(child5, cs.aux()[child5.index()] + ff::Fr::one());
   const auto failure = cs.which_is_unsatisfied();
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->rfind("poseidon merkle path/level 0: constraint", 0), 0u) << *failure;
 }
 
 }  // namespace
-}  // namespace zkpipe::r1cs::merkle
+}  // namespace zkpipe::gadgets::merkle

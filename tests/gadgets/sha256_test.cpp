@@ -10,18 +10,18 @@
 #include "r1cs/witness_system.hpp"
 #include "test_util.hpp"
 
-namespace zkpipe::r1cs {
+namespace zkpipe::gadgets {
 namespace {
 
 using testing::bytes_of;
 using testing::hex_of;
 
 std::string native_hex(const std::vector<std::uint8_t>& msg) {
-  const sha256::Digest d = sha256::hash(msg);
+  const hash::sha256::Digest d = hash::sha256::hash(msg);
   return hex_of({d.begin(), d.end()});
 }
 
-std::string circuit_hex(ConstraintSystem& cs, const std::vector<std::uint8_t>& msg) {
+std::string circuit_hex(r1cs::ConstraintSystem& cs, const std::vector<std::uint8_t>& msg) {
   const std::vector<Boolean> bits = alloc_bits(cs, bytes_to_bits_be(msg));
   return hex_of(bits_to_bytes_be(values_of(sha256::hash(cs, bits))));
 }
@@ -53,7 +53,7 @@ TEST(Sha256Native, FipsVectors) {
 
 TEST(Sha256Gadget, FipsVectors) {
   for (const Vector& v : kFipsVectors) {
-    TestSystem cs;
+    r1cs::TestSystem cs;
     EXPECT_EQ(circuit_hex(cs, bytes_of(v.message)), v.digest) << v.message;
     EXPECT_TRUE(cs.is_satisfied()) << *cs.which_is_unsatisfied();
   }
@@ -68,7 +68,7 @@ TEST(Sha256Gadget, MatchesNativeOnRandomMessages) {
   for (std::size_t n = 32; n < 256; n += 8) lengths.push_back(n);
   for (std::size_t len : lengths) {
     const std::vector<std::uint8_t> msg = random_bytes(rng, len);
-    ProvingAssignment cs;
+    r1cs::ProvingAssignment cs;
     EXPECT_EQ(circuit_hex(cs, msg), native_hex(msg)) << len;
     for (std::size_t i = 0; i < cs.num_constraints(); ++i) ASSERT_EQ(cs.a()[i] * cs.b()[i], cs.c()[i]) << len;
   }
@@ -77,7 +77,7 @@ TEST(Sha256Gadget, MatchesNativeOnRandomMessages) {
 // bellperson src/gadgets/sha256.rs test_blank_hash: a constant block (the empty
 // message's padding) from the constant IV costs no constraint.
 TEST(Sha256Gadget, ConstantBlockCostsNothing) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   std::vector<bool> block(512, false);
   block[0] = true;
   const sha256::WordState out = sha256::compress(cs, constant_bits(block), sha256::initial_state());
@@ -93,7 +93,7 @@ TEST(Sha256Gadget, ConstantBlockCostsNothing) {
 // bits from the IV is 25 840 constraints (after the 512 booleanity ones).
 TEST(Sha256Gadget, FullBlockIsBellpersons25840Constraints) {
   std::mt19937_64 rng(2);
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const std::vector<Boolean> bits = alloc_bits(cs, bytes_to_bits_be(random_bytes(rng, 64)));
   sha256::compress(cs, bits, sha256::initial_state());
   EXPECT_EQ(cs.num_constraints() - 512, 25840u);
@@ -104,7 +104,7 @@ TEST(Sha256Gadget, FullBlockIsBellpersons25840Constraints) {
 // bits (a second, constant-message block) is 44 874 constraints.
 TEST(Sha256Gadget, FullHashIsBellpersons44874Constraints) {
   std::mt19937_64 rng(3);
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const std::vector<std::uint8_t> msg = random_bytes(rng, 64);
   EXPECT_EQ(circuit_hex(cs, msg), native_hex(msg));
   EXPECT_EQ(cs.num_constraints() - 512, 44874u);
@@ -120,7 +120,7 @@ TEST(Sha256Gadget, FilecoinNodeHashIs45387Constraints) {
   std::mt19937_64 rng(4);
   const std::vector<std::uint8_t> left = random_bytes(rng, 32);
   const std::vector<std::uint8_t> right = random_bytes(rng, 32);
-  TestSystem cs;
+  r1cs::TestSystem cs;
   auto le_bits = [&](const std::vector<std::uint8_t>& bytes) {
     std::vector<bool> bits;
     for (std::uint8_t byte : bytes) {
@@ -138,34 +138,34 @@ TEST(Sha256Gadget, FilecoinNodeHashIs45387Constraints) {
 
   std::vector<std::uint8_t> message = left;
   message.insert(message.end(), right.begin(), right.end());
-  sha256::Digest expected = sha256::hash(message);
+  hash::sha256::Digest expected = hash::sha256::hash(message);
   expected[31] &= 0x3f;
   ff::Limbs<4> limbs{};
   for (std::size_t i = 0; i < 32; ++i) limbs[i / 8] |= std::uint64_t{expected[i]} << (8 * (i % 8));
-  EXPECT_EQ(node.value(), *Fr::from_canonical(limbs));
+  EXPECT_EQ(node.value(), *ff::Fr::from_canonical(limbs));
 }
 
 TEST(Sha256Gadget, TamperedIntermediateValueIsRejectedAndNamed) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   std::vector<std::uint8_t> block(64, 0x5a);
   const std::vector<Boolean> bits = alloc_bits(cs, bytes_to_bits_be(block));
   sha256::compress(cs, bits, sha256::initial_state());
   ASSERT_TRUE(cs.is_satisfied());
   // Corrupt an intermediate value; the report names where it is used.
-  cs.set_aux(Variable::aux(static_cast<std::uint32_t>(cs.num_aux() / 2)), Fr::from_u64(5));
+  cs.set_aux(r1cs::Variable::aux(static_cast<std::uint32_t>(cs.num_aux() / 2)), ff::Fr::from_u64(5));
   const auto failure = cs.which_is_unsatisfied();
   ASSERT_TRUE(failure.has_value());
   EXPECT_NE(failure->find("round"), std::string::npos) << *failure;
 }
 
 TEST(Sha256Gadget, FlippedMessageBitGivesAnotherDigestOrAnUnsatisfiedSystem) {
-  TestSystem cs;
+  r1cs::TestSystem cs;
   const std::vector<std::uint8_t> msg = bytes_of("abc");
   const std::vector<Boolean> bits = alloc_bits(cs, bytes_to_bits_be(msg));
   const std::vector<Boolean> digest = sha256::hash(cs, bits);
   ASSERT_TRUE(cs.is_satisfied());
   // The witness is fixed: claiming another message bit breaks a constraint.
-  cs.set_aux(bits[5].variable(), bits[5].value() ? Fr::zero() : Fr::one());
+  cs.set_aux(bits[5].variable(), bits[5].value() ? ff::Fr::zero() : ff::Fr::one());
   EXPECT_FALSE(cs.is_satisfied());
 }
 
@@ -174,7 +174,7 @@ TEST(Sha256Gadget, FlippedMessageBitGivesAnotherDigestOrAnUnsatisfiedSystem) {
 // allocate exactly what the recording path does.
 TEST(Sha256Gadget, ValuesOnlySystemComputesTheSameAssignment) {
   std::mt19937_64 rng(5);
-  auto run = [](ConstraintSystem& cs, std::uint64_t seed) {
+  auto run = [](r1cs::ConstraintSystem& cs, std::uint64_t seed) {
     std::mt19937_64 r(seed);
     std::vector<Boolean> msg;
     for (int i = 0; i < 1200; ++i) {
@@ -184,8 +184,8 @@ TEST(Sha256Gadget, ValuesOnlySystemComputesTheSameAssignment) {
     return values_of(sha256::hash(cs, msg));
   };
   const std::uint64_t seed = rng();
-  TestSystem full;
-  WitnessSystem values_only;
+  r1cs::TestSystem full;
+  r1cs::WitnessSystem values_only;
   EXPECT_EQ(run(full, seed), run(values_only, seed));
   EXPECT_TRUE(full.is_satisfied());
   EXPECT_EQ(values_only.num_constraints(), full.num_constraints());
@@ -193,4 +193,4 @@ TEST(Sha256Gadget, ValuesOnlySystemComputesTheSameAssignment) {
 }
 
 }  // namespace
-}  // namespace zkpipe::r1cs
+}  // namespace zkpipe::gadgets

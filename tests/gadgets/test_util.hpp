@@ -9,7 +9,7 @@
 
 #include "ff/fr.hpp"
 
-namespace zkpipe::r1cs::testing {
+namespace zkpipe::gadgets::testing {
 
 inline std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
 
@@ -34,4 +34,4 @@ inline ff::Fr fr_from_hex(std::string_view hex) {
   return *ff::Fr::from_canonical(limbs);
 }
 
-}  // namespace zkpipe::r1cs::testing
+}  // namespace zkpipe::gadgets::testing

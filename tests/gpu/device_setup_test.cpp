@@ -75,11 +75,11 @@ TEST(DeviceFixedBase, ProductsAreChargedToTheLedgersDeviceStage) {
 class DeviceSetup : public ::testing::Test {
  protected:
   DeviceSetup()
-      : circuit_(r1cs::porep::find_preset("tiny"), 11, 2),
+      : circuit_(porep_like::find_preset("tiny"), 11, 2),
         secrets_(groth16::ToxicWaste::from_seed(6)),
         scalars_(groth16::setup_scalars(groth16::compile_circuit(circuit_), secrets_)) {}
 
-  r1cs::porep::PorepLikeCircuit circuit_;
+  porep_like::PorepLikeCircuit circuit_;
   groth16::ToxicWaste secrets_;
   groth16::SetupScalars scalars_;
 };

@@ -26,7 +26,7 @@ using groth16::Blinding;
 TEST(EngineOnTwoDevicesOfOneGpu, ProofsEqualTheCpuBackendsAndVerify) {
   ZKPIPE_REQUIRE_GPU();
   constexpr std::size_t kPartitions = 8;
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 77, kPartitions);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 77, kPartitions);
   const r1cs::R1csMatrices m = groth16::record_matrices(circuit);
   const auto key = std::make_shared<const groth16::ProvingKey>(groth16::setup(m, groth16::ToxicWaste::from_seed(9)));
   const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit));

@@ -93,7 +93,7 @@ TEST(DeviceBufferLedger, ProverDeviceMemoryIsAccountedForAndReleased) {
   BufferLedger& ledger = BufferLedger::process();
   // Large enough that the prover's buffers are charged (1 MiB and up: the bases alone
   // are tens of MiB); the few smaller ones are covered by the slack below.
-  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("2e16"), 2024, 1);
+  porep_like::PorepLikeCircuit circuit(porep_like::find_preset("2e16"), 2024, 1);
   const groth16::ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   groth16::PartitionWitness w = groth16::synthesize_witness(circuit, 0);
 
@@ -134,7 +134,7 @@ TEST(DeviceBufferLedger, ProverDeviceMemoryIsAccountedForAndReleased) {
 // there, none to the process-wide ledger.
 TEST(DeviceBufferLedger, ProverChargesTheLedgerItIsGiven) {
   ZKPIPE_REQUIRE_GPU();
-  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("2e16"), 2024, 1);
+  porep_like::PorepLikeCircuit circuit(porep_like::find_preset("2e16"), 2024, 1);
   const groth16::ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   groth16::PartitionWitness w = groth16::synthesize_witness(circuit, 0);
 

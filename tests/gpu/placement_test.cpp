@@ -14,7 +14,7 @@ namespace zkpipe::gpu {
 namespace {
 
 TEST(Placement, TheShapeGivesTheKeysQuerySizes) {
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2027, 1);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 2027, 1);
   const groth16::ProvingKey key =
       groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(9));
   const KeyQuerySizes from_key = KeyQuerySizes::of(key);

@@ -26,7 +26,7 @@ namespace {
 
 using groth16::Blinding;
 using groth16::ProvingKey;
-using r1cs::porep::PorepLikeCircuit;
+using porep_like::PorepLikeCircuit;
 
 class CudaProverBudget : public ::testing::Test {
  protected:
@@ -34,7 +34,7 @@ class CudaProverBudget : public ::testing::Test {
     ZKPIPE_REQUIRE_GPU();
     // 2^20: its points (~370 MiB) are more than the least a partition needs, so a
     // budget between the two must stream them.
-    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("2e20"), 2026, 1);
+    circuit_ = std::make_unique<PorepLikeCircuit>(porep_like::find_preset("2e20"), 2026, 1);
     key_ = std::make_unique<ProvingKey>(
         groth16::setup(groth16::record_matrices(*circuit_), groth16::ToxicWaste::from_seed(5)));
   }

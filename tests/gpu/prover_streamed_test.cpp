@@ -26,13 +26,13 @@ namespace {
 using groth16::Blinding;
 using groth16::Proof;
 using groth16::ProvingKey;
-using r1cs::porep::PorepLikeCircuit;
+using porep_like::PorepLikeCircuit;
 
 class CudaProverPlacement : public ::testing::Test {
  protected:
   void SetUp() override {
     ZKPIPE_REQUIRE_GPU();
-    circuit_ = std::make_unique<PorepLikeCircuit>(r1cs::porep::find_preset("tiny"), 2025, 2);
+    circuit_ = std::make_unique<PorepLikeCircuit>(porep_like::find_preset("tiny"), 2025, 2);
     key_ = std::make_unique<ProvingKey>(
         groth16::setup(groth16::record_matrices(*circuit_), groth16::ToxicWaste::from_seed(2)));
   }
@@ -165,7 +165,7 @@ TEST_F(CudaProverPlacement, OutOfDeviceMemoryRefusesThePartitionNotTheDevice) {
 // working buffers, and proves on what they held; the larger key is placed again at
 // its next proof. Both proofs equal the CPU backend's.
 TEST_F(CudaProverPlacement, OutOfDeviceMemoryFreesTheOtherKeysUploadedPoints) {
-  const PorepLikeCircuit large_circuit(r1cs::porep::find_preset("2e16"), 2026, 1);
+  const PorepLikeCircuit large_circuit(porep_like::find_preset("2e16"), 2026, 1);
   const ProvingKey large =
       groth16::setup(groth16::record_matrices(large_circuit), groth16::ToxicWaste::from_seed(3));
   CudaProver gpu(0);

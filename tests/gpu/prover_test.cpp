@@ -20,14 +20,14 @@ namespace {
 using groth16::Blinding;
 using groth16::Proof;
 using groth16::ProvingKey;
-using r1cs::porep::PorepLikeCircuit;
+using porep_like::PorepLikeCircuit;
 
 // The G2 MSM on the device (the default) and on the host.
 class CudaProverG2 : public ::testing::TestWithParam<bool> {};
 
 TEST_P(CudaProverG2, PorepPartitionsEqualCpuProofsAndVerify) {
   ZKPIPE_REQUIRE_GPU();
-  PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 3);
+  PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 2024, 3);
   const ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   const groth16::PreparedVerifyingKey pvk(key.vk);
   groth16::CpuProver cpu;
@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverG2, ::testing::Bool());
 // proofs for the same blinding.
 TEST(CudaProver, ConcurrentStartsGiveTheCpuProofs) {
   ZKPIPE_REQUIRE_GPU();
-  PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 31, 8);
+  PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 31, 8);
   const ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(3));
   const auto compiled = std::make_shared<const r1cs::CompiledR1cs>(groth16::compile_circuit(circuit));
   CudaProver gpu(0);
@@ -81,7 +81,7 @@ TEST(CudaProver, ConcurrentStartsGiveTheCpuProofs) {
 
 TEST(CudaProver, UnsatisfiedWitnessIsRejected) {
   ZKPIPE_REQUIRE_GPU();
-  PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 1);
+  PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 2024, 1);
   const ProvingKey key = groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   CudaProver gpu(0);
   groth16::PartitionWitness broken = groth16::synthesize_witness(circuit, 0);

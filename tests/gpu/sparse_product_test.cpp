@@ -259,7 +259,7 @@ class DeviceSparseProductPorep : public ::testing::TestWithParam<const char*> {}
 
 TEST_P(DeviceSparseProductPorep, EqualsHost) {
   ZKPIPE_REQUIRE_GPU();
-  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset(GetParam()), 2024, 2);
+  porep_like::PorepLikeCircuit circuit(porep_like::find_preset(GetParam()), 2024, 2);
   const CompiledR1cs compiled = groth16::compile_circuit(circuit);
   const r1cs::WitnessValues values = circuit.synthesize_values(1, compiled.num_inputs, compiled.num_aux);
   ASSERT_EQ(values.aux.size(), compiled.num_aux);
@@ -312,7 +312,7 @@ class CudaProverDeferred : public ::testing::TestWithParam<bool> {};
 
 TEST_P(CudaProverDeferred, ProofsEqualCpuProofsAndVerify) {
   ZKPIPE_REQUIRE_GPU();
-  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 3);
+  porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 2024, 3);
   const groth16::ProvingKey key =
       groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   const groth16::PreparedVerifyingKey pvk(key.vk);
@@ -351,7 +351,7 @@ INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverDeferred, ::testing::Bool());
 // constraint the host finds broken, and the prover goes on to prove the next one.
 TEST(CudaProverDeferredCheck, UnsatisfiedWitnessIsRefused) {
   ZKPIPE_REQUIRE_GPU();
-  r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 2024, 1);
+  porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 2024, 1);
   const groth16::ProvingKey key =
       groth16::setup(groth16::record_matrices(circuit), groth16::ToxicWaste::from_seed(1));
   const auto compiled = std::make_shared<const CompiledR1cs>(groth16::compile_circuit(circuit));

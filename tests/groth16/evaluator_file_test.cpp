@@ -34,8 +34,8 @@ namespace {
 namespace fs = std::filesystem;
 using r1cs::CompiledMatrix;
 using r1cs::CompiledR1cs;
-using r1cs::porep::find_preset;
-using r1cs::porep::PorepLikeCircuit;
+using porep_like::find_preset;
+using porep_like::PorepLikeCircuit;
 
 constexpr std::uint64_t kSeed = 11;
 constexpr std::size_t kPartitions = 1;

@@ -14,8 +14,8 @@
 namespace zkpipe::groth16 {
 namespace {
 
-using r1cs::porep::find_preset;
-using r1cs::porep::PorepLikeCircuit;
+using porep_like::find_preset;
+using porep_like::PorepLikeCircuit;
 
 void expect_equal_witnesses(PartitionWitness x, const PartitionWitness& y) {
   ASSERT_TRUE(x.is_deferred());

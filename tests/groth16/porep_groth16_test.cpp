@@ -9,8 +9,8 @@
 namespace zkpipe::groth16 {
 namespace {
 
-using r1cs::porep::PorepLikeCircuit;
-using r1cs::porep::find_preset;
+using porep_like::PorepLikeCircuit;
+using porep_like::find_preset;
 
 TEST(PorepGroth16, TinyThreePartitionsProveAndVerify) {
   PorepLikeCircuit circuit(find_preset("tiny"), 2024, 3);

@@ -17,7 +17,7 @@ namespace {
 using ff::Fr;
 
 TEST(Setup, FromCompiledCircuitEqualsFromRecordedMatrices) {
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 3, 1);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 3, 1);
   const ToxicWaste secrets = ToxicWaste::from_seed(9);
   const SetupScalars recorded = setup_scalars(record_matrices(circuit), secrets);
   const SetupScalars compiled = setup_scalars(compile_circuit(circuit), secrets);

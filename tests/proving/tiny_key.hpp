@@ -17,9 +17,9 @@
 
 namespace zkpipe::proving::testing {
 
-inline std::shared_ptr<const r1cs::porep::PorepLikeCircuit> tiny_circuit(std::uint64_t seed = 3,
+inline std::shared_ptr<const porep_like::PorepLikeCircuit> tiny_circuit(std::uint64_t seed = 3,
                                                                          std::size_t partitions = 1) {
-  return std::make_shared<const r1cs::porep::PorepLikeCircuit>(r1cs::porep::find_preset("tiny"), seed, partitions);
+  return std::make_shared<const porep_like::PorepLikeCircuit>(porep_like::find_preset("tiny"), seed, partitions);
 }
 
 // A key for the tiny preset from toxic waste seeded with `setup_seed`.

@@ -81,7 +81,7 @@ TEST(TestSystem, ScopeIndexIsPartOfThePath) {
   TestSystem cs;
   {
     auto s = cs.scope("challenge", 3);
-    Boolean::alloc(cs, true);
+    gadgets::Boolean::alloc(cs, true);
   }
   EXPECT_EQ(cs.constraint_path(0), "challenge 3");
   cs.set_aux(Variable::aux(0), Fr::from_u64(2));
@@ -150,9 +150,9 @@ TEST(WitnessSystem, ComputesTheSameAssignmentAsTheProver) {
 TEST(Num, InputizePackedConstrainsTheInputToTheBits) {
   TestSystem cs;
   std::vector<bool> values = {true, false, true, true};  // 1 + 4 + 8
-  std::vector<Boolean> bits = alloc_bits(cs, values);
-  bits.push_back(Boolean::constant(true));  // + 16
-  const AllocatedNum n = inputize_packed(cs, bits);
+  std::vector<gadgets::Boolean> bits = gadgets::alloc_bits(cs, values);
+  bits.push_back(gadgets::Boolean::constant(true));  // + 16
+  const gadgets::AllocatedNum n = gadgets::inputize_packed(cs, bits);
   EXPECT_EQ(n.value(), Fr::from_u64(29));
   EXPECT_TRUE(cs.is_satisfied());
   cs.set_input(n.var(), Fr::from_u64(28));

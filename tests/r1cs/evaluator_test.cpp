@@ -19,16 +19,16 @@ void synthesize_mixed(ConstraintSystem& cs, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> msg(40);
   for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
-  const std::vector<Boolean> bits = alloc_bits(cs, bytes_to_bits_be(msg));
-  std::vector<Boolean> digest = sha256::hash(cs, bits);
+  const std::vector<gadgets::Boolean> bits = gadgets::alloc_bits(cs, gadgets::bytes_to_bits_be(msg));
+  std::vector<gadgets::Boolean> digest = gadgets::sha256::hash(cs, bits);
   digest.resize(128);
-  inputize_packed(cs, digest);
+  gadgets::inputize_packed(cs, digest);
 
-  std::vector<Num> inputs;
-  for (int i = 0; i < 8; ++i) inputs.push_back(Num::of(AllocatedNum::alloc(cs, Fr::random(rng))));
-  const Num h = poseidon::hash(cs, poseidon::params_t9(), inputs);
-  const AllocatedNum out = AllocatedNum::alloc_input(cs, h.value);
-  enforce_equal(cs, h, Num::of(out));
+  std::vector<gadgets::Num> inputs;
+  for (int i = 0; i < 8; ++i) inputs.push_back(gadgets::Num::of(gadgets::AllocatedNum::alloc(cs, Fr::random(rng))));
+  const gadgets::Num h = gadgets::poseidon::hash(cs, hash::poseidon::params_t9(), inputs);
+  const gadgets::AllocatedNum out = gadgets::AllocatedNum::alloc_input(cs, h.value);
+  gadgets::enforce_equal(cs, h, gadgets::Num::of(out));
 }
 
 TEST(CsrEvaluator, EqualsProvingAssignmentOnAMixedCircuit) {

@@ -340,7 +340,7 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   std::string pattern = (fs::temp_directory_path() / "zkpipe-cluster-XXXXXX").string();
   const fs::path dir = ::mkdtemp(pattern.data());
   const fs::path key = dir / "tiny.zkp";
-  const r1cs::porep::PorepLikeCircuit setup_circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+  const porep_like::PorepLikeCircuit setup_circuit(porep_like::find_preset("tiny"), 1, 1);
   groth16::write_parameter_file(
       key, groth16::setup(groth16::record_matrices(setup_circuit), groth16::ToxicWaste::from_seed(5)));
   auto daemon = [&](const std::string& name) {
@@ -402,7 +402,7 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   const auto proofs =
       groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
   const groth16::PreparedVerifyingKey pvk(groth16::load_parameter_file(key).vk);
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 3, kPartitions);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 3, kPartitions);
   for (std::size_t p = 0; p < proofs.size(); ++p) {
     EXPECT_TRUE(groth16::verify(pvk, proofs[p], circuit.public_inputs(p)));
   }

@@ -105,7 +105,7 @@ class LocalQueue : public ::testing::Test {
     dir_ = ::mkdtemp(pattern.data());
     key_ = dir_ / "params" / "tiny.zkp";
     fs::create_directories(key_.parent_path());
-    const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+    const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 1, 1);
     groth16::write_parameter_file(key_, groth16::setup(groth16::record_matrices(circuit),
                                                        groth16::ToxicWaste::from_seed(5)));
     config_.data_dir = dir_ / "data";
@@ -134,7 +134,7 @@ class LocalQueue : public ::testing::Test {
   // verifying key: nothing the queue computed is taken on trust.
   bool verifies(const std::string& proof, std::uint64_t seed, std::uint32_t partitions) const {
     const groth16::PreparedVerifyingKey pvk(groth16::load_parameter_file(key_).vk);
-    const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), seed, partitions);
+    const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), seed, partitions);
     const auto proofs =
         groth16::decode_proofs(std::span(reinterpret_cast<const std::uint8_t*>(proof.data()), proof.size()));
     if (proofs.size() != partitions) return false;

@@ -61,7 +61,7 @@ class PostService : public ::testing::Test {
     groth16::write_parameter_file(keys_->path() / "wpost-2k.zkp", post_key);
     // The same key as Filecoin publishes its parameters.
     formats::write_bellperson_params(keys_->path() / "wpost-2k.params", post_key);
-    const r1cs::porep::PorepLikeCircuit tiny(r1cs::porep::find_preset("tiny"), 1, 1);
+    const porep_like::PorepLikeCircuit tiny(porep_like::find_preset("tiny"), 1, 1);
     const groth16::ProvingKey tiny_key =
         groth16::setup(groth16::record_matrices(tiny), groth16::ToxicWaste::from_seed(5));
     groth16::write_parameter_file(keys_->path() / "tiny.zkp", tiny_key);

@@ -71,7 +71,7 @@ class TempDir {
 };
 
 void write_key(const fs::path& path, std::uint64_t setup_seed) {
-  const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), 1, 1);
+  const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 1, 1);
   const r1cs::R1csMatrices m = groth16::record_matrices(circuit);
   groth16::write_parameter_file(path, groth16::setup(m, groth16::ToxicWaste::from_seed(setup_seed)));
 }
@@ -120,7 +120,7 @@ class Service : public ::testing::Test {
   bool verifies(const v1::AwaitProofResponse& r, std::uint64_t seed) const {
     const groth16::ProvingKey key = groth16::load_parameter_file(key_);
     const groth16::PreparedVerifyingKey pvk(key.vk);
-    const r1cs::porep::PorepLikeCircuit circuit(r1cs::porep::find_preset("tiny"), seed, r.partitions());
+    const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), seed, r.partitions());
     const auto proofs = groth16::decode_proofs(
         std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), r.proof().size()));
     if (proofs.size() != r.partitions()) return false;
@@ -311,7 +311,7 @@ TEST_F(Service, ACriticalJobOvertakesQueuedNormalPartitions) {
   EXPECT_TRUE(verifies(n, 1));
   const auto started = device->started();
   ASSERT_EQ(started.size(), 7u);
-  const r1cs::porep::PorepLikeCircuit critical_circuit(r1cs::porep::find_preset("tiny"), 2, 1);
+  const porep_like::PorepLikeCircuit critical_circuit(porep_like::find_preset("tiny"), 2, 1);
   EXPECT_EQ(started.front(), critical_circuit.public_inputs(0)) << "a normal partition was started first";
 }
 

@@ -19,7 +19,7 @@
 #include "hash/sha256.hpp"
 #include "r1cs/witness_system.hpp"
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
 namespace {
 
@@ -38,7 +38,7 @@ Node derive(const char* tag, std::uint64_t seed, std::uint64_t a, std::uint64_t 
   for (std::uint64_t v : {seed, a, b, c}) {
     for (int i = 0; i < 8; ++i) msg.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
   }
-  return trimmed(sha256::hash(msg));
+  return trimmed(hash::sha256::hash(msg));
 }
 
 void append_node_field(std::vector<std::uint8_t>& msg, std::uint64_t node) {
@@ -56,31 +56,31 @@ std::vector<std::uint8_t> label_preimage(const Node& replica_id, std::uint64_t n
   return msg;
 }
 
-std::vector<Fr> padded(std::vector<Fr> v, std::size_t n) {
-  v.resize(n, Fr::zero());
+std::vector<ff::Fr> padded(std::vector<ff::Fr> v, std::size_t n) {
+  v.resize(n, ff::Fr::zero());
   return v;
 }
 
-std::vector<Num> padded(std::vector<Num> v, std::size_t n) {
-  v.resize(n, Num::constant(Fr::zero()));
+std::vector<gadgets::Num> padded(std::vector<gadgets::Num> v, std::size_t n) {
+  v.resize(n, gadgets::Num::constant(ff::Fr::zero()));
   return v;
 }
 
 // A trimmed node's bits as private variables (the two trimmed bits constant zero).
-std::vector<Boolean> alloc_node_bits(ConstraintSystem& cs, const Node& node) {
-  std::vector<bool> values = bytes_to_bits_be(node);
-  std::vector<Boolean> bits(256);
+std::vector<gadgets::Boolean> alloc_node_bits(r1cs::ConstraintSystem& cs, const Node& node) {
+  std::vector<bool> values = gadgets::bytes_to_bits_be(node);
+  std::vector<gadgets::Boolean> bits(256);
   for (std::size_t i = 0; i < 256; ++i) {
     bool trimmed_bit = i == kTrimmedBits[0] || i == kTrimmedBits[1];
-    bits[i] = trimmed_bit ? Boolean::constant(false) : Boolean::alloc(cs, values[i]);
+    bits[i] = trimmed_bit ? gadgets::Boolean::constant(false) : gadgets::Boolean::alloc(cs, values[i]);
   }
   return bits;
 }
 
 // The 32-byte node field (24 zero bytes, then the index as a big-endian u64) from
 // the challenge's index bits (least significant first).
-std::vector<Boolean> node_field_bits(std::span<const Boolean> index_bits) {
-  std::vector<Boolean> bits(256, Boolean::constant(false));
+std::vector<gadgets::Boolean> node_field_bits(std::span<const gadgets::Boolean> index_bits) {
+  std::vector<gadgets::Boolean> bits(256, gadgets::Boolean::constant(false));
   for (std::size_t i = 0; i < index_bits.size(); ++i) bits[255 - i] = index_bits[i];
   return bits;
 }
@@ -130,12 +130,12 @@ PorepLikeCircuit::PorepLikeCircuit(const Preset& preset, std::uint64_t seed, std
       replica_tree_(
           preset.replica_tree_depth,
           [&] {
-            std::map<std::uint64_t, Fr> leaves;
+            std::map<std::uint64_t, ff::Fr> leaves;
             for (const auto& [node, col] : columns_) leaves[node] = col.hash;
             return leaves;
           }(),
           [&](std::size_t level, std::uint64_t index) {
-            return merkle::node_to_fr(derive("zkpipe porep replica fill", seed, level, index));
+            return hash::merkle::node_to_fr(derive("zkpipe porep replica fill", seed, level, index));
           }) {}
 
 std::string PorepLikeCircuit::name() const { return "porep-like/" + preset_.name; }
@@ -156,117 +156,117 @@ Node PorepLikeCircuit::parent_label(std::size_t layer, std::uint64_t node, std::
 PorepLikeCircuit::Column PorepLikeCircuit::column(std::uint64_t node) const {
   Column col;
   Node prev_node{};
-  Fr prev_value = Fr::zero();
-  std::vector<Fr> labels;
+  ff::Fr prev_value = ff::Fr::zero();
+  std::vector<ff::Fr> labels;
   for (std::size_t l = 0; l < preset_.layers; ++l) {
     std::vector<Node> parents;
     for (std::size_t k = 0; k < preset_.parents; ++k) parents.push_back(parent_label(l, node, k));
     if (preset_.label_hash == LabelHash::kSha256) {
       std::vector<Node> slots;
       for (std::size_t k = 0; k < preset_.slots(); ++k) slots.push_back(parents[k % parents.size()]);
-      prev_node = trimmed(sha256::hash(label_preimage(replica_id_, node, prev_node, slots)));
-      prev_value = merkle::node_to_fr(prev_node);
+      prev_node = trimmed(hash::sha256::hash(label_preimage(replica_id_, node, prev_node, slots)));
+      prev_value = hash::merkle::node_to_fr(prev_node);
     } else {
-      std::vector<Fr> in{merkle::node_to_fr(replica_id_), Fr::from_u64(node), prev_value};
-      for (const Node& p : parents) in.push_back(merkle::node_to_fr(p));
-      prev_value = poseidon::hash(poseidon::params_t12(), padded(in, kColumnArity));
+      std::vector<ff::Fr> in{hash::merkle::node_to_fr(replica_id_), ff::Fr::from_u64(node), prev_value};
+      for (const Node& p : parents) in.push_back(hash::merkle::node_to_fr(p));
+      prev_value = hash::poseidon::hash(hash::poseidon::params_t12(), padded(in, kColumnArity));
     }
     col.parents.insert(col.parents.end(), parents.begin(), parents.end());
     labels.push_back(prev_value);
   }
-  col.hash = poseidon::hash(poseidon::params_t12(), padded(labels, kColumnArity));
+  col.hash = hash::poseidon::hash(hash::poseidon::params_t12(), padded(labels, kColumnArity));
   return col;
 }
 
-std::vector<Fr> PorepLikeCircuit::public_inputs(std::size_t partition) const {
+std::vector<ff::Fr> PorepLikeCircuit::public_inputs(std::size_t partition) const {
   if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
-  std::vector<Fr> in{merkle::node_to_fr(replica_id_), merkle::node_to_fr(data_tree_.root()), replica_tree_.root()};
-  for (std::size_t j = 0; j < preset_.challenges; ++j) in.push_back(Fr::from_u64(challenge(partition, j)));
+  std::vector<ff::Fr> in{hash::merkle::node_to_fr(replica_id_), hash::merkle::node_to_fr(data_tree_.root()), replica_tree_.root()};
+  for (std::size_t j = 0; j < preset_.challenges; ++j) in.push_back(ff::Fr::from_u64(challenge(partition, j)));
   return in;
 }
 
-PorepLikeCircuit::Shared PorepLikeCircuit::synthesize_shared(ConstraintSystem& cs) const {
-  std::vector<Boolean> replica_bits = alloc_node_bits(cs, replica_id_);
-  Num replica = merkle::pack_node(replica_bits);
-  const auto replica_input = AllocatedNum::alloc_input(cs, replica.value);
-  enforce_equal(cs, Num::of(replica_input), replica);
-  const auto comm_d = AllocatedNum::alloc_input(cs, merkle::node_to_fr(data_tree_.root()));
-  const auto comm_r = AllocatedNum::alloc_input(cs, replica_tree_.root());
+PorepLikeCircuit::Shared PorepLikeCircuit::synthesize_shared(r1cs::ConstraintSystem& cs) const {
+  std::vector<gadgets::Boolean> replica_bits = alloc_node_bits(cs, replica_id_);
+  gadgets::Num replica = gadgets::merkle::pack_node(replica_bits);
+  const auto replica_input = gadgets::AllocatedNum::alloc_input(cs, replica.value);
+  gadgets::enforce_equal(cs, gadgets::Num::of(replica_input), replica);
+  const auto comm_d = gadgets::AllocatedNum::alloc_input(cs, hash::merkle::node_to_fr(data_tree_.root()));
+  const auto comm_r = gadgets::AllocatedNum::alloc_input(cs, replica_tree_.root());
   return Shared{std::move(replica_bits), std::move(replica), comm_d, comm_r};
 }
 
-void PorepLikeCircuit::synthesize_challenge(ConstraintSystem& cs, const Shared& shared, std::size_t partition,
+void PorepLikeCircuit::synthesize_challenge(r1cs::ConstraintSystem& cs, const Shared& shared, std::size_t partition,
                                             std::size_t j) const {
   auto challenge_scope = cs.scope("challenge", j);
   const std::uint64_t node = challenge(partition, j);
   const Column& col = columns_.at(node);
   const auto index_bits =
-      merkle::alloc_index_bits(cs, node, 3 * preset_.replica_tree_depth, merkle::IndexVisibility::kPublic);
+      gadgets::merkle::alloc_index_bits(cs, node, 3 * preset_.replica_tree_depth, gadgets::merkle::IndexVisibility::kPublic);
 
   {
     auto s = cs.scope("data");
     const std::uint64_t leaf = node & ((std::uint64_t{1} << preset_.data_tree_depth) - 1);
     const auto leaf_bits = alloc_node_bits(cs, data_leaf(leaf));
     const auto path = data_tree_.path(leaf);
-    Num root = merkle::sha256_root(cs, leaf_bits, path.siblings, std::span(index_bits).first(preset_.data_tree_depth));
-    enforce_equal(cs, root, Num::of(shared.comm_d));
+    gadgets::Num root = gadgets::merkle::sha256_root(cs, leaf_bits, path.siblings, std::span(index_bits).first(preset_.data_tree_depth));
+    gadgets::enforce_equal(cs, root, gadgets::Num::of(shared.comm_d));
   }
 
-  std::vector<Num> labels;
-  std::vector<Boolean> prev_bits(256, Boolean::constant(false));
-  Num prev = Num::constant(Fr::zero());
-  const Num node_num = pack_bits_le(index_bits);
+  std::vector<gadgets::Num> labels;
+  std::vector<gadgets::Boolean> prev_bits(256, gadgets::Boolean::constant(false));
+  gadgets::Num prev = gadgets::Num::constant(ff::Fr::zero());
+  const gadgets::Num node_num = gadgets::pack_bits_le(index_bits);
   for (std::size_t l = 0; l < preset_.layers; ++l) {
     auto s = cs.scope("label", l);
     std::span<const Node> parents(col.parents.data() + l * preset_.parents, preset_.parents);
     if (preset_.label_hash == LabelHash::kSha256) {
-      std::vector<Boolean> msg(shared.replica_bits.begin(), shared.replica_bits.end());
+      std::vector<gadgets::Boolean> msg(shared.replica_bits.begin(), shared.replica_bits.end());
       const auto node_bits = node_field_bits(index_bits);
       msg.insert(msg.end(), node_bits.begin(), node_bits.end());
       msg.insert(msg.end(), prev_bits.begin(), prev_bits.end());
-      std::vector<std::vector<Boolean>> parent_bits;
+      std::vector<std::vector<gadgets::Boolean>> parent_bits;
       for (const Node& p : parents) parent_bits.push_back(alloc_node_bits(cs, p));
       for (std::size_t k = 0; k < preset_.slots(); ++k) {
         const auto& bits = parent_bits[k % parent_bits.size()];
         msg.insert(msg.end(), bits.begin(), bits.end());
       }
-      prev_bits = sha256::hash(cs, msg);
-      for (std::size_t t : kTrimmedBits) prev_bits[t] = Boolean::constant(false);
-      labels.push_back(merkle::pack_node(prev_bits));
+      prev_bits = gadgets::sha256::hash(cs, msg);
+      for (std::size_t t : kTrimmedBits) prev_bits[t] = gadgets::Boolean::constant(false);
+      labels.push_back(gadgets::merkle::pack_node(prev_bits));
     } else {
-      std::vector<Num> in{shared.replica, node_num, prev};
-      for (const Node& p : parents) in.push_back(Num::of(AllocatedNum::alloc(cs, merkle::node_to_fr(p))));
-      prev = Num::of(alloc_equal(cs, poseidon::hash(cs, poseidon::params_t12(), padded(in, kColumnArity))));
+      std::vector<gadgets::Num> in{shared.replica, node_num, prev};
+      for (const Node& p : parents) in.push_back(gadgets::Num::of(gadgets::AllocatedNum::alloc(cs, hash::merkle::node_to_fr(p))));
+      prev = gadgets::Num::of(gadgets::alloc_equal(cs, gadgets::poseidon::hash(cs, hash::poseidon::params_t12(), padded(in, kColumnArity))));
       labels.push_back(prev);
     }
   }
 
   auto s = cs.scope("replica");
-  const Num column_hash = poseidon::hash(cs, poseidon::params_t12(), padded(labels, kColumnArity));
-  Num root = merkle::poseidon_root(cs, column_hash, replica_tree_.path(node).siblings, index_bits);
-  enforce_equal(cs, root, Num::of(shared.comm_r));
+  const gadgets::Num column_hash = gadgets::poseidon::hash(cs, hash::poseidon::params_t12(), padded(labels, kColumnArity));
+  gadgets::Num root = gadgets::merkle::poseidon_root(cs, column_hash, replica_tree_.path(node).siblings, index_bits);
+  gadgets::enforce_equal(cs, root, gadgets::Num::of(shared.comm_r));
 }
 
-void PorepLikeCircuit::synthesize(ConstraintSystem& cs, std::size_t partition) const {
+void PorepLikeCircuit::synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const {
   if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
   auto scope = cs.scope("porep");
   const Shared shared = synthesize_shared(cs);
   for (std::size_t j = 0; j < preset_.challenges; ++j) synthesize_challenge(cs, shared, partition, j);
 }
 
-WitnessValues PorepLikeCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
+r1cs::WitnessValues PorepLikeCircuit::synthesize_values(std::size_t partition, std::size_t inputs_hint,
                                                   std::size_t aux_hint) const {
   if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
   // The challenges share only what synthesize_shared allocates, read-only: each is
   // synthesized on its own segment, and the segments are laid out in challenge
   // order — the variable order of synthesize().
-  WitnessSystem head(inputs_hint, aux_hint);
+  r1cs::WitnessSystem head(inputs_hint, aux_hint);
   const Shared shared = synthesize_shared(head);
   const std::size_t n = preset_.challenges;
   const std::size_t segment_hint = aux_hint > head.num_aux() ? (aux_hint - head.num_aux()) / n : 0;
-  std::vector<std::unique_ptr<WitnessSystem>> segments(n);
+  std::vector<std::unique_ptr<r1cs::WitnessSystem>> segments(n);
   tbb::parallel_for(std::size_t{0}, n, [&](std::size_t j) {
-    segments[j] = std::make_unique<WitnessSystem>(WitnessSystem::Segment{}, segment_hint);
+    segments[j] = std::make_unique<r1cs::WitnessSystem>(r1cs::WitnessSystem::Segment{}, segment_hint);
     synthesize_challenge(*segments[j], shared, partition, j);
   });
 
@@ -277,4 +277,4 @@ WitnessValues PorepLikeCircuit::synthesize_values(std::size_t partition, std::si
   return std::move(head).values();
 }
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

@@ -20,19 +20,19 @@
 #include "circuits/porep_like/preset.hpp"
 #include "circuits/porep_like/sparse_trees.hpp"
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
-class PorepLikeCircuit final : public PartitionedCircuit {
+class PorepLikeCircuit final : public r1cs::PartitionedCircuit {
  public:
   PorepLikeCircuit(const Preset& preset, std::uint64_t seed, std::size_t partitions);
 
   std::string name() const override;
   std::size_t partitions() const override { return partitions_; }
-  void synthesize(ConstraintSystem& cs, std::size_t partition) const override;
-  std::vector<Fr> public_inputs(std::size_t partition) const override;
+  void synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const override;
+  std::vector<ff::Fr> public_inputs(std::size_t partition) const override;
   // The challenges on all cores (they are independent given the replica id and the
   // two commitments).
-  WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
+  r1cs::WitnessValues synthesize_values(std::size_t partition, std::size_t inputs_hint = 0,
                                   std::size_t aux_hint = 0) const override;
 
   std::uint64_t challenge(std::size_t partition, std::size_t j) const;
@@ -40,18 +40,18 @@ class PorepLikeCircuit final : public PartitionedCircuit {
  private:
   struct Column {
     std::vector<Node> parents;  // layers × parents, layer-major
-    Fr hash;                    // of the column of labels
+    ff::Fr hash;                    // of the column of labels
   };
 
   // What every challenge reads: the replica id's bits and packing, comm_d, comm_r.
   struct Shared {
-    std::vector<Boolean> replica_bits;
-    Num replica;
-    AllocatedNum comm_d;
-    AllocatedNum comm_r;
+    std::vector<gadgets::Boolean> replica_bits;
+    gadgets::Num replica;
+    gadgets::AllocatedNum comm_d;
+    gadgets::AllocatedNum comm_r;
   };
-  Shared synthesize_shared(ConstraintSystem& cs) const;
-  void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, std::size_t partition, std::size_t j) const;
+  Shared synthesize_shared(r1cs::ConstraintSystem& cs) const;
+  void synthesize_challenge(r1cs::ConstraintSystem& cs, const Shared& shared, std::size_t partition, std::size_t j) const;
 
   Node data_leaf(std::uint64_t node) const;
   Node parent_label(std::size_t layer, std::uint64_t node, std::size_t k) const;
@@ -66,4 +66,4 @@ class PorepLikeCircuit final : public PartitionedCircuit {
   SparsePoseidonTree replica_tree_;
 };
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
 namespace {
 
@@ -38,4 +38,4 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

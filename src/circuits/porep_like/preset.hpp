@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
 enum class LabelHash { kSha256, kPoseidon };
 
@@ -32,4 +32,4 @@ struct Preset {
 const Preset& find_preset(std::string_view name);
 std::vector<std::string> preset_names();
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

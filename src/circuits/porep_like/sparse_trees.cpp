@@ -5,7 +5,7 @@
 #include "hash/poseidon.hpp"
 #include "hash/poseidon_params.hpp"
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
 SparseSha256Tree::SparseSha256Tree(std::size_t depth, const std::map<std::uint64_t, Node>& leaves,
                                    const std::function<Node(std::size_t, std::uint64_t)>& filler) {
@@ -18,14 +18,14 @@ SparseSha256Tree::SparseSha256Tree(std::size_t depth, const std::map<std::uint64
     }
     std::map<std::uint64_t, Node> above;
     for (const auto& [index, node] : below) {
-      if (index % 2 == 0) above[index / 2] = merkle::sha256_node(node, below.at(index + 1));
+      if (index % 2 == 0) above[index / 2] = hash::merkle::sha256_node(node, below.at(index + 1));
     }
     levels_.push_back(std::move(above));
   }
 }
 
-merkle::Sha256Path SparseSha256Tree::path(std::uint64_t leaf) const {
-  merkle::Sha256Path p;
+hash::merkle::Sha256Path SparseSha256Tree::path(std::uint64_t leaf) const {
+  hash::merkle::Sha256Path p;
   p.index = leaf;
   for (std::size_t level = 0; level + 1 < levels_.size(); ++level) {
     p.siblings.push_back(levels_[level].at((leaf >> level) ^ 1));
@@ -33,10 +33,10 @@ merkle::Sha256Path SparseSha256Tree::path(std::uint64_t leaf) const {
   return p;
 }
 
-SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, Fr>& leaves,
-                                       const std::function<Fr(std::size_t, std::uint64_t)>& filler) {
+SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, ff::Fr>& leaves,
+                                       const std::function<ff::Fr(std::size_t, std::uint64_t)>& filler) {
   if (leaves.empty()) throw std::invalid_argument("sparse tree: no leaves");
-  constexpr std::uint64_t kArity = merkle::kPoseidonArity;
+  constexpr std::uint64_t kArity = hash::merkle::kPoseidonArity;
   levels_.push_back(leaves);
   for (std::size_t level = 0; level < depth; ++level) {
     auto& below = levels_.back();
@@ -46,24 +46,24 @@ SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::ui
         if (!below.contains(k)) below.emplace(k, filler(level, k));
       }
     }
-    std::map<std::uint64_t, Fr> above;
+    std::map<std::uint64_t, ff::Fr> above;
     for (auto it = below.begin(); it != below.end();) {
-      std::vector<Fr> children;
+      std::vector<ff::Fr> children;
       std::uint64_t parent = it->first / kArity;
       for (std::uint64_t k = 0; k < kArity; ++k, ++it) children.push_back(it->second);
-      above[parent] = poseidon::hash(poseidon::params_t9(), children);
+      above[parent] = hash::poseidon::hash(hash::poseidon::params_t9(), children);
     }
     levels_.push_back(std::move(above));
   }
 }
 
-merkle::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
-  constexpr std::uint64_t kArity = merkle::kPoseidonArity;
-  merkle::PoseidonPath p;
+hash::merkle::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
+  constexpr std::uint64_t kArity = hash::merkle::kPoseidonArity;
+  hash::merkle::PoseidonPath p;
   p.index = leaf;
   std::uint64_t index = leaf;
   for (std::size_t level = 0; level + 1 < levels_.size(); ++level) {
-    std::array<Fr, kArity - 1> siblings;
+    std::array<ff::Fr, kArity - 1> siblings;
     std::uint64_t first = index - index % kArity;
     std::size_t out = 0;
     for (std::uint64_t k = first; k < first + kArity; ++k) {
@@ -75,4 +75,4 @@ merkle::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
   return p;
 }
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

@@ -12,10 +12,10 @@
 
 #include "hash/merkle.hpp"
 
-namespace zkpipe::r1cs::porep {
+namespace zkpipe::porep_like {
 
 using ff::Fr;
-using merkle::Node;
+using hash::merkle::Node;
 
 class SparseSha256Tree {
  public:
@@ -24,7 +24,7 @@ class SparseSha256Tree {
                    const std::function<Node(std::size_t, std::uint64_t)>& filler);
 
   const Node& root() const { return levels_.back().begin()->second; }
-  merkle::Sha256Path path(std::uint64_t leaf) const;
+  hash::merkle::Sha256Path path(std::uint64_t leaf) const;
 
  private:
   std::vector<std::map<std::uint64_t, Node>> levels_;
@@ -32,14 +32,14 @@ class SparseSha256Tree {
 
 class SparsePoseidonTree {
  public:
-  SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, Fr>& leaves,
-                     const std::function<Fr(std::size_t, std::uint64_t)>& filler);
+  SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, ff::Fr>& leaves,
+                     const std::function<ff::Fr(std::size_t, std::uint64_t)>& filler);
 
-  const Fr& root() const { return levels_.back().begin()->second; }
-  merkle::PoseidonPath path(std::uint64_t leaf) const;
+  const ff::Fr& root() const { return levels_.back().begin()->second; }
+  hash::merkle::PoseidonPath path(std::uint64_t leaf) const;
 
  private:
-  std::vector<std::map<std::uint64_t, Fr>> levels_;
+  std::vector<std::map<std::uint64_t, ff::Fr>> levels_;
 };
 
-}  // namespace zkpipe::r1cs::porep
+}  // namespace zkpipe::porep_like

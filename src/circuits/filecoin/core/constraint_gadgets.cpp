@@ -9,7 +9,7 @@ void enforce_equal(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedN
 
 AllocatedNum encode(ConstraintSystem& cs, const AllocatedNum& key, const AllocatedNum& data) {
   auto s = cs.scope("encode_add");
-  return r1cs::add(cs, key, data);
+  return gadgets::add(cs, key, data);
 }
 
 }  // namespace zkpipe::filecoin::core

@@ -8,7 +8,7 @@
 
 namespace zkpipe::filecoin::core {
 
-using r1cs::AllocatedNum;
+using gadgets::AllocatedNum;
 using r1cs::ConstraintSystem;
 
 void enforce_equal(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b);

@@ -97,8 +97,8 @@ std::vector<AllocatedNum> insert_8(ConstraintSystem& cs, const AllocatedNum& x, 
   }
   const AllocatedNum &b = others[0], &c = others[1], &d = others[2], &e = others[3];
   const AllocatedNum &f = others[4], &g = others[5], &h = others[6];
-  const Boolean b0_nor_b1 = r1cs::and_of(cs, !b0, !b1);
-  const Boolean b0_and_b1 = r1cs::and_of(cs, b0, b1);
+  const Boolean b0_nor_b1 = gadgets::and_of(cs, !b0, !b1);
+  const Boolean b0_and_b1 = gadgets::and_of(cs, b0, b1);
 
   const AllocatedNum p0_xx0 = pick(cs, b0_nor_b1, x, b);
   const AllocatedNum p0 = pick(cs, b2, b, p0_xx0);

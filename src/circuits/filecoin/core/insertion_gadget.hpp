@@ -16,8 +16,8 @@
 
 namespace zkpipe::filecoin::core {
 
-using r1cs::AllocatedNum;
-using r1cs::Boolean;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
 using r1cs::ConstraintSystem;
 
 // a when condition is true, b otherwise.

@@ -11,7 +11,7 @@
 
 namespace zkpipe::filecoin::core {
 
-using r1cs::Boolean;
+using gadgets::Boolean;
 
 namespace {
 
@@ -66,17 +66,17 @@ AllocatedNum tree_node(ConstraintSystem& cs, TreeHash hash, std::span<const Allo
   preimage.reserve(256 * children.size());
   for (std::size_t i = 0; i < children.size(); ++i) {
     auto s = cs.scope("num_into_bits", i);
-    const std::vector<Boolean> bytes_msb_first = r1cs::reverse_bit_numbering(children[i].to_bits_le(cs));
+    const std::vector<Boolean> bytes_msb_first = gadgets::reverse_bit_numbering(children[i].to_bits_le(cs));
     preimage.insert(preimage.end(), bytes_msb_first.begin(), bytes_msb_first.end());
   }
   std::vector<Boolean> digest;
   {
     auto s = cs.scope("hash");
-    digest = r1cs::sha256::hash(cs, preimage);
+    digest = gadgets::sha256::hash(cs, preimage);
   }
-  const std::vector<Boolean> le = r1cs::reverse_bit_numbering(digest);
+  const std::vector<Boolean> le = gadgets::reverse_bit_numbering(digest);
   auto s = cs.scope("pack_le");
-  return r1cs::alloc_packed(cs, std::span(le).first(ff::Fr::kBits - 1));
+  return gadgets::alloc_packed(cs, std::span(le).first(ff::Fr::kBits - 1));
 }
 
 void enforce_inclusion(ConstraintSystem& cs, TreeHash hash, const TreeShape& shape, const Root& leaf,
@@ -106,7 +106,7 @@ void enforce_inclusion(ConstraintSystem& cs, TreeHash hash, const TreeShape& sha
   }
   {
     auto s = cs.scope("path");
-    r1cs::pack_into_inputs(cs, path_bits);
+    gadgets::pack_into_inputs(cs, path_bits);
   }
   const AllocatedNum rt = allocated(cs, root, "root_value");
   {

@@ -23,7 +23,7 @@
 
 namespace zkpipe::filecoin::core {
 
-using r1cs::AllocatedNum;
+using gadgets::AllocatedNum;
 using r1cs::ConstraintSystem;
 
 enum class TreeHash {

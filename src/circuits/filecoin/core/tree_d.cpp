@@ -17,16 +17,16 @@ bool is_node_power_of_two(std::uint64_t bytes) {
 
 }  // namespace
 
-r1cs::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data) {
+hash::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data) {
   if (!is_node_power_of_two(padded_data.size())) {
     throw std::invalid_argument("tree_d: padded data of " + std::to_string(padded_data.size()) +
                                 " bytes is not 32·2^k bytes");
   }
-  std::vector<r1cs::merkle::Node> leaves(padded_data.size() / 32);
+  std::vector<hash::merkle::Node> leaves(padded_data.size() / 32);
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     std::copy_n(padded_data.begin() + static_cast<std::ptrdiff_t>(32 * i), 32, leaves[i].begin());
   }
-  return r1cs::merkle::Sha256Tree(std::move(leaves));
+  return hash::merkle::Sha256Tree(std::move(leaves));
 }
 
 hashers::Sha256Domain zero_comm_d(std::uint64_t padded_size) {

@@ -15,7 +15,7 @@ namespace zkpipe::filecoin::core {
 
 // Builds tree_d over padded data whose length is 32·2^k bytes; throws
 // std::invalid_argument (naming the length) otherwise.
-r1cs::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data);
+hash::merkle::Sha256Tree build_tree_d(std::span<const std::uint8_t> padded_data);
 
 // comm_d of padded_size zero bytes (fr32 padding maps zeros to zeros, so this is
 // also the commitment of an all-zero sector or zero piece of that padded size):

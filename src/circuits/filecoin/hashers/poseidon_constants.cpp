@@ -64,7 +64,7 @@ std::vector<Fr> add(std::span<const Fr> a, std::span<const Fr> b) {
 // right after the previous round's S-boxes; through the partial rounds only the
 // first cell's share stays in the round (after its single S-box) and the rest keeps
 // moving back, landing after the last first-half S-box layer.
-std::vector<Fr> compress_round_constants(const r1cs::poseidon::Params& p, const SquareMatrix& mds_inverse) {
+std::vector<Fr> compress_round_constants(const hash::poseidon::Params& p, const SquareMatrix& mds_inverse) {
   const std::size_t t = p.t;
   const std::size_t half = p.full_rounds / 2;
   auto round_keys = [&](std::size_t r) { return std::span<const Fr>(p.round_constants).subspan(r * t, t); };
@@ -158,14 +158,14 @@ std::size_t partial_rounds(std::size_t arity, Strength strength) {
 Constants make_constants(std::size_t arity, Strength strength) {
   const std::size_t t = arity + 1;
   Constants c;
-  r1cs::poseidon::Params& p = c.plain;
+  hash::poseidon::Params& p = c.plain;
   p.t = t;
   p.full_rounds = full_rounds(arity);
   p.partial_rounds = partial_rounds(arity, strength);
 
-  r1cs::poseidon::GrainLfsr lfsr(static_cast<unsigned>(Fr::kBits), static_cast<unsigned>(t),
+  hash::poseidon::GrainLfsr lfsr(static_cast<unsigned>(Fr::kBits), static_cast<unsigned>(t),
                                  static_cast<unsigned>(p.full_rounds), static_cast<unsigned>(p.partial_rounds),
-                                 r1cs::poseidon::GrainLfsr::kSboxNeptune);
+                                 hash::poseidon::GrainLfsr::kSboxNeptune);
   p.round_constants.resize((p.full_rounds + p.partial_rounds) * t);
   for (Fr& rc : p.round_constants) rc = lfsr.next_fr_rejection_sampled();
 

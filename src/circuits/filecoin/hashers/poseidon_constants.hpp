@@ -9,7 +9,7 @@
 //    56 for arity 4, 57 for arities 8 and 11, 59 for 16 and 24, 60 for 36),
 //    with Strengthened raising R_P by 25 % (rounded up).
 // The permutation itself is the plain HADES one (add constants, S-box, MDS), so the
-// plain part runs on r1cs::poseidon::permute. neptune's circuit runs an equivalent
+// plain part runs on hash::poseidon::permute. neptune's circuit runs an equivalent
 // but re-arranged permutation: round constants folded through the linear layers
 // ("compressed") and the partial rounds' MDS factored into sparse matrices. Those
 // derived constants are here too, since the circuit's variables hold their values.
@@ -33,7 +33,7 @@ struct SparseMatrix {
 };
 
 struct Constants {
-  r1cs::poseidon::Params plain;  // t, R_F, R_P, round constants, MDS
+  hash::poseidon::Params plain;  // t, R_F, R_P, round constants, MDS
   SquareMatrix mds{0};           // plain.mds as a matrix
   // 8·t + R_P constants, in the order the circuit adds them: t before the first
   // S-boxes, then t after each S-box layer of the first half, one after each partial

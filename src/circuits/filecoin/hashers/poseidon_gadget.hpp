@@ -23,7 +23,7 @@
 
 namespace zkpipe::filecoin::hashers::poseidon {
 
-using r1cs::AllocatedNum;
+using gadgets::AllocatedNum;
 using r1cs::ConstraintSystem;
 
 // The Merkle-tagged hash of exactly c.arity() variables.

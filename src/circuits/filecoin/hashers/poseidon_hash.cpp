@@ -27,7 +27,7 @@ Fr hash_with_tag(const Constants& c, const Fr& tag, std::span<const Fr> preimage
   std::vector<Fr> state(c.width(), Fr::zero());
   state[0] = tag;
   std::copy(preimage.begin(), preimage.end(), state.begin() + 1);
-  r1cs::poseidon::permute(c.plain, state);
+  hash::poseidon::permute(c.plain, state);
   return state[1];
 }
 

@@ -9,7 +9,7 @@
 namespace zkpipe::filecoin::hashers {
 
 Sha256Domain trimmed_sha256(std::span<const std::uint8_t> data) {
-  Sha256Domain d = r1cs::sha256::hash(data);
+  Sha256Domain d = hash::sha256::hash(data);
   d[31] &= 0x3f;
   return d;
 }

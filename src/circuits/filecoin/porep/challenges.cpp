@@ -51,7 +51,7 @@ std::vector<std::uint64_t> hashed_challenges(std::uint64_t sector_nodes, const P
   out.reserve(per_partition);
   for (std::uint64_t j = first; j < first + per_partition; ++j) {
     for (int b = 0; b < 4; ++b) message[message.size() - 4 + b] = static_cast<std::uint8_t>(j >> (8 * b));
-    const auto digest = r1cs::sha256::hash(message);
+    const auto digest = hash::sha256::hash(message);
     out.push_back(challenge_node(digest, sector_nodes));
   }
   return out;

@@ -7,7 +7,7 @@
 
 namespace zkpipe::filecoin::porep {
 
-using r1cs::Boolean;
+using gadgets::Boolean;
 
 namespace {
 
@@ -17,9 +17,9 @@ void pad_to_multiple(std::vector<Boolean>& bits, std::size_t multiple) {
 
 }  // namespace
 
-r1cs::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<const Boolean> replica_id,
-                                        const std::vector<std::vector<Boolean>>& parents, const r1cs::UInt32& layer,
-                                        const r1cs::UInt64& node) {
+gadgets::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<const Boolean> replica_id,
+                                        const std::vector<std::vector<Boolean>>& parents, const gadgets::UInt32& layer,
+                                        const gadgets::UInt64& node) {
   if (replica_id.size() < 32 || replica_id.size() > 256) {
     throw std::invalid_argument("create_label_circuit: a replica id of 32 to 256 bits, got " +
                                 std::to_string(replica_id.size()));
@@ -42,9 +42,9 @@ r1cs::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<co
     preimage.insert(preimage.end(), parents[i].begin(), parents[i].end());
     pad_to_multiple(preimage, 256);
   }
-  const std::vector<Boolean> digest = r1cs::sha256::hash(cs, preimage);
-  const std::vector<Boolean> le = r1cs::reverse_bit_numbering(digest);
-  return r1cs::alloc_packed(cs, std::span(le).first(ff::Fr::kBits - 1));
+  const std::vector<Boolean> digest = gadgets::sha256::hash(cs, preimage);
+  const std::vector<Boolean> le = gadgets::reverse_bit_numbering(digest);
+  return gadgets::alloc_packed(cs, std::span(le).first(ff::Fr::kBits - 1));
 }
 
 }  // namespace zkpipe::filecoin::porep

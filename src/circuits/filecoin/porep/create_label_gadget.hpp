@@ -21,8 +21,8 @@ inline constexpr std::size_t kCircuitLabelParents = 37;
 
 // replica_id: 32 to 256 bits; parents: 37 of at most 256 bits each. Throws
 // std::invalid_argument otherwise.
-r1cs::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<const r1cs::Boolean> replica_id,
-                                        const std::vector<std::vector<r1cs::Boolean>>& parents,
-                                        const r1cs::UInt32& layer, const r1cs::UInt64& node);
+gadgets::AllocatedNum create_label_circuit(r1cs::ConstraintSystem& cs, std::span<const gadgets::Boolean> replica_id,
+                                        const std::vector<std::vector<gadgets::Boolean>>& parents,
+                                        const gadgets::UInt32& layer, const gadgets::UInt64& node);
 
 }  // namespace zkpipe::filecoin::porep

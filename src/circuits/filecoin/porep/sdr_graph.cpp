@@ -26,7 +26,7 @@ std::uint64_t checked_nodes(std::uint64_t nodes) {
 std::array<std::uint8_t, 32> porep_domain_seed(std::string_view tag, const core::PorepId& porep_id) {
   std::vector<std::uint8_t> message(tag.begin(), tag.end());
   message.insert(message.end(), porep_id.begin(), porep_id.end());
-  return r1cs::sha256::hash(message);
+  return hash::sha256::hash(message);
 }
 
 DrgSeed derive_drg_seed(const core::PorepId& porep_id) {

@@ -16,8 +16,8 @@
 
 namespace zkpipe::filecoin::porep {
 
-using r1cs::AllocatedNum;
-using r1cs::Boolean;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
 using r1cs::ConstraintSystem;
 
 namespace {
@@ -93,7 +93,7 @@ std::vector<AllocatedNum> open_column(ConstraintSystem& cs, const Shared& shared
 // A label's bits as create_label hashes them: the 255-bit decomposition, padded
 // to 32 bytes, each byte most significant bit first.
 std::vector<Boolean> label_bits(ConstraintSystem& cs, const AllocatedNum& label) {
-  return r1cs::reverse_bit_numbering(label.to_bits_le(cs));
+  return gadgets::reverse_bit_numbering(label.to_bits_le(cs));
 }
 
 Shared synthesize_shared(ConstraintSystem& cs, const StackedPartition& p) {
@@ -159,9 +159,9 @@ void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const core
     exp_columns.push_back(open_column(cs, shared, shape, c.exp_parents[i], "exp", i));
   }
 
-  const r1cs::UInt64 node = [&] {
+  const gadgets::UInt64 node = [&] {
     auto s = cs.scope("challenge");
-    return r1cs::UInt64::alloc(cs, c.node);
+    return gadgets::UInt64::alloc(cs, c.node);
   }();
   {
     auto s = cs.scope("challenge input");
@@ -190,7 +190,7 @@ void synthesize_challenge(ConstraintSystem& cs, const Shared& shared, const core
     slots.reserve(kCircuitLabelParents);
     for (std::size_t k = 0; k < kCircuitLabelParents; ++k) slots.push_back(parents[k % parents.size()]);
     labels.push_back(create_label_circuit(cs, shared.replica_id_bits, slots,
-                                          r1cs::UInt32::constant(static_cast<std::uint32_t>(layer)), node));
+                                          gadgets::UInt32::constant(static_cast<std::uint32_t>(layer)), node));
   }
 
   const AllocatedNum encoded = [&] {

@@ -70,7 +70,7 @@ std::vector<Fr> as_frs(const std::vector<core::NodeBytes>& nodes) {
 
 }  // namespace
 
-std::vector<core::PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path) {
+std::vector<core::PathElement> tree_d_path(const hash::merkle::Sha256Path& path) {
   std::vector<core::PathElement> out;
   out.reserve(path.siblings.size());
   for (std::size_t level = 0; level < path.siblings.size(); ++level) {

@@ -66,13 +66,13 @@ class InMemoryReplica {
   std::vector<core::NodeBytes> data_;
   std::vector<LabelLayer> labels_;
   std::vector<core::NodeBytes> replica_;
-  r1cs::merkle::Sha256Tree tree_d_;
+  hash::merkle::Sha256Tree tree_d_;
   core::PoseidonTree tree_c_;
   core::PoseidonTree tree_r_last_;
   Fr comm_r_;
 };
 
 // tree_d's inclusion path as the circuit takes it: one sibling (as an Fr) per level.
-std::vector<core::PathElement> tree_d_path(const r1cs::merkle::Sha256Path& path);
+std::vector<core::PathElement> tree_d_path(const hash::merkle::Sha256Path& path);
 
 }  // namespace zkpipe::filecoin::porep

@@ -16,7 +16,7 @@
 
 namespace zkpipe::filecoin::post {
 
-using r1cs::AllocatedNum;
+using gadgets::AllocatedNum;
 using r1cs::ConstraintSystem;
 
 namespace {

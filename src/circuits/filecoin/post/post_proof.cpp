@@ -60,7 +60,7 @@ std::uint64_t post_leaf_challenge(const PostRandomness& randomness, std::uint64_
   std::vector<std::uint8_t> message(randomness.begin(), randomness.end());
   put_le64(message, sector_id);
   put_le64(message, challenge_index);
-  const r1cs::sha256::Digest digest = r1cs::sha256::hash(message);
+  const hash::sha256::Digest digest = hash::sha256::hash(message);
   std::uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | digest[static_cast<std::size_t>(i)];
   return v % leaves;

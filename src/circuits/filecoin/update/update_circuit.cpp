@@ -17,8 +17,8 @@
 
 namespace zkpipe::filecoin::update {
 
-using r1cs::AllocatedNum;
-using r1cs::Boolean;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
 using r1cs::ConstraintSystem;
 using r1cs::LC;
 
@@ -108,7 +108,7 @@ AllocatedNum challenge_high_bits(ConstraintSystem& cs, std::span<const Boolean> 
   LC sum;
   for (std::size_t i = 0; i < hs.size(); ++i) {
     auto s = cs.scope("h", i);
-    const AllocatedNum high = r1cs::alloc_packed(cs, c_bits.subspan(c_bits.size() - hs[i]));
+    const AllocatedNum high = gadgets::alloc_packed(cs, c_bits.subspan(c_bits.size() - hs[i]));
     const Fr or_zero_value = h_select[i].value() ? high.value() : Fr::zero();
     const AllocatedNum or_zero = alloc(cs, "c_high_or_zero", or_zero_value);
     cs.enforce(high.lc(), h_select[i].lc(), or_zero.lc());
@@ -211,7 +211,7 @@ void synthesize_empty_sector_update(ConstraintSystem& cs, const UpdateShape& sha
   std::optional<AllocatedNum> partition;
   if (sha) {
     auto s = cs.scope("partition");
-    partition = r1cs::alloc_packed(cs, partition_bits);
+    partition = gadgets::alloc_packed(cs, partition_bits);
   }
 
   auto public_num = [&](std::string_view label, const Fr& value) {
