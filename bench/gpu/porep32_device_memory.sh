@@ -4,7 +4,10 @@
 # and 32 GiB, at 16 GiB once more without the page-locked copy (the staged path, for a
 # ratio in the same lease), and with another process holding all but 16 GiB of the
 # card and no flag. Every proof is verified. Needs about 61 GB of disk for the key and
-# its evaluator and about 100 GiB of host memory.
+# its evaluator and about 100 GiB of host memory. With SUPRASEAL_BENCH set (the
+# supraseal C2 harness of ../shared/tools/supraseal-bench, built from supranational's
+# public repository), the key is removed afterwards and supraseal C2 proves 10 x 2^27
+# with the same witness mix in the same call (its SRS needs the key's disk).
 #
 #   bench/gpu/porep32_device_memory.sh ZKPIPE BENCH_GPU OUT_DIR [PROOFS]
 #
@@ -45,4 +48,15 @@ sleep 8
 run held16
 kill "$holder" 2> /dev/null
 wait
+if [ -n "${SUPRASEAL_BENCH:-}" ]; then
+  rm -rf "$key_dir"
+  srs_dir=${SRS_DIR:-/tmp/zkpipe-supraseal-srs}
+  mkdir -p "$srs_dir"
+  # The mix of a 32 GiB PoRep witness as zkpipe's synthetic C1 makes it: 51.2 % zeros,
+  # 47.5 % ones, A density 99.7 %, B density 25.4 % (docs/BENCHMARKS.md).
+  timeout 900 "$SUPRASEAL_BENCH" --sizes 20,27 --circuits 10 --warmup-lg-max 20 --reps 1 --zero-frac 0.512 \
+    --one-frac 0.475 --a-density 0.997 --b-density 0.254 --srs-dir "$srs_dir" --delete-srs \
+    --csv "$out/supraseal.csv" > "$out/supraseal.txt" 2>&1
+  echo "supraseal rc=$? $(grep -E '^supraseal' "$out/supraseal.txt" | tr '\n' ' ')"
+fi
 date -u
