@@ -309,9 +309,7 @@ void run_c2(const C2Options& o) {
   const auto evaluator = evaluator_for(*circuit, *key, o.params, o.quiet);
 
   proving::EngineRun run =
-      engine_run(o.engine, circuit->partitions(),
-                 engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0),
-                 proving::partition_footprint(*key, evaluator != nullptr, *backends.front()).total(), ledger);
+      engine_run(o.engine, circuit->partitions(), *key, evaluator.get(), 0, *backends.front(), ledger);
   if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
   const proving::ProofInputs inputs{
       .key = key,

@@ -133,8 +133,7 @@ void run_prove(const Groth16ProveOptions& o) {
   timer.lap("read_key");
 
   proving::EngineRun run =
-      engine_run(o.engine, 1, engine::parameter_bytes(*loaded.key) + loaded.companion_bytes,
-                 proving::partition_footprint(*loaded.key, false, *backends.front()).total(), ledger);
+      engine_run(o.engine, 1, *loaded.key, nullptr, loaded.companion_bytes, *backends.front(), ledger);
   if (o.timings) run.listeners.push_back(std::make_shared<PartitionLines>(backends, false));
   const proving::ProofInputs inputs{
       .key = loaded.key,

@@ -55,9 +55,7 @@ void run_prove(const ProveOptions& o) {
   const auto evaluator = evaluator_for(o.workload, o.synthesis, *key, o.key, o.quiet);
 
   proving::EngineRun run =
-      engine_run(o.engine, o.workload.partitions,
-                 engine::parameter_bytes(*key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0),
-                 proving::partition_footprint(*key, evaluator != nullptr, *backends.front()).total(), ledger);
+      engine_run(o.engine, o.workload.partitions, *key, evaluator.get(), 0, *backends.front(), ledger);
   if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
   const proving::ProofInputs inputs{
       .key = key,

@@ -7,6 +7,7 @@
 #include "engine/engine.hpp"
 #include "file_args.hpp"
 #include "proving/engine_budget.hpp"
+#include "proving/proof_request.hpp"
 
 namespace zkpipe::cli {
 
@@ -48,14 +49,18 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_flag("--verify,!--no-verify", o.verify, "Verify every proof before writing it (the default)");
 }
 
-proving::EngineRun engine_run(const EngineOptions& o, std::size_t partitions, std::size_t loaded_parameter_bytes,
-                              std::size_t working_set_bytes, memory::BufferLedger& ledger) {
+proving::EngineRun engine_run(const EngineOptions& o, std::size_t partitions, const groth16::ProvingKey& key,
+                              const r1cs::CompiledR1cs* evaluator, std::size_t companion_bytes,
+                              const groth16::ProverBackend& backend, memory::BufferLedger& ledger) {
+  const std::size_t loaded =
+      engine::parameter_bytes(key) + (evaluator ? engine::evaluator_bytes(*evaluator) : 0) + companion_bytes;
+  const std::size_t working_set = proving::partition_footprint(key, evaluator != nullptr, backend).total();
   proving::EngineRun run;
   run.engine.synthesis_workers = std::min(o.synthesis_workers, std::max<std::size_t>(partitions, 1));
   run.engine.workers_per_device = o.workers_per_device;
   run.engine.ledger = &ledger;
   run.engine.budget_bytes =
-      proving::resolve_budget(proving::parse_budget(o.budget), loaded_parameter_bytes, working_set_bytes);
+      proving::resolve_budget(proving::parse_budget(o.budget), loaded, working_set);
   run.verify = o.verify;
   run.trace = !o.trace_path.empty();
   return run;

@@ -8,8 +8,11 @@
 #include <cstddef>
 #include <string>
 
+#include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
 #include "memory/buffer_ledger.hpp"
 #include "proving/prove_on_engine.hpp"
+#include "r1cs/compiled_r1cs.hpp"
 
 namespace zkpipe::cli {
 
@@ -33,10 +36,13 @@ CLI::Option* add_budget_option(CLI::App& cmd, std::string& budget);
 
 void add_engine_options(CLI::App& cmd, EngineOptions& options);
 
-// At most one synthesis worker per partition. loaded_parameter_bytes: the key and
-// evaluator already in memory (auto adds them to what is available, since the engine
-// charges them again); working_set_bytes: one partition's (for Nx).
-proving::EngineRun engine_run(const EngineOptions& options, std::size_t partitions, std::size_t loaded_parameter_bytes,
-                              std::size_t working_set_bytes, memory::BufferLedger& ledger);
+// The run for `partitions` of one request on `key` (and `evaluator`, null for none;
+// companion_bytes: what the request keeps beside the key, as Engine::make_resident
+// takes it): at most one synthesis worker per partition, the budget resolved with the
+// key, evaluator and companion already in memory (auto adds them to what is available,
+// since the engine charges them again) and one partition's working set on `backend`.
+proving::EngineRun engine_run(const EngineOptions& options, std::size_t partitions, const groth16::ProvingKey& key,
+                              const r1cs::CompiledR1cs* evaluator, std::size_t companion_bytes,
+                              const groth16::ProverBackend& backend, memory::BufferLedger& ledger);
 
 }  // namespace zkpipe::cli
