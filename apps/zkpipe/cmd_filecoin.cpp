@@ -311,14 +311,7 @@ void run_c2(const C2Options& o) {
   proving::EngineRun run =
       engine_run(o.engine, circuit->partitions(), *key, evaluator.get(), 0, *backends.front(), ledger);
   if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
-  const proving::ProofInputs inputs{
-      .key = key,
-      .evaluator = evaluator,
-      .companion_bytes = 0,
-      .insecure = groth16::InsecureKey::kRefuse,
-      .request = [circuit](const proving::RequestBasis& basis) { return proving::preset_request(basis, circuit); },
-      .expect_inputs_undamaged = nullptr,
-  };
+  const proving::ProofInputs inputs = proving::preset_inputs(key, evaluator, circuit);
   proving::EngineRunResult proved;
   try {
     proved = proving::prove_on_engine(backends, run, inputs);

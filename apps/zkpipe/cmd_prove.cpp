@@ -57,14 +57,8 @@ void run_prove(const ProveOptions& o) {
   proving::EngineRun run =
       engine_run(o.engine, o.workload.partitions, *key, evaluator.get(), 0, *backends.front(), ledger);
   if (!o.quiet) run.listeners.push_back(std::make_shared<PartitionLines>(backends, backends.size() > 1));
-  const proving::ProofInputs inputs{
-      .key = key,
-      .evaluator = evaluator,
-      .companion_bytes = 0,
-      .insecure = groth16::InsecureKey::kRefuse,
-      .request = [circuit](const proving::RequestBasis& basis) { return proving::preset_request(basis, circuit); },
-      .expect_inputs_undamaged = [&key_file] { key_file->expect_undamaged(); },
-  };
+  proving::ProofInputs inputs = proving::preset_inputs(key, evaluator, circuit);
+  inputs.expect_inputs_undamaged = [&key_file] { key_file->expect_undamaged(); };
   proving::EngineRunResult proved;
   try {
     proved = proving::prove_on_engine(backends, run, inputs);

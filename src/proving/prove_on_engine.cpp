@@ -14,6 +14,16 @@ ProofNotVerified::ProofNotVerified(std::size_t partition, std::size_t partitions
                                          : "partition " + std::to_string(partition) + "'s proof does not verify"),
       partition_(partition) {}
 
+ProofInputs preset_inputs(std::shared_ptr<const groth16::ProvingKey> key,
+                          std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
+                          std::shared_ptr<const r1cs::PartitionedCircuit> circuit) {
+  ProofInputs inputs;
+  inputs.key = std::move(key);
+  inputs.evaluator = std::move(evaluator);
+  inputs.request = [circuit = std::move(circuit)](const RequestBasis& basis) { return preset_request(basis, circuit); };
+  return inputs;
+}
+
 EngineRunResult prove_on_engine(const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends,
                                 const EngineRun& run, const ProofInputs& inputs) {
   engine::Engine eng(run.engine, backends);

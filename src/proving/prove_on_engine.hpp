@@ -18,6 +18,7 @@
 #include "groth16/prover.hpp"
 #include "proving/proof_request.hpp"
 #include "r1cs/compiled_r1cs.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 
 namespace zkpipe::proving {
 
@@ -40,6 +41,11 @@ struct ProofInputs {
   // truer reason for any failure (io::FileMapping::expect_undamaged). Optional.
   std::function<void()> expect_inputs_undamaged;
 };
+
+// Every partition of a preset circuit instance (preset_request) on `key`.
+ProofInputs preset_inputs(std::shared_ptr<const groth16::ProvingKey> key,
+                          std::shared_ptr<const r1cs::CompiledR1cs> evaluator,
+                          std::shared_ptr<const r1cs::PartitionedCircuit> circuit);
 
 struct EngineRunResult {
   engine::ProofResult result;

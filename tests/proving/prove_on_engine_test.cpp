@@ -24,11 +24,8 @@ EngineRun two_workers() {
   return run;
 }
 
-ProofInputs preset_inputs(std::shared_ptr<const r1cs::PartitionedCircuit> circuit) {
-  ProofInputs inputs;
-  inputs.key = tiny_key(5);
-  inputs.request = [circuit](const RequestBasis& basis) { return preset_request(basis, circuit); };
-  return inputs;
+ProofInputs tiny_inputs(std::shared_ptr<const r1cs::PartitionedCircuit> circuit) {
+  return preset_inputs(tiny_key(5), nullptr, std::move(circuit));
 }
 
 TEST(ProveOnEngine, ProvesEveryPartitionVerifiedAndRecordsTheTraceWhenAsked) {
@@ -36,7 +33,7 @@ TEST(ProveOnEngine, ProvesEveryPartitionVerifiedAndRecordsTheTraceWhenAsked) {
   EngineRun run = two_workers();
   run.trace = true;
   int checked = 0;
-  ProofInputs inputs = preset_inputs(circuit);
+  ProofInputs inputs = tiny_inputs(circuit);
   inputs.expect_inputs_undamaged = [&checked] { ++checked; };
   const EngineRunResult out = prove_on_engine(cpu_backend(), run, inputs);
   ASSERT_EQ(out.result.proofs.size(), 2u);
@@ -54,7 +51,7 @@ TEST(ProveOnEngine, ProvesEveryPartitionVerifiedAndRecordsTheTraceWhenAsked) {
 
   run.trace = false;
   run.verify = false;
-  const EngineRunResult unverified = prove_on_engine(cpu_backend(), run, preset_inputs(circuit));
+  const EngineRunResult unverified = prove_on_engine(cpu_backend(), run, tiny_inputs(circuit));
   EXPECT_FALSE(unverified.result.verified);
   EXPECT_TRUE(unverified.chrome_trace.empty());
 }
@@ -64,7 +61,7 @@ TEST(ProveOnEngine, ProvesEveryPartitionVerifiedAndRecordsTheTraceWhenAsked) {
 TEST(ProveOnEngine, AProofThatDoesNotVerifyIsNeverReturnedAndItsPartitionIsNamed) {
   const auto proved = tiny_circuit(7, 3);
   const auto claimed = tiny_circuit(8, 3);
-  ProofInputs inputs = preset_inputs(proved);
+  ProofInputs inputs = tiny_inputs(proved);
   inputs.request = [proved, claimed](const RequestBasis& basis) {
     PreparedRequest request = preset_request(basis, proved);
     PreparedRequest other = preset_request(basis, claimed);
@@ -98,7 +95,7 @@ TEST(ProveOnEngine, AProofThatDoesNotVerifyIsNeverReturnedAndItsPartitionIsNamed
 
 // A damaged key file is the truer reason for a failure than the failure itself.
 TEST(ProveOnEngine, ADamagedInputIsReportedBeforeTheFailureItCaused) {
-  ProofInputs inputs = preset_inputs(tiny_circuit(7, 1));
+  ProofInputs inputs = tiny_inputs(tiny_circuit(7, 1));
   inputs.request = [circuit = tiny_circuit(7, 1)](const RequestBasis& basis) {
     PreparedRequest request = preset_request(basis, circuit);
     request.request.verify = [](std::span<const groth16::Proof>) { return false; };
