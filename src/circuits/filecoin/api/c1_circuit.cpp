@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "circuits/filecoin/core/hex_bytes.hpp"
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "circuits/filecoin/porep/challenges.hpp"
@@ -25,27 +26,7 @@ std::size_t log_base(std::uint64_t n, std::size_t base) {
   return k;
 }
 
-std::string hex_of(const core::NodeBytes& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (const std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
 std::string indexed(std::string path, std::size_t i) { return path + '[' + std::to_string(i) + ']'; }
-
-// The names serde gives MerkleProof's ProofData variants (as c1_output.cpp reads them).
-const char* kind_name(MerkleProof::Kind kind) {
-  switch (kind) {
-    case MerkleProof::Kind::kSingle: return "Single";
-    case MerkleProof::Kind::kSub: return "Sub";
-    case MerkleProof::Kind::kTop: return "Top";
-  }
-  return "?";
-}
 
 // VanillaSealProof's variants are named after the V1 proof of each sector size.
 std::string_view vanilla_variant(const core::SealProof& proof) {
@@ -61,7 +42,7 @@ struct MerkleAt {
   std::string body;   // its ProofData variant's object
 
   MerkleAt(std::string at, MerkleProof::Kind kind)
-      : proof(std::move(at)), body(proof + ".data." + kind_name(kind)) {}
+      : proof(std::move(at)), body(proof + ".data." + merkle_proof_kind_name(kind)) {}
 
   std::string root() const { return body + ".root"; }
   std::string leaf() const { return body + ".leaf"; }
@@ -167,7 +148,7 @@ class C1Checker {
     }
     auto same = [&](const char* field, const auto& ours, const auto& theirs) {
       if (ours != theirs) {
-        fail(field, hex_of(ours) + " is not the sector's " + field + " " + hex_of(theirs));
+        fail(field, core::hex_of(ours) + " is not the sector's " + field + " " + core::hex_of(theirs));
       }
     };
     same("comm_r", c1_.comm_r, sector_.comm_r);
@@ -176,7 +157,8 @@ class C1Checker {
     same("seed", c1_.seed, sector_.seed);
     sector_replica_id_ = sector_.replica_id();
     if (c1_.replica_id != sector_replica_id_) {
-      fail("replica_id", hex_of(c1_.replica_id) + " is not the sector's replica id " + hex_of(sector_replica_id_) +
+      fail("replica_id", core::hex_of(c1_.replica_id) + " is not the sector's replica id " +
+                             core::hex_of(sector_replica_id_) +
                              " (from its prover_id, sector_id, ticket, comm_d and the proof's porep_id)");
     }
   }
@@ -227,7 +209,8 @@ class C1Checker {
 
   void check_shape(const MerkleProof& p, const std::string& at, const TreeLevels& levels) const {
     if (p.kind != levels.kind) {
-      fail(at + ".data", std::string("expected ") + kind_name(levels.kind) + ", got " + kind_name(p.kind));
+      fail(at + ".data",
+           std::string("expected ") + merkle_proof_kind_name(levels.kind) + ", got " + merkle_proof_kind_name(p.kind));
     }
     const MerkleAt m(at, p.kind);
     const bool single = p.kind == MerkleProof::Kind::kSingle;
@@ -267,8 +250,9 @@ class C1Checker {
         fr_at(comm_r_last_, MerkleAt(vanilla_at(0, 0) + ".comm_r_last_proof", first.comm_r_last_proof.kind).root());
     const Fr expected = hashers::poseidon::hash(std::vector<Fr>{comm_c, comm_r_last});
     if (fr_at(c1_.comm_r, "comm_r") != expected) {
-      fail("comm_r", hex_of(c1_.comm_r) + " is not Poseidon(comm_c, comm_r_last) = " +
-                         hex_of(hashers::fr_to_domain(expected)) + " of the trees that " + vanilla_at(0, 0) + " opens");
+      fail("comm_r", core::hex_of(c1_.comm_r) +
+                         " is not Poseidon(comm_c, comm_r_last) = " + core::hex_of(hashers::fr_to_domain(expected)) +
+                         " of the trees that " + vanilla_at(0, 0) + " opens");
     }
   }
 
@@ -290,13 +274,13 @@ class C1Checker {
       fail(d_at.proof, "proves node " + std::to_string(v.challenge()) + ", but challenge " + std::to_string(i) +
                            " of partition " + std::to_string(k) + " is node " + std::to_string(node));
     }
-    if (v.comm_d_proofs.root != c1_.comm_d) fail(d_at.root(), "is not comm_d " + hex_of(c1_.comm_d));
+    if (v.comm_d_proofs.root != c1_.comm_d) fail(d_at.root(), "is not comm_d " + core::hex_of(c1_.comm_d));
     check_tree_d_path(v.comm_d_proofs, d_at);
 
     const MerkleAt r_at(at + ".comm_r_last_proof", v.comm_r_last_proof.kind);
     check_leaf_index(v.comm_r_last_proof, r_at, node);
     if (v.comm_r_last_proof.root != comm_r_last_) {
-      fail(r_at.root(), "is not comm_r_last " + hex_of(comm_r_last_) + ", the root of " + vanilla_at(0, 0) +
+      fail(r_at.root(), "is not comm_r_last " + core::hex_of(comm_r_last_) + ", the root of " + vanilla_at(0, 0) +
                             ".comm_r_last_proof");
     }
     check_poseidon_path(v.comm_r_last_proof, r_at);
@@ -342,15 +326,16 @@ class C1Checker {
       node = e.index == 0 ? hashers::sha256_hash2(node, e.hashes[0]) : hashers::sha256_hash2(e.hashes[0], node);
     }
     if (node != p.root) {
-      fail(at.proof, "its path from the leaf leads to " + hex_of(node) + ", not to its root " + hex_of(p.root));
+      fail(at.proof,
+           "its path from the leaf leads to " + core::hex_of(node) + ", not to its root " + core::hex_of(p.root));
     }
   }
 
   void check_poseidon_path(const MerkleProof& p, const MerkleAt& at) const {
     const Fr root = core::root_from_path(hashers::domain_to_fr(p.leaf), path_elements(p));
     if (root != hashers::domain_to_fr(p.root)) {
-      fail(at.proof, "its path from the leaf leads to " + hex_of(hashers::fr_to_domain(root)) + ", not to its root " +
-                         hex_of(p.root));
+      fail(at.proof, "its path from the leaf leads to " + core::hex_of(hashers::fr_to_domain(root)) +
+                         ", not to its root " + core::hex_of(p.root));
     }
   }
 
@@ -362,7 +347,7 @@ class C1Checker {
     const MerkleAt p_at(at + ".inclusion_proof", c.inclusion_proof.kind);
     check_leaf_index(c.inclusion_proof, p_at, node);
     if (c.inclusion_proof.root != comm_c_) {
-      fail(p_at.root(), "is not comm_c " + hex_of(comm_c_) + ", the root of " + vanilla_at(0, 0) +
+      fail(p_at.root(), "is not comm_c " + core::hex_of(comm_c_) + ", the root of " + vanilla_at(0, 0) +
                             ".replica_column_proofs.c_x.inclusion_proof");
     }
     if (hashers::domain_to_fr(c.inclusion_proof.leaf) != hashers::poseidon::hash(frs(c.rows))) {

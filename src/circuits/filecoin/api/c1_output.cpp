@@ -19,12 +19,6 @@ using Json = nlohmann::json;
 // Far deeper than the format's 17 levels; bounds what a hostile file can nest.
 constexpr int kMaxDepth = 64;
 
-// The names serde gives the Rust fields and enum variants (rust-fil-proofs
-// storage-proofs-core merkle/proof.rs, storage-proofs-porep stacked/vanilla/*.rs).
-constexpr const char* kSingle = "Single";
-constexpr const char* kSub = "Sub";
-constexpr const char* kTop = "Top";
-
 // The position of a value in the document, kept as a chain of the callers' frames and
 // spelt out only for an error message.
 class Where {
@@ -116,15 +110,6 @@ TreeShape replica_tree(const core::SectorShape& s) {
 
 TreeShape data_tree(const core::SectorShape& s) { return {"tree_d", 2, log_base(s.nodes(), 2), 0, 0}; }
 
-const char* kind_name(MerkleProof::Kind kind) {
-  switch (kind) {
-    case MerkleProof::Kind::kSingle: return kSingle;
-    case MerkleProof::Kind::kSub: return kSub;
-    case MerkleProof::Kind::kTop: return kTop;
-  }
-  return "?";
-}
-
 class Reader {
  public:
   explicit Reader(std::string_view source) : source_(source) {}
@@ -214,17 +199,17 @@ class Reader {
     const Where data_at = where / "data";
     const Json& data = member(j, where, "data");
     if (!data.is_object() || data.size() != 1) {
-      fail(data_at, std::string("expected an object with one member, ") + kind_name(shape.kind()) + ", got " +
-                        (data.is_object() ? count_of(data.size(), "members") : kind_of(data)));
+      fail(data_at, std::string("expected an object with one member, ") + merkle_proof_kind_name(shape.kind()) +
+                        ", got " + (data.is_object() ? count_of(data.size(), "members") : kind_of(data)));
     }
     const std::string& variant = data.begin().key();
     MerkleProof p;
     p.kind = shape.kind();
-    if (variant != kind_name(p.kind)) {
-      fail(data_at, std::string("expected ") + kind_name(p.kind) + " (" + shape.name + " of this sector size), got \"" +
-                        variant + "\"");
+    if (variant != merkle_proof_kind_name(p.kind)) {
+      fail(data_at, std::string("expected ") + merkle_proof_kind_name(p.kind) + " (" + shape.name +
+                        " of this sector size), got \"" + variant + "\"");
     }
-    const Where at = data_at / kind_name(p.kind);
+    const Where at = data_at / merkle_proof_kind_name(p.kind);
     const Json& body = data.begin().value();
     p.root = field_element(member(body, at, "root"), at / "root");
     p.leaf = field_element(member(body, at, "leaf"), at / "leaf");
@@ -674,7 +659,7 @@ class Writer {
 
   void merkle_proof(const MerkleProof& p) {
     out_ += "{\"data\":{\"";
-    out_ += kind_name(p.kind);
+    out_ += merkle_proof_kind_name(p.kind);
     out_ += "\":{";
     if (p.kind == MerkleProof::Kind::kSingle) {
       key("root", true);
@@ -838,6 +823,15 @@ std::string c1_output_to_json(const C1Output& output) {
   Writer w;
   w.c1_output(output);
   return w.take();
+}
+
+const char* merkle_proof_kind_name(MerkleProof::Kind kind) {
+  switch (kind) {
+    case MerkleProof::Kind::kSingle: return "Single";
+    case MerkleProof::Kind::kSub: return "Sub";
+    case MerkleProof::Kind::kTop: return "Top";
+  }
+  return "?";
 }
 
 }  // namespace zkpipe::filecoin::api

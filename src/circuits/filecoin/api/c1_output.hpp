@@ -47,6 +47,10 @@ struct MerkleProof {
   std::uint64_t leaf_index(std::size_t base_arity, std::size_t sub_arity) const;
 };
 
+// The name serde gives the variant (storage-proofs-core's ProofData: Single, Sub, Top),
+// as c1.json spells it.
+const char* merkle_proof_kind_name(MerkleProof::Kind kind);
+
 // One node's labels over all layers (rows[l] is layer l + 1's label) and its tree_c proof.
 struct ColumnProof {
   std::uint32_t index = 0;

@@ -8,15 +8,6 @@ namespace zkpipe::filecoin::api {
 
 namespace {
 
-const char* kind_name(MerkleProof::Kind kind) {
-  switch (kind) {
-    case MerkleProof::Kind::kSingle: return "Single";
-    case MerkleProof::Kind::kSub: return "Sub";
-    case MerkleProof::Kind::kTop: return "Top";
-  }
-  return "?";
-}
-
 std::string shape_name(const core::TreeShape& s) {
   return std::to_string(s.base) + "-" + std::to_string(s.sub) + "-" + std::to_string(s.top);
 }
@@ -63,8 +54,8 @@ MerkleProof::Kind merkle_proof_kind(const core::TreeShape& shape) {
 void check_merkle_proof_shape(const MerkleProof& proof, std::uint64_t leaves, const core::TreeShape& shape) {
   const MerkleProof::Kind kind = merkle_proof_kind(shape);
   if (proof.kind != kind) {
-    throw std::invalid_argument(std::string("a ") + kind_name(proof.kind) + " proof, the tree " + shape_name(shape) +
-                                " of this sector size takes " + kind_name(kind));
+    throw std::invalid_argument(std::string("a ") + merkle_proof_kind_name(proof.kind) + " proof, the tree " +
+                                shape_name(shape) + " of this sector size takes " + merkle_proof_kind_name(kind));
   }
   const std::vector<std::size_t> arities = core::path_arities(leaves, shape);
   const std::size_t upper = (shape.sub != 0 ? 1 : 0) + (shape.top != 0 ? 1 : 0);
