@@ -33,11 +33,11 @@ void ClusterJobQueue::start() { worker_.start(); }
 
 void ClusterJobQueue::stop() { worker_.stop(); }
 
-std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles) {
+std::uint64_t ClusterJobQueue::submit(const v1::SubmitProofRequest& request, CheckedJob) {
   return insert(request, nullptr).id;
 }
 
-NamedJob ClusterJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles, const JobName& name) {
+NamedJob ClusterJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedJob, const JobName& name) {
   return insert(request, &name);
 }
 

@@ -20,8 +20,8 @@ class ClusterJobQueue final : public JobQueue {
 
   void start() override;
   void stop() override;
-  std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) override;
-  NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) override;
+  std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedJob checked) override;
+  NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedJob checked, const JobName& name) override;
   std::optional<NamedJob> named(const std::string& name) const override;
   std::optional<AwaitAnswer> answer(std::uint64_t job, bool expired) const override;
   std::optional<std::chrono::steady_clock::duration> answer_poll() const override;

@@ -187,21 +187,12 @@ void ClusterWorker::start_claimed(const std::vector<ClaimedPartition>& batch) {
   }
   work->lease = std::move(prepared.lease);
   work->public_signals = prepared.public_signals;
-  engine::ProofRequest& request = prepared.request;
-  request.label = "job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) +
-                  ".." + std::to_string(work->partitions.back());
-  // Stored as the engine's priority order.
-  request.priority = static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3));
-  request.partitions = work->partitions.size();
-  request.synthesize = [synthesize = std::move(request.synthesize), indices = work->partitions](std::size_t k) {
-    return synthesize(indices[k]);
-  };
-  request.verify = [check = prepared.check, indices = work->partitions](std::span<const groth16::Proof> proofs) {
-    for (std::size_t k = 0; k < proofs.size(); ++k) {
-      if (!check(indices[k], proofs[k])) return false;
-    }
-    return true;
-  };
+  engine::ProofRequest request = engine_request(
+      prepared, {"job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) + ".." +
+                     std::to_string(work->partitions.back()),
+                 // Stored as the engine's priority order.
+                 static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3)),
+                 {work->partitions.begin(), work->partitions.end()}});
   request.on_complete = [this, work](const std::shared_future<engine::ProofResult>& result) {
     claimed_done(work, result);
   };
@@ -321,11 +312,12 @@ JobOutcome ClusterWorker::assemble(const JobRecord& job, const std::vector<Prove
     }
     // Verified once more as a whole, by the one daemon that assembles it: the
     // partitions may come from several daemons.
-    const std::string public_json = request.has_circom() ? partitions.front().public_json : "";
+    const bool answers_json = job_kind(request).answers_json();
+    const std::string public_json = answers_json ? partitions.front().public_json : "";
     if (!services_.requests.verifies(request, proofs, public_json)) {
       throw std::runtime_error("the assembled proof does not verify");
     }
-    if (request.has_circom()) {
+    if (answers_json) {
       out.proof_json = formats::proof_to_json(proofs.front());
       out.public_json = public_json;
     }

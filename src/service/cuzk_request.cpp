@@ -1,8 +1,10 @@
 #include "service/cuzk_request.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
+#include "circuits/filecoin/api/c1_circuit.hpp"
 #include "circuits/filecoin/api/c1_output.hpp"
 #include "circuits/filecoin/api/commit2_input.hpp"
 #include "circuits/filecoin/core/sector_shape.hpp"
@@ -31,7 +33,7 @@ std::uint64_t millis(double seconds) {
   return seconds > 0 && std::isfinite(seconds) ? static_cast<std::uint64_t>(std::llround(seconds * 1000)) : 0;
 }
 
-v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+CuzkJob porep_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
   if (request.vanilla_proof().empty()) {
     throw invalid("vanilla_proof: empty; a POREP_SEAL_COMMIT carries the C1 output envelope "
                   "{\"SectorNum\", \"Phase1Out\", \"SectorSize\"}");
@@ -64,8 +66,21 @@ v1::SubmitProofRequest porep_request(const cuzk::v1::SubmitProofRequest& request
                   std::to_string(request.sector_number()) +
                   ": the C1 output's replica_id is not the one of this miner's sector (with its ticket and comm_d)");
   }
-  v1::SubmitProofRequest out;
-  v1::FilecoinPorepJob& job = *out.mutable_filecoin_porep();
+  CuzkJob out;
+  try {
+    // The circuit the engine proves, from the C1 output as parsed here: the service
+    // checks it against the key and keeps it, and parses the envelope again only for
+    // a job read back from its journal.
+    out.circuit = std::make_shared<const filecoin::porep::StackedCircuit>(
+        filecoin::api::stacked_circuit_from_c1(c1, sector, "vanilla_proof Phase1Out"));
+  } catch (const filecoin::api::C1OutputError& e) {
+    memory::release_free_heap();
+    throw invalid(e.what());
+  } catch (const std::invalid_argument& e) {
+    memory::release_free_heap();
+    throw invalid(e.what());
+  }
+  v1::FilecoinPorepJob& job = *out.request.mutable_filecoin_porep();
   job.set_c1_json(request.vanilla_proof());
   job.set_sector_json(filecoin::api::sector_values_to_json(sector));
   job.set_parameter_file(file.string());
@@ -194,21 +209,21 @@ v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind ki
   }
 }
 
-v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
-  v1::SubmitProofRequest out;
+CuzkJob zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params) {
+  CuzkJob out;
   switch (request.proof_kind()) {
     case cuzk::v1::POREP_SEAL_COMMIT: out = porep_request(request, params); break;
     case cuzk::v1::WINDOW_POST_PARTITION:
-    case cuzk::v1::WINNING_POST: out = post_request(request, params); break;
-    case cuzk::v1::SNAP_DEALS_UPDATE: out = update_request(request, params); break;
+    case cuzk::v1::WINNING_POST: out.request = post_request(request, params); break;
+    case cuzk::v1::SNAP_DEALS_UPDATE: out.request = update_request(request, params); break;
     default:
       throw invalid("proof_kind: " + std::to_string(request.proof_kind()) +
                     " is no proof kind (POREP_SEAL_COMMIT 1, SNAP_DEALS_UPDATE 2, WINDOW_POST_PARTITION 3, "
                     "WINNING_POST 4)");
   }
-  out.set_priority(zkpipe_priority(request.priority(), request.proof_kind()));
-  out.set_label("cuzk " + (request.request_id().empty() ? std::string("(no request_id)")
-                                                       : request.request_id().substr(0, 200)));
+  out.request.set_priority(zkpipe_priority(request.priority(), request.proof_kind()));
+  out.request.set_label("cuzk " + (request.request_id().empty() ? std::string("(no request_id)")
+                                                               : request.request_id().substr(0, 200)));
   return out;
 }
 

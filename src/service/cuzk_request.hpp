@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,6 +26,7 @@
 #include "circuits/filecoin/api/sector_values.hpp"
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "circuits/filecoin/post/post_proof.hpp"
+#include "r1cs/partitioned_circuit.hpp"
 #include "cuzk/v1/proving.pb.h"
 #include "service/cuzk_params.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
@@ -54,10 +56,17 @@ filecoin::api::ProverId prover_id_of_miner(std::uint64_t miner_id);
 // the others NORMAL), an unknown value NORMAL, as cuzk does.
 v1::Priority zkpipe_priority(cuzk::v1::Priority priority, cuzk::v1::ProofKind kind);
 
+// A SubmitProof as a zkpipe job: the request, and for a PoRep the circuit its C1
+// output was read into (the service keeps it for the engine; null for the others).
+struct CuzkJob {
+  v1::SubmitProofRequest request;
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
+};
+
 // The zkpipe job a SubmitProof asks for, its .params taken from `params`. Throws
 // ServiceError: invalid_argument naming the field, not_found for a circuit id without
 // parameters.
-v1::SubmitProofRequest zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params);
+CuzkJob zkpipe_request(const cuzk::v1::SubmitProofRequest& request, const CuzkParams& params);
 
 // A zkpipe answer in cuzk's terms (times in ms). A job not yet ended is TIMEOUT.
 cuzk::v1::AwaitProofResponse cuzk_response(const v1::AwaitProofResponse& answer, const std::string& job_id);

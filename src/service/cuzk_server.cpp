@@ -254,7 +254,8 @@ CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofReques
     }
   };
   if (request.request_id().empty()) {  // no retry can name it: no digest
-    const std::uint64_t id = service_.submit(zkpipe_request(request, params_));
+    CuzkJob job = zkpipe_request(request, params_);
+    const std::uint64_t id = service_.submit(job.request, std::move(job.circuit));
     opened(id);
     out.set_job_id(name_of(id));
     out.set_queue_position(ahead);
@@ -270,8 +271,11 @@ CuzkService::Submitted CuzkService::submit_job(const cuzk::v1::SubmitProofReques
   // Journaled under the id, so that a retry after a restart (or at another daemon of
   // the cluster) finds the job; the journal decides in one step whether the id's job
   // answers this submit or a new one takes the id (name_answers_retry).
-  const NamedJob job = service_.submit_named(zkpipe_request(request, params_),
-                                             {journal_name(request.request_id()), std::string(digest.begin(), digest.end())});
+  CuzkJob translated = zkpipe_request(request, params_);
+  const NamedJob job =
+      service_.submit_named(translated.request,
+                            {journal_name(request.request_id()), std::string(digest.begin(), digest.end())},
+                            std::move(translated.circuit));
   out.set_job_id(request.request_id());
   submitted.job = job.id;
   if (job.existed) return submitted;

@@ -7,6 +7,7 @@
 #include "circuits/filecoin/api/post_vanilla.hpp"
 #include "circuits/filecoin/api/vanilla_proofs.hpp"
 #include "circuits/filecoin/core/sector_shape.hpp"
+#include "service/filecoin_vanilla_job.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {
@@ -85,6 +86,37 @@ std::shared_ptr<const filecoin::post::FallbackPostCircuit> filecoin_post_circuit
   } catch (const std::invalid_argument& e) {
     throw invalid_field(kPostVanillaField, e.what());
   }
+}
+
+namespace {
+
+class FilecoinPostJob final : public FilecoinVanillaJob {
+ public:
+  std::string_view name() const override { return "filecoin_post"; }
+  std::uint32_t partitions(const v1::SubmitProofRequest&) const override { return 1; }
+  bool drop_documents(v1::SubmitProofRequest& request) const override {
+    request.mutable_filecoin_post()->clear_vanilla_proofs();
+    return true;
+  }
+
+ protected:
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit(const v1::SubmitProofRequest& request) const override {
+    return filecoin_post_circuit(request.filecoin_post());
+  }
+  std::string circuit_name(const v1::SubmitProofRequest& request) const override {
+    return registered_post_proof(request.filecoin_post().registered_proof()).proof.name();
+  }
+  const std::string& parameter_file(const v1::SubmitProofRequest& request) const override {
+    return request.filecoin_post().parameter_file();
+  }
+  std::string_view parameter_field() const override { return kPostParamsField; }
+};
+
+}  // namespace
+
+const JobKind& filecoin_post_job() {
+  static const FilecoinPostJob kind;
+  return kind;
 }
 
 }  // namespace zkpipe::service

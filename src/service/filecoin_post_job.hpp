@@ -13,9 +13,12 @@
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "circuits/filecoin/post/post_circuit.hpp"
 #include "circuits/filecoin/post/post_proof.hpp"
+#include "service/job_kind.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
+
+const JobKind& filecoin_post_job();
 
 inline constexpr std::string_view kPostProofField = "filecoin_post.registered_proof";
 inline constexpr std::string_view kPostRandomnessField = "filecoin_post.randomness";

@@ -9,6 +9,7 @@
 #include "circuits/filecoin/api/vanilla_proofs.hpp"
 #include "circuits/filecoin/core/sector_shape.hpp"
 #include "circuits/filecoin/core/tree_poseidon.hpp"
+#include "service/filecoin_vanilla_job.hpp"
 #include "service/request_fields.hpp"
 
 namespace zkpipe::service {
@@ -105,6 +106,39 @@ std::shared_ptr<const filecoin::update::EmptySectorUpdateCircuit> filecoin_updat
   }
   return std::make_shared<const filecoin::update::EmptySectorUpdateCircuit>(registered.circuit_name, registered.shape,
                                                                             std::move(partitions));
+}
+
+namespace {
+
+class FilecoinUpdateJob final : public FilecoinVanillaJob {
+ public:
+  std::string_view name() const override { return "filecoin_update"; }
+  std::uint32_t partitions(const v1::SubmitProofRequest& request) const override {
+    return filecoin_update_partitions(request.filecoin_update());
+  }
+  bool drop_documents(v1::SubmitProofRequest& request) const override {
+    request.mutable_filecoin_update()->clear_vanilla_proofs();
+    return true;
+  }
+
+ protected:
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit(const v1::SubmitProofRequest& request) const override {
+    return filecoin_update_circuit(request.filecoin_update());
+  }
+  std::string circuit_name(const v1::SubmitProofRequest& request) const override {
+    return registered_update_proof(request.filecoin_update().registered_proof()).circuit_name;
+  }
+  const std::string& parameter_file(const v1::SubmitProofRequest& request) const override {
+    return request.filecoin_update().parameter_file();
+  }
+  std::string_view parameter_field() const override { return kUpdateParamsField; }
+};
+
+}  // namespace
+
+const JobKind& filecoin_update_job() {
+  static const FilecoinUpdateJob kind;
+  return kind;
 }
 
 }  // namespace zkpipe::service

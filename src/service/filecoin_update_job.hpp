@@ -12,9 +12,12 @@
 #include <string_view>
 
 #include "circuits/filecoin/update/update_circuit.hpp"
+#include "service/job_kind.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
+
+const JobKind& filecoin_update_job();
 
 inline constexpr std::string_view kUpdateProofField = "filecoin_update.registered_proof";
 inline constexpr std::string_view kUpdateCommROldField = "filecoin_update.comm_r_old";

@@ -69,13 +69,13 @@ class JobQueue {
   // Journals the job (committed when this returns) and queues it; returns its id.
   // ServiceError: unavailable while draining or when the queue cannot be reached,
   // resource_exhausted when it holds config.max_jobs unfinished jobs.
-  virtual std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) = 0;
+  virtual std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedJob checked) = 0;
   // As submit, the job journaled under `name`. When the name's job answers the retry
   // (name_answers_retry: queued, running or done, for the same request) nothing is
   // queued and that job is answered (existed); otherwise the name moves to a new job
   // and the earlier one, when unfinished, is cancelled (replaced_reason). One step in
   // the journal: two submits of one name queue one job.
-  virtual NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) = 0;
+  virtual NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedJob checked, const JobName& name) = 0;
   // The job journaled under `name`, while the journal keeps it. ServiceError unavailable.
   virtual std::optional<NamedJob> named(const std::string& name) const = 0;
   // AwaitProof's answer now; nullopt while it is worth waiting (never once

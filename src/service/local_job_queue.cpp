@@ -17,14 +17,22 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kMaxAttempts = 3;
 
+// Queued jobs keep the circuit submit read from their documents (a C1 output is
+// parsed once) while those documents total at most this; a job beyond it has its
+// documents read again from the journal when it starts, so that a long queue of
+// PoRep jobs does not hold every one's vanilla proofs in memory.
+constexpr std::size_t kHeldDocumentBytes = std::size_t{1} << 30;
+
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
 
 struct LocalJobQueue::Job {
   std::uint64_t id = 0;
-  CheckedFiles checked;
-  v1::SubmitProofRequest request;  // without a Filecoin job's C1 output or vanilla proofs (journaled_request)
+  // Its circuit (checked.circuit) held while it is queued, or let go (release_circuit_locked).
+  CheckedJob checked;
+  v1::SubmitProofRequest request;  // without a Filecoin job's C1 output or vanilla proofs (request_to_prove)
+  std::size_t document_bytes = 0;  // what was dropped from `request`; 0: it carries none
   engine::Priority priority = engine::Priority::normal;
   JobStatus status = JobStatus::queued;
   std::string error;
@@ -90,7 +98,7 @@ void LocalJobQueue::stop() {
   join_finished_loaders();
 }
 
-void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedFiles checked,
+void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedJob checked,
                             double submitted_at) {
   auto job = std::make_shared<Job>();
   job->id = id;
@@ -99,12 +107,18 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   job->submitted -= std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(std::max(0.0, unix_now() - submitted_at)));
   job->request = request;
-  if (job->request.has_filecoin_porep()) job->request.mutable_filecoin_porep()->clear_c1_json();
-  if (job->request.has_filecoin_post()) job->request.mutable_filecoin_post()->clear_vanilla_proofs();
-  if (job->request.has_filecoin_update()) job->request.mutable_filecoin_update()->clear_vanilla_proofs();
+  if (request.instance_case() != v1::SubmitProofRequest::INSTANCE_NOT_SET) {
+    const std::size_t before = job->request.ByteSizeLong();
+    if (job_kind(request).drop_documents(job->request)) job->document_bytes = before - job->request.ByteSizeLong();
+  }
   job->priority = engine_priority(request.priority());
   {
     std::lock_guard lock(mutex_);
+    if (job->checked.circuit && held_document_bytes_ + job->document_bytes <= kHeldDocumentBytes) {
+      held_document_bytes_ += job->document_bytes;
+    } else {
+      job->checked.circuit.reset();
+    }
     jobs_[id] = job;
     to_start_.emplace(static_cast<int>(job->priority), id);
   }
@@ -112,16 +126,16 @@ void LocalJobQueue::enqueue(std::uint64_t id, const v1::SubmitProofRequest& requ
   changed_.notify_all();
 }
 
-std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, CheckedFiles checked) {
+std::uint64_t LocalJobQueue::submit(const v1::SubmitProofRequest& request, CheckedJob checked) {
   return insert(request, std::move(checked), nullptr).id;
 }
 
-NamedJob LocalJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked,
+NamedJob LocalJobQueue::submit_named(const v1::SubmitProofRequest& request, CheckedJob checked,
                                      const JobName& name) {
   return insert(request, std::move(checked), &name);
 }
 
-NamedJob LocalJobQueue::insert(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName* name) {
+NamedJob LocalJobQueue::insert(const v1::SubmitProofRequest& request, CheckedJob checked, const JobName* name) {
   {
     std::lock_guard lock(mutex_);
     if (draining_) throw ServiceError(ErrorKind::unavailable, "the daemon is shutting down; submit to it after its restart");
@@ -210,16 +224,12 @@ void LocalJobQueue::join_finished_loaders() {
 
 void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
   try {
-    PreparedJob prepared = services_.requests.prepare(journaled_request(*job), job->checked);
-    engine::ProofRequest& request = prepared.request;
-    request.label = "job " + std::to_string(job->id);
-    request.priority = job->priority;
-    request.verify = [check = prepared.check](std::span<const groth16::Proof> proofs) {
-      for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!check(p, proofs[p])) return false;
-      }
-      return true;
-    };
+    PreparedJob prepared = services_.requests.prepare(request_to_prove(*job), job->checked);
+    {
+      std::lock_guard lock(mutex_);
+      release_circuit_locked(*job);
+    }
+    engine::ProofRequest request = engine_request(prepared, {"job " + std::to_string(job->id), job->priority, {}});
     // The journal counts an attempt when the first partition starts synthesis, not
     // when the job enters the engine's queue: only a job that was really being
     // proved when the daemon died may be the one that kills it.
@@ -321,6 +331,7 @@ void LocalJobQueue::completed(const std::shared_ptr<Job>& job, const std::shared
 
 void LocalJobQueue::finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings) {
   if (is_final(job.status)) return;
+  release_circuit_locked(job);
   job.status = outcome.status;
   job.error = outcome.error;
   job.proof = outcome.proof;
@@ -345,10 +356,14 @@ void LocalJobQueue::finish_locked(Job& job, JobOutcome outcome, const v1::Timing
   changed_.notify_all();
 }
 
-v1::SubmitProofRequest LocalJobQueue::journaled_request(const Job& job) const {
-  if (!job.request.has_filecoin_porep() && !job.request.has_filecoin_post() && !job.request.has_filecoin_update()) {
-    return job.request;
-  }
+void LocalJobQueue::release_circuit_locked(Job& job) {
+  if (!job.checked.circuit) return;
+  held_document_bytes_ -= job.document_bytes;
+  job.checked.circuit.reset();
+}
+
+v1::SubmitProofRequest LocalJobQueue::request_to_prove(const Job& job) const {
+  if (job.document_bytes == 0 || job.checked.circuit) return job.request;
   const std::optional<JobRecord> record = store_.get(job.id);
   v1::SubmitProofRequest request;
   if (!record || !request.ParseFromString(record->request)) {

@@ -47,8 +47,8 @@ class LocalJobQueue final : public JobQueue {
 
   void start() override;
   void stop() override;
-  std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedFiles checked) override;
-  NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName& name) override;
+  std::uint64_t submit(const v1::SubmitProofRequest& request, CheckedJob checked) override;
+  NamedJob submit_named(const v1::SubmitProofRequest& request, CheckedJob checked, const JobName& name) override;
   std::optional<NamedJob> named(const std::string& name) const override;
   std::optional<AwaitAnswer> answer(std::uint64_t job, bool expired) const override;
   std::optional<std::chrono::steady_clock::duration> answer_poll() const override { return std::nullopt; }
@@ -63,7 +63,7 @@ class LocalJobQueue final : public JobQueue {
 
   // Journals the job (under `name` when given) and queues it unless the name was
   // taken. ServiceError unavailable while draining, resource_exhausted at max_jobs.
-  NamedJob insert(const v1::SubmitProofRequest& request, CheckedFiles checked, const JobName* name);
+  NamedJob insert(const v1::SubmitProofRequest& request, CheckedJob checked, const JobName* name);
   // cancel(), the job ending with `reason` as its error.
   v1::JobState cancel_with(std::uint64_t job, const std::string& reason);
   void starter_loop();
@@ -75,13 +75,18 @@ class LocalJobQueue final : public JobQueue {
   // Under mutex_: the job's final state, journaled.
   void finish_locked(Job& job, JobOutcome outcome, const v1::Timings& timings);
   // submitted_at: the journaled submission time (Unix seconds), which a job's total time counts from.
-  void enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedFiles checked, double submitted_at);
+  void enqueue(std::uint64_t id, const v1::SubmitProofRequest& request, CheckedJob checked, double submitted_at);
   // A finished job no longer held in memory, from the journal; ServiceError
   // not_found when the journal has none.
   JobRecord journaled(std::uint64_t id) const;
-  // The job's request as journaled, its Filecoin C1 output or PoSt / SnapDeals vanilla proofs read back. Throws
-  // StoreError, std::runtime_error for a journal that no longer holds it.
-  v1::SubmitProofRequest journaled_request(const Job& job) const;
+  // The request the job is proved from: as held, when it carries no documents or
+  // submit's circuit is held; else as journaled, its Filecoin C1 output or PoSt /
+  // SnapDeals vanilla proofs read back. Throws StoreError, std::runtime_error for a
+  // journal that no longer holds it.
+  v1::SubmitProofRequest request_to_prove(const Job& job) const;
+  // Under mutex_: the circuit submit read for the job let go (its documents are read
+  // from the journal if it starts again).
+  void release_circuit_locked(Job& job);
   // Under mutex_: the job as AwaitProof reports it.
   v1::AwaitProofResponse response_locked(const Job& job) const;
 
@@ -97,6 +102,9 @@ class LocalJobQueue final : public JobQueue {
   std::map<std::string, std::vector<std::shared_ptr<Job>>> parked_;
   std::map<std::string, std::thread> loaders_;  // by the parameters they load
   std::vector<std::thread> finished_loaders_;   // to join
+  // The document bytes of the queued jobs whose circuit submit read is held (at most
+  // kHeldDocumentBytes).
+  std::size_t held_document_bytes_ = 0;
   bool draining_ = false;
   bool stopping_ = false;  // the starter ends
   std::thread starter_;

@@ -4,16 +4,12 @@
 #include <future>
 #include <iostream>
 
-#include "circuits/porep_like/porep_circuit.hpp"
 #include "formats/excerpt.hpp"
-#include "formats/format_error.hpp"
 #include "memory/process_memory.hpp"
-#include "groth16/parameter_file.hpp"
 #include "proving/preset_workload.hpp"
 #include "service/errors.hpp"
-#include "service/filecoin_job.hpp"
-#include "service/filecoin_post_job.hpp"
-#include "service/filecoin_update_job.hpp"
+#include "service/filecoin_porep_job.hpp"
+#include "service/porep_like_job.hpp"
 
 namespace zkpipe::service {
 
@@ -21,7 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kMaxPartitions = 1024;
 constexpr std::size_t kMaxLabel = 256;
 constexpr auto kMaxAwait = std::chrono::seconds(60);
 
@@ -83,131 +78,25 @@ void ProvingService::finished(std::uint64_t job, const v1::AwaitProofResponse& r
 void ProvingService::changed(std::uint64_t job) { awaits_->notify(job); }
 void ProvingService::all_changed() { awaits_->notify_all(); }
 
-CheckedFiles ProvingService::validate(const v1::SubmitProofRequest& request) const {
+CheckedJob ProvingService::validate(const v1::SubmitProofRequest& request,
+                                    std::shared_ptr<const r1cs::PartitionedCircuit> read) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
   if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
   if (!v1::Priority_IsValid(request.priority())) {
     throw bad("unknown priority " + std::to_string(request.priority()));
   }
-  if (request.has_circom()) {
-    const v1::CircomJob& c = request.circom();
-    if (c.zkey().empty()) throw bad("circom job without a zkey");
-    if (c.witness().empty()) throw bad("circom job without a witness (.wtns)");
-    return {paths_.open(c.zkey())->identity(), paths_.open(c.witness(), "witness file")->identity()};
-  }
-  if (request.has_filecoin_porep()) return validate_filecoin(request.filecoin_porep());
-  if (request.has_filecoin_post()) return validate_post(request.filecoin_post());
-  if (request.has_filecoin_update()) return validate_update(request.filecoin_update());
-  if (!request.has_porep()) {
-    throw bad("no instance given (porep, circom, filecoin_porep, filecoin_post or filecoin_update)");
-  }
-  const v1::PorepInstance& p = request.porep();
-  if (!p.circuit().empty() && p.circuit() != "porep-like") {
-    throw bad("unknown circuit '" + formats::excerpt(p.circuit(), 64) + "' (known: porep-like)");
-  }
-  try {
-    porep_like::find_preset(p.preset());
-  } catch (const std::invalid_argument& e) {
-    throw bad(formats::excerpt(e.what(), 300));
-  }
-  if (p.partitions() < 1 || p.partitions() > kMaxPartitions) {
-    throw bad("partitions must be between 1 and " + std::to_string(kMaxPartitions) + ", not " +
-              std::to_string(p.partitions()));
-  }
-  const auto opened = paths_.open(p.parameter_file());
-  const std::filesystem::path key_file = opened->name();
-  try {
-    // Refused now when the key was read before (cheap: counts cached); otherwise
-    // the load checks it before compiling the evaluator.
-    residency_->check_shape(key_file, [&] {
-      v1::PorepInstance one = p;
-      one.set_partitions(1);
-      return porep_circuit(one);
-    });
-  } catch (const ShapeMismatch& e) {
-    throw bad(formats::excerpt(e.what(), 1000));
-  }
-  return {opened->identity(), {}};
+  return requests_->validate(request, std::move(read));
 }
 
-CheckedFiles ProvingService::validate_post(const v1::FilecoinPostJob& job) const {
-  const auto circuit = filecoin_post_circuit(job);
-  const auto opened = paths_.open(job.parameter_file(), kPostParamsField);
-  check_filecoin_key(opened, circuit, kPostParamsField);
-  return {opened->identity(), {}};
-}
-
-CheckedFiles ProvingService::validate_update(const v1::FilecoinUpdateJob& job) const {
-  const auto circuit = filecoin_update_circuit(job);
-  const auto opened = paths_.open(job.parameter_file(), kUpdateParamsField);
-  check_filecoin_key(opened, circuit, kUpdateParamsField);
-  return {opened->identity(), {}};
-}
-
-void ProvingService::check_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& key,
-                                        const std::shared_ptr<const r1cs::PartitionedCircuit>& circuit,
-                                        std::string_view field) const {
-  try {
-    if (!groth16::is_parameter_file(key->name())) {
-      // A bellperson .params: its counts against its size and its verifying key's IC
-      // count against the inputs, from its head; the queries when it loads.
-      check_filecoin_key_file(key, circuit->public_inputs(0).size());
-    }
-    residency_->check_shape(key->name(), [&] { return circuit; });
-  } catch (const ShapeMismatch& e) {
-    throw ServiceError(ErrorKind::invalid_argument, std::string(field) + ": " + formats::excerpt(e.what(), 1000));
-  } catch (const formats::FormatError& e) {
-    throw ServiceError(ErrorKind::invalid_argument, std::string(field) + ": " + formats::excerpt(e.what(), 1000));
-  }
-}
-
-CheckedFiles ProvingService::validate_filecoin(const v1::FilecoinPorepJob& job) const {
-  auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
-  if (job.c1_json().empty()) {
-    throw bad(std::string(kC1Field) + " is empty: give the commit-phase-1 output (c1.json)");
-  }
-  if (job.sector_json().empty()) {
-    throw bad(std::string(kSectorField) + " is empty: give the sector's values (sector.json)");
-  }
-  std::shared_ptr<const io::ReadOnlyFile> key;
-  try {
-    key = paths_.open(job.parameter_file(), kFilecoinParamsField);
-  } catch (const ServiceError& e) {
-    // A missing file under a root is NOT_FOUND (outside the roots confine() has
-    // answered PERMISSION_DENIED before looking).
-    std::error_code ec;
-    const std::filesystem::path path = std::filesystem::path(job.parameter_file()).lexically_normal();
-    if (e.kind() == ErrorKind::invalid_argument && path.is_absolute() &&
-        std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::not_found) {
-      throw ServiceError(ErrorKind::not_found, e.what());
-    }
-    throw;
-  }
-  // Everything the documents can be wrong about, now: the job then fails only for
-  // what changes after (its parameter file).
-  proving::FilecoinPorepInstance instance;
-  try {
-    instance = filecoin_instance(job);
-  } catch (const filecoin::api::C1OutputError& e) {
-    throw bad(formats::excerpt(e.what(), 2000));
-  } catch (const std::invalid_argument& e) {
-    throw bad(formats::excerpt(e.what(), 2000));
-  }
-  try {
-    check_filecoin_key_file(key, instance.circuit->public_inputs(0).size());
-  } catch (const formats::FormatError& e) {
-    throw bad(std::string(kFilecoinParamsField) + ": " + formats::excerpt(e.what(), 1000));
-  }
-  return {key->identity(), {}};
-}
-
-std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request) {
-  CheckedFiles checked = validate(request);
+std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request,
+                                     std::shared_ptr<const r1cs::PartitionedCircuit> read) {
+  CheckedJob checked = validate(request, std::move(read));
   return queue_->submit(request, std::move(checked));
 }
 
-NamedJob ProvingService::submit_named(const v1::SubmitProofRequest& request, const JobName& name) {
-  CheckedFiles checked = validate(request);
+NamedJob ProvingService::submit_named(const v1::SubmitProofRequest& request, const JobName& name,
+                                      std::shared_ptr<const r1cs::PartitionedCircuit> read) {
+  CheckedJob checked = validate(request, std::move(read));
   return queue_->submit_named(request, std::move(checked), name);
 }
 

@@ -52,10 +52,14 @@ class ProvingService final : private JobEvents {
   ProvingService& operator=(const ProvingService&) = delete;
 
   // Every call below throws ServiceError for a bad request.
-  std::uint64_t submit(const v1::SubmitProofRequest& request);
+  // `read`: the circuit a front end has already read the request's documents into
+  // (cuzk's C1 output), kept for the engine; null: the request's kind reads them.
+  std::uint64_t submit(const v1::SubmitProofRequest& request,
+                       std::shared_ptr<const r1cs::PartitionedCircuit> read = nullptr);
   // Under a client's name (JobQueue::submit_named): a name already journaled answers
   // its job and queues nothing. The request is checked either way.
-  NamedJob submit_named(const v1::SubmitProofRequest& request, const JobName& name);
+  NamedJob submit_named(const v1::SubmitProofRequest& request, const JobName& name,
+                        std::shared_ptr<const r1cs::PartitionedCircuit> read = nullptr);
   std::optional<NamedJob> named(const std::string& name) const;
   // Waits up to `wait` (at most 60 s) for the job to finish; a job a drain cuts
   // short is answered ServiceError unavailable.
@@ -92,14 +96,8 @@ class ProvingService final : private JobEvents {
   void janitor_loop();
   // Stops and joins every thread, leaving unfinished jobs queued; the destructor's work.
   void stop();
-  CheckedFiles validate(const v1::SubmitProofRequest& request) const;
-  CheckedFiles validate_filecoin(const v1::FilecoinPorepJob& job) const;
-  CheckedFiles validate_post(const v1::FilecoinPostJob& job) const;
-  // A PoSt or SnapDeals job's key file (zkpipe's, or a bellperson .params) against its
-  // circuit, as far as can be told without loading it. Throws ServiceError naming `field`.
-  void check_filecoin_key(const std::shared_ptr<const io::ReadOnlyFile>& key,
-                          const std::shared_ptr<const r1cs::PartitionedCircuit>& circuit, std::string_view field) const;
-  CheckedFiles validate_update(const v1::FilecoinUpdateJob& job) const;
+  // The label and priority, then the request's kind (JobKind::validate).
+  CheckedJob validate(const v1::SubmitProofRequest& request, std::shared_ptr<const r1cs::PartitionedCircuit> read) const;
 
   // JobEvents: to the await registry.
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override;

@@ -9,7 +9,9 @@
 // download), and its verifying key, read from its head, must be one for the seal
 // proof's public inputs (a key of another seal proof). The queries' sizes are checked
 // against the circuit when the key is loaded, before any point is decoded. Errors
-// name the request's field.
+// name the request's field. The circuit read then (or by the cuzk front end, from
+// the C1 envelope it was sent) is what the engine proves: the C1 output is parsed
+// once, unless the job is read back from the journal after a restart.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +23,12 @@
 #include "circuits/filecoin/core/seal_proof.hpp"
 #include "io/read_only_file.hpp"
 #include "proving/filecoin_porep.hpp"
+#include "service/job_kind.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
+
+const JobKind& filecoin_porep_job();
 
 // The request's fields, as the errors name them.
 inline constexpr std::string_view kC1Field = "filecoin_porep.c1_json";

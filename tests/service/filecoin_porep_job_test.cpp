@@ -22,7 +22,7 @@
 #include "groth16/verifier.hpp"
 #include "proving/filecoin_porep.hpp"
 #include "service/errors.hpp"
-#include "service/filecoin_job.hpp"
+#include "service/filecoin_porep_job.hpp"
 #include "service/proving_service.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
@@ -154,6 +154,25 @@ TEST_F(FilecoinService, ParameterFilesAreConfinedFoundAndOfTheSealProof) {
   EXPECT_TRUE(mentions(e.what(), garbage.string())) << e.what();
 
   EXPECT_EQ(queued_jobs(*s), 0u);
+}
+
+// A front end that has read the C1 output (cuzk's) hands the circuit to submit: the
+// request's c1_json is then neither parsed at submit nor when the job starts — here
+// it is not even JSON, and the job still gets as far as the key. Without the circuit
+// the same request is refused, naming c1_json.
+TEST_F(FilecoinService, ACircuitReadByTheFrontEndIsProvedWithoutParsingTheC1OutputAgain) {
+  auto s = start();
+  v1::SubmitProofRequest r = request(no_queries_);
+  r.mutable_filecoin_porep()->set_c1_json("not a C1 output");
+  EXPECT_TRUE(mentions(refusal(*s, r).what(), "filecoin_porep.c1_json"));
+
+  const auto read = proving::filecoin_porep_instance(sealed_2kib().c1_json, "c1.json", sealed_2kib().sector_json,
+                                                     "sector.json")
+                        .circuit;
+  const v1::AwaitProofResponse answer = finish(*s, s->submit(r, read));
+  ASSERT_EQ(answer.state(), v1::JOB_STATE_FAILED);
+  EXPECT_FALSE(mentions(answer.error(), "c1_json")) << answer.error();
+  EXPECT_TRUE(mentions(answer.error(), no_queries_.string())) << answer.error();
 }
 
 TEST_F(FilecoinService, TheC1OutputIsJournaledWholeAndReadBackWhenTheJobStarts) {
