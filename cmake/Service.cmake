@@ -67,7 +67,7 @@ add_library(zkpipe_proto STATIC ${zkpipe_gen_srcs})
 target_include_directories(zkpipe_proto SYSTEM PUBLIC ${zkpipe_gen})
 target_link_libraries(zkpipe_proto PUBLIC PkgConfig::ZKPIPE_PC_grpc__ PkgConfig::ZKPIPE_PC_protobuf)
 
-file(GLOB zkpipe_service_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/service/*.cpp)
+file(GLOB_RECURSE zkpipe_service_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/service/*.cpp)
 add_library(zkpipe_service STATIC ${zkpipe_service_srcs})
 target_include_directories(zkpipe_service PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_compile_options(zkpipe_service PRIVATE -Wall -Wextra)

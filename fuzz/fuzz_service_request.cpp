@@ -1,7 +1,7 @@
 // The proving service (service::ProvingService, what the gRPC handlers call) on any
 // request a client can send. The first byte picks the call as the transport would
 // route it (submit, await, cancel, preload, evict, status, metrics); the rest is that
-// call's message, decoded as the gRPC front decodes it (service::decode_request
+// call's message, decoded as the gRPC front decodes it (service::api::decode_request
 // refuses bytes that are no valid encoding). A request is answered or refused with
 // ServiceError — any other exception is what the handler reports as INTERNAL, and
 // is a finding, as is a crash or a sanitizer report.
@@ -25,9 +25,9 @@
 
 #include "groth16/cpu_prover.hpp"
 #include "fuzz_common.hpp"
+#include "service/api/request_decoder.hpp"
 #include "service/errors.hpp"
 #include "service/proving_service.hpp"
-#include "service/request_decoder.hpp"
 
 using namespace zkpipe;
 namespace fs = std::filesystem;
@@ -54,7 +54,7 @@ class Daemon {
     std::ofstream(root_ / "empty");
     fs::create_symlink("/etc/hostname", root_ / "outside");
 
-    service::ServiceConfig config;
+    service::config::ServiceConfig config;
     config.data_dir = dir_ / "data";
     config.parameter_roots = {root_};
     config.synthesis_workers = 1;
@@ -93,7 +93,7 @@ Daemon& daemon() {
 }
 
 void decode(const std::uint8_t* data, std::size_t size, google::protobuf::Message& request) {
-  service::decode_request(std::string(reinterpret_cast<const char*>(data), size), request);
+  service::api::decode_request(std::string(reinterpret_cast<const char*>(data), size), request);
 }
 
 void call(Daemon& d, Call which, const std::uint8_t* data, std::size_t size) {

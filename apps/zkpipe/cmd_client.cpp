@@ -30,7 +30,7 @@
 #include "io/atomic_file.hpp"
 #include "io/bounded_read.hpp"
 #include "progress.hpp"
-#include "service/grpc_server.hpp"
+#include "service/api/grpc_server.hpp"
 #include "workloads.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
 
@@ -81,7 +81,7 @@ class Client {
     // Proof responses are 192 bytes per partition; 1024 partitions fit well within this.
     args.SetMaxReceiveMessageSize(16 << 20);
     stub_ = v1::Prover::NewStub(grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args));
-    if (!o.token_file.empty()) token_ = service::read_token_file(o.token_file);
+    if (!o.token_file.empty()) token_ = service::api::read_token_file(o.token_file);
   }
 
   std::unique_ptr<grpc::ClientContext> context() const {

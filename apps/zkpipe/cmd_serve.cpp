@@ -17,9 +17,9 @@
 #include "commands.hpp"
 #include "formats/byte_size.hpp"
 #include "progress.hpp"
-#include "service/config.hpp"
-#include "service/grpc_server.hpp"
-#include "service/http_metrics.hpp"
+#include "service/api/grpc_server.hpp"
+#include "service/config/config.hpp"
+#include "service/metrics/http_metrics.hpp"
 #include "service/proving_service.hpp"
 
 #ifdef ZKPIPE_WITH_CUDA
@@ -59,12 +59,12 @@ struct ServeOptions {
   bool cuzk = false;
 };
 
-service::ServiceConfig effective_config(const ServeOptions& o) {
-  service::ServiceConfig c;
+service::config::ServiceConfig effective_config(const ServeOptions& o) {
+  service::config::ServiceConfig c;
   if (!o.config_file.empty()) {
-    c = service::load_config(o.config_file, o.cuzk);
+    c = service::config::load_config(o.config_file, o.cuzk);
   } else if (o.cuzk) {
-    service::use_cuzk_defaults(c);
+    service::config::use_cuzk_defaults(c);
   }
   if (o.listen) c.listen = *o.listen;
   if (o.metrics_listen) c.metrics_listen = *o.metrics_listen;
@@ -76,7 +76,7 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   if (o.key_cache_budget) {
     const auto bytes = formats::parse_byte_size(*o.key_cache_budget);
     if (!bytes) {
-      throw service::ConfigError("--key-cache-budget: expected a byte size such as 200GiB, not '" +
+      throw service::config::ConfigError("--key-cache-budget: expected a byte size such as 200GiB, not '" +
                                  *o.key_cache_budget + "'");
     }
     c.key_cache_budget_bytes = *bytes;
@@ -94,7 +94,7 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
     try {
       c.device_memory = formats::parse_device_memory_budget(*o.device_memory);
     } catch (const std::invalid_argument& e) {
-      throw service::ConfigError(std::string("--device-memory: ") + e.what());
+      throw service::config::ConfigError(std::string("--device-memory: ") + e.what());
     }
   }
   if (o.pinned_copy) c.pinned_copy = *o.pinned_copy;
@@ -102,7 +102,9 @@ service::ServiceConfig effective_config(const ServeOptions& o) {
   if (o.gw) c.workers_per_device = *o.gw;
   if (o.budget) {
     const auto bytes = formats::parse_byte_size(*o.budget);
-    if (!bytes) throw service::ConfigError("--budget: expected a byte size such as 8GiB, not '" + *o.budget + "'");
+    if (!bytes) {
+      throw service::config::ConfigError("--budget: expected a byte size such as 8GiB, not '" + *o.budget + "'");
+    }
     c.budget_bytes = *bytes;
   }
   if (o.drain_seconds) c.drain_seconds = *o.drain_seconds;
@@ -123,10 +125,10 @@ class DataDirLock {
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "lock").string();
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw service::ConfigError("cannot open " + path);
+    if (fd_ < 0) throw service::config::ConfigError("cannot open " + path);
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
-      throw service::ConfigError("data dir " + dir.string() + " is in use by another zkpipe serve");
+      throw service::config::ConfigError("data dir " + dir.string() + " is in use by another zkpipe serve");
     }
   }
   ~DataDirLock() { ::close(fd_); }
@@ -139,7 +141,7 @@ class DataDirLock {
 
 // The config's backend, auto resolved (a device or devices key naming a GPU that is
 // not there is an error), over the config's engine devices.
-BackendOptions backend_options(const service::ServiceConfig& c) {
+BackendOptions backend_options(const service::config::ServiceConfig& c) {
   BackendOptions asked;
   asked.backend = c.backend;
   asked.device = c.device;
@@ -193,7 +195,7 @@ service::BackendSetup backend_setup(const BackendOptions& options) {
 }
 
 void run_serve(const ServeOptions& o) {
-  const service::ServiceConfig config = effective_config(o);
+  const service::config::ServiceConfig config = effective_config(o);
   // Before any thread exists, so that every thread inherits the mask and the
   // signals reach only the sigwait below.
   sigset_t signals;
@@ -203,15 +205,15 @@ void run_serve(const ServeOptions& o) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   DataDirLock lock(config.data_dir);
-  const std::string token = config.token_file.empty() ? "" : service::read_token_file(config.token_file);
+  const std::string token = config.token_file.empty() ? "" : service::api::read_token_file(config.token_file);
   // Before any journaled job is resumed: a second daemon on a live socket starts nothing.
-  service::claim_unix_socket(config.listen);
+  service::api::claim_unix_socket(config.listen);
   const BackendOptions backend = backend_options(config);
   service::BackendSetup backends = backend_setup(backend);  // a missing device fails here, named
   std::cerr << "zkpipe serve: proving on the " << describe_backend(backend) << "\n";
   service::ProvingService proving(config, std::move(backends));
-  service::GrpcServer server(proving, config, token);
-  std::optional<service::MetricsHttpServer> metrics;
+  service::api::GrpcServer server(proving, config, token);
+  std::optional<service::metrics::MetricsHttpServer> metrics;
   if (!config.metrics_listen.empty()) metrics.emplace(proving, config.metrics_listen, token);
 
   std::cerr << "zkpipe serve: listening on " << config.listen;

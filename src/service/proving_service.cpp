@@ -8,8 +8,8 @@
 #include "memory/process_memory.hpp"
 #include "proving/preset_workload.hpp"
 #include "service/errors.hpp"
-#include "service/filecoin_porep_job.hpp"
-#include "service/porep_like_job.hpp"
+#include "service/jobs/filecoin_porep_job.hpp"
+#include "service/jobs/porep_like_job.hpp"
 
 namespace zkpipe::service {
 
@@ -24,13 +24,13 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 
 }  // namespace
 
-ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend)
+ProvingService::ProvingService(const config::ServiceConfig& config, BackendSetup backend)
     : config_(config),
       started_(Clock::now()),
       baseline_rss_(memory::resident_bytes()),
       backend_(std::move(backend)),
       paths_(config.effective_parameter_roots()),
-      progress_(std::make_shared<PartitionProgress>()) {
+      progress_(std::make_shared<metrics::PartitionProgress>()) {
   engine::EngineConfig ec;
   ec.synthesis_workers =
       config.synthesis_workers != 0 ? config.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
@@ -39,11 +39,11 @@ ProvingService::ProvingService(const ServiceConfig& config, BackendSetup backend
   ec.budget_bytes = config.budget_bytes;
   engine_ = std::make_unique<engine::Engine>(ec, backend_.backends);
   engine_->add_listener(progress_);
-  residency_ = std::make_unique<ParameterResidency>(
+  residency_ = std::make_unique<residency::ParameterResidency>(
       *engine_, backend_.tiers, config.param_idle_seconds,
-      KeyCacheOptions{config.effective_key_cache_dir(), config.key_cache_budget_bytes});
-  requests_ = std::make_unique<JobRequestBuilder>(paths_, *residency_, *backend_.backends.front());
-  queue_ = open_job_queue({config_, *engine_, *requests_, *progress_, tally_, *this});
+      residency::KeyCacheOptions{config.effective_key_cache_dir(), config.key_cache_budget_bytes});
+  requests_ = std::make_unique<jobs::JobRequestBuilder>(paths_, *residency_, *backend_.backends.front());
+  queue_ = queue::open_job_queue({config_, *engine_, *requests_, *progress_, tally_, *this});
   awaits_ = std::make_unique<AwaitRegistry>(
       [this](std::uint64_t id, bool expired) { return queue_->answer(id, expired); }, queue_->answer_poll());
   // A thread the system refuses throws std::system_error: those already started are
@@ -78,7 +78,7 @@ void ProvingService::finished(std::uint64_t job, const v1::AwaitProofResponse& r
 void ProvingService::changed(std::uint64_t job) { awaits_->notify(job); }
 void ProvingService::all_changed() { awaits_->notify_all(); }
 
-CheckedJob ProvingService::validate(const v1::SubmitProofRequest& request,
+jobs::CheckedJob ProvingService::validate(const v1::SubmitProofRequest& request,
                                     std::shared_ptr<const r1cs::PartitionedCircuit> read) const {
   auto bad = [](const std::string& why) { return ServiceError(ErrorKind::invalid_argument, why); };
   if (request.label().size() > kMaxLabel) throw bad("label longer than " + std::to_string(kMaxLabel) + " bytes");
@@ -90,17 +90,17 @@ CheckedJob ProvingService::validate(const v1::SubmitProofRequest& request,
 
 std::uint64_t ProvingService::submit(const v1::SubmitProofRequest& request,
                                      std::shared_ptr<const r1cs::PartitionedCircuit> read) {
-  CheckedJob checked = validate(request, std::move(read));
+  jobs::CheckedJob checked = validate(request, std::move(read));
   return queue_->submit(request, std::move(checked));
 }
 
-NamedJob ProvingService::submit_named(const v1::SubmitProofRequest& request, const JobName& name,
+queue::NamedJob ProvingService::submit_named(const v1::SubmitProofRequest& request, const queue::JobName& name,
                                       std::shared_ptr<const r1cs::PartitionedCircuit> read) {
-  CheckedJob checked = validate(request, std::move(read));
+  jobs::CheckedJob checked = validate(request, std::move(read));
   return queue_->submit_named(request, std::move(checked), name);
 }
 
-std::optional<NamedJob> ProvingService::named(const std::string& name) const { return queue_->named(name); }
+std::optional<queue::NamedJob> ProvingService::named(const std::string& name) const { return queue_->named(name); }
 
 std::optional<AwaitRegistry::Ticket> ProvingService::await_async(std::uint64_t id,
                                                                  std::optional<std::chrono::milliseconds> wait,
@@ -166,7 +166,7 @@ v1::GetStatusResponse ProvingService::status() const {
     row->set_stage(s.stage());
     row->set_partitions(static_cast<std::uint32_t>(s.count()));
   }
-  for (const ResidentInfo& r : residency_->list()) {
+  for (const residency::ResidentInfo& r : residency_->list()) {
     auto* row = out.add_parameters();
     row->set_parameter_file(r.file.string());
     row->set_tier(r.tier);
@@ -200,34 +200,35 @@ v1::GetStatusResponse ProvingService::status() const {
   out.set_budget_bytes(engine_->budget_bytes());
   out.set_uptime_seconds(seconds(Clock::now() - started_));
   queue_->report(out);
-  const JobCounters counters = tally_.counters();
+  const metrics::JobCounters counters = tally_.counters();
   out.set_jobs_done(counters.done);
   out.set_jobs_failed(counters.failed);
   out.set_jobs_cancelled(counters.cancelled);
   out.set_draining(queue_->draining());
   out.set_awaits_parked(awaits_->size());
-  const KeyCacheOptions& key_cache = residency_->key_cache();
+  const residency::KeyCacheOptions& key_cache = residency_->key_cache();
   out.set_key_cache_dir(key_cache.dir.string());
-  out.set_key_cache_bytes(key_cache_bytes(key_cache.dir));
+  out.set_key_cache_bytes(residency::key_cache_bytes(key_cache.dir));
   out.set_key_cache_budget_bytes(key_cache.budget);
   return out;
 }
 
 std::string ProvingService::metrics() const {
   const v1::GetStatusResponse s = status();
-  return render_metrics(s, tally_.counters(), tally_.latency());
+  return metrics::render_metrics(s, tally_.counters(), tally_.latency());
 }
 
 v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
-  const bool circom = request.circuit() == kCircomCircuit;
-  const bool filecoin = request.circuit() == kFilecoinPorepCircuit;
+  const bool circom = request.circuit() == residency::kCircomCircuit;
+  const bool filecoin = request.circuit() == jobs::kFilecoinPorepCircuit;
   // PoSt and SnapDeals: their shape at the sector size the preset names.
   const bool filecoin_shape = request.circuit() == "filecoin-window-post" ||
                               request.circuit() == "filecoin-winning-post" || request.circuit() == "filecoin-snapdeals";
   if (!circom && !filecoin && !filecoin_shape && !request.circuit().empty() && request.circuit() != "porep-like") {
     throw ServiceError(ErrorKind::invalid_argument,
                        "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like, circom, " +
-                           kFilecoinPorepCircuit + ", filecoin-window-post, filecoin-winning-post, filecoin-snapdeals)");
+                           jobs::kFilecoinPorepCircuit +
+                           ", filecoin-window-post, filecoin-winning-post, filecoin-snapdeals)");
   }
   if (circom && !request.preset().empty()) {
     throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
@@ -250,17 +251,17 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
       v1::PorepInstance porep;
       porep.set_preset(request.preset());
       porep.set_partitions(1);
-      circuit = porep_circuit(porep);
+      circuit = jobs::porep_circuit(porep);
     }
   } catch (const std::invalid_argument& e) {
     throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
   }
   const auto opened = paths_.open(request.parameter_file());
   const std::filesystem::path file = opened->name();
-  const std::string circuit_name = circom     ? std::string(kCircomCircuit)
-                                   : filecoin ? filecoin_circuit_name(*seal)
+  const std::string circuit_name = circom     ? std::string(residency::kCircomCircuit)
+                                   : filecoin ? jobs::filecoin_circuit_name(*seal)
                                               : circuit->name();
-  ParameterResidency::Lease lease;
+  residency::ParameterResidency::Lease lease;
   try {
     if (circom) {
       lease = residency_->acquire_zkey(opened);
@@ -271,7 +272,7 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
     } else {
       lease = residency_->acquire(opened, *circuit);
     }
-  } catch (const ParametersDoNotFit& e) {
+  } catch (const residency::ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {
     throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 2000));
@@ -279,7 +280,7 @@ v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest
   v1::PreloadParamsResponse out;
   out.set_load_seconds(lease.load_seconds());
   lease.release();
-  for (const ResidentInfo& r : residency_->list()) {
+  for (const residency::ResidentInfo& r : residency_->list()) {
     if (r.file != file || r.circuit != circuit_name) continue;
     auto* p = out.mutable_parameters();
     p->set_parameter_file(r.file.string());
@@ -294,7 +295,7 @@ std::uint64_t ProvingService::evict(const std::string& parameter_file) {
   const std::filesystem::path file = paths_.confine(parameter_file);
   try {
     return residency_->evict(file);
-  } catch (const ParametersInUse& e) {
+  } catch (const residency::ParametersInUse& e) {
     throw ServiceError(ErrorKind::failed_precondition, e.what());
   }
 }
@@ -318,8 +319,8 @@ void ProvingService::janitor_loop() {
     residency_->evict_idle();
     if (Clock::now() >= next_purge) {
       try {
-        queue_->purge_finished_before(unix_now() - config_.keep_results_seconds);
-      } catch (const StoreError& e) {
+        queue_->purge_finished_before(queue::unix_now() - config_.keep_results_seconds);
+      } catch (const queue::StoreError& e) {
         std::cerr << "zkpipe serve: " << e.what() << "\n";
       }
       // Every ten minutes, or as often as results are kept when that is shorter (at

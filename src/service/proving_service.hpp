@@ -1,12 +1,12 @@
 // The daemon's core, independent of the RPC transport: requests validated, jobs
-// handed to the job queue (job_queue.hpp: the data dir's SQLite journal, or the
-// cluster's PostgreSQL queue), proved through one engine under one memory budget,
-// with parameters shared through the residency manager.
+// handed to the job queue (queue/job_queue.hpp: the data dir's SQLite journal, or
+// the cluster's PostgreSQL queue), proved through one engine under one memory
+// budget, with parameters shared through the residency manager.
 //
 //   SubmitProof → validate (paths confined and opened, the key's shape) → the
 //     queue journals the job (committed) and takes it to the engine
-//     (local_job_queue.hpp, cluster_worker.hpp), building its engine request from
-//     the job (job_request_builder.hpp)
+//     (queue/local/local_job_queue.hpp, queue/cluster/cluster_worker.hpp),
+//     building its engine request from the job (jobs/job_request_builder.hpp)
 //   AwaitProof → the queue's answer now, or a waiter parked in the await registry
 //     (holding no thread) until the queue tells of the job's end or a drain
 //
@@ -24,13 +24,13 @@
 
 #include "engine/engine.hpp"
 #include "service/await_registry.hpp"
-#include "service/config.hpp"
-#include "service/job_queue.hpp"
-#include "service/job_request_builder.hpp"
-#include "service/metrics.hpp"
-#include "service/partition_progress.hpp"
-#include "service/path_policy.hpp"
-#include "service/residency.hpp"
+#include "service/config/config.hpp"
+#include "service/config/path_policy.hpp"
+#include "service/jobs/job_request_builder.hpp"
+#include "service/metrics/metrics.hpp"
+#include "service/metrics/partition_progress.hpp"
+#include "service/queue/job_queue.hpp"
+#include "service/residency/residency.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
@@ -38,15 +38,15 @@ namespace zkpipe::service {
 struct BackendSetup {
   // One per engine device (ServiceConfig::engine_devices), all of one kind.
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
-  ParameterTiers tiers;
+  residency::ParameterTiers tiers;
 };
 
-class ProvingService final : private JobEvents {
+class ProvingService final : private queue::JobEvents {
  public:
   // Opens the job queue (open_job_queue: the journal in config.data_dir, its
   // unfinished jobs resumed, or the cluster's). Throws ConfigError / StoreError
   // naming the problem.
-  ProvingService(const ServiceConfig& config, BackendSetup backend);
+  ProvingService(const config::ServiceConfig& config, BackendSetup backend);
   ~ProvingService();
   ProvingService(const ProvingService&) = delete;
   ProvingService& operator=(const ProvingService&) = delete;
@@ -58,9 +58,9 @@ class ProvingService final : private JobEvents {
                        std::shared_ptr<const r1cs::PartitionedCircuit> read = nullptr);
   // Under a client's name (JobQueue::submit_named): a name already journaled answers
   // its job and queues nothing. The request is checked either way.
-  NamedJob submit_named(const v1::SubmitProofRequest& request, const JobName& name,
+  queue::NamedJob submit_named(const v1::SubmitProofRequest& request, const queue::JobName& name,
                         std::shared_ptr<const r1cs::PartitionedCircuit> read = nullptr);
-  std::optional<NamedJob> named(const std::string& name) const;
+  std::optional<queue::NamedJob> named(const std::string& name) const;
   // Waits up to `wait` (at most 60 s) for the job to finish; a job a drain cuts
   // short is answered ServiceError unavailable.
   v1::AwaitProofResponse await(std::uint64_t id, std::chrono::milliseconds wait);
@@ -97,24 +97,25 @@ class ProvingService final : private JobEvents {
   // Stops and joins every thread, leaving unfinished jobs queued; the destructor's work.
   void stop();
   // The label and priority, then the request's kind (JobKind::validate).
-  CheckedJob validate(const v1::SubmitProofRequest& request, std::shared_ptr<const r1cs::PartitionedCircuit> read) const;
+  jobs::CheckedJob validate(const v1::SubmitProofRequest& request,
+                            std::shared_ptr<const r1cs::PartitionedCircuit> read) const;
 
   // JobEvents: to the await registry.
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override;
   void changed(std::uint64_t job) override;
   void all_changed() override;
 
-  const ServiceConfig config_;
+  const config::ServiceConfig config_;
   const std::chrono::steady_clock::time_point started_;
   const std::size_t baseline_rss_;
   BackendSetup backend_;
-  PathPolicy paths_;
-  std::shared_ptr<PartitionProgress> progress_;
+  config::PathPolicy paths_;
+  std::shared_ptr<metrics::PartitionProgress> progress_;
   std::unique_ptr<engine::Engine> engine_;
-  std::unique_ptr<ParameterResidency> residency_;
-  std::unique_ptr<JobRequestBuilder> requests_;
-  JobTally tally_;
-  std::unique_ptr<JobQueue> queue_;
+  std::unique_ptr<residency::ParameterResidency> residency_;
+  std::unique_ptr<jobs::JobRequestBuilder> requests_;
+  metrics::JobTally tally_;
+  std::unique_ptr<queue::JobQueue> queue_;
 
   std::mutex janitor_mutex_;
   std::condition_variable janitor_wake_;

@@ -30,8 +30,8 @@
 #include "groth16/verifier.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "io/bounded_read.hpp"
-#include "service/cluster_queue.hpp"
 #include "service/proving_service.hpp"
+#include "service/queue/cluster/cluster_queue.hpp"
 #include "circuits/filecoin/synthetic/synthetic_post.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
@@ -60,8 +60,8 @@ class ClusterQueueTest : public ::testing::Test {
     pqxx::nontransaction(admin).exec("DROP DATABASE IF EXISTS " + database_ + " WITH (FORCE)");
   }
 
-  ClusterOptions options(const std::string& daemon, double lease = 10) const {
-    ClusterOptions o;
+  queue::cluster::ClusterOptions options(const std::string& daemon, double lease = 10) const {
+    queue::cluster::ClusterOptions o;
     o.url = url_;
     o.daemon = daemon;
     o.address = "unix:/" + daemon;
@@ -72,7 +72,7 @@ class ClusterQueueTest : public ::testing::Test {
 
   // A daemon on the queue that proves on the CPU, its data dir and parameter root in `dir`.
   std::unique_ptr<ProvingService> cpu_daemon(const std::filesystem::path& dir, const std::string& name) const {
-    ServiceConfig c;
+    config::ServiceConfig c;
     c.data_dir = dir / "data";
     std::filesystem::create_directories(c.data_dir);
     c.parameter_roots = {dir};
@@ -131,18 +131,21 @@ const std::string kProof(192, '\x07');
 
 TEST_F(ClusterQueueTest, MigrationsApplyOnceAndANewerSchemaIsRefused) {
   std::vector<std::thread> daemons;
-  for (int i = 0; i < 4; ++i) daemons.emplace_back([&, i] { ClusterQueue q(options("d" + std::to_string(i))); });
+  for (int i = 0; i < 4; ++i) {
+    daemons.emplace_back([&, i] { queue::cluster::ClusterQueue q(options("d" + std::to_string(i))); });
+  }
   for (auto& t : daemons) t.join();
   pqxx::connection c(url_);
   pqxx::work w(c);
-  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_schema_migrations")[0][0].as<int>(), ClusterQueue::schema_version());
+  EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_schema_migrations")[0][0].as<int>(),
+            queue::cluster::ClusterQueue::schema_version());
   EXPECT_EQ(w.exec("SELECT count(*) FROM zkpipe_daemons")[0][0].as<int>(), 4);
   w.exec("INSERT INTO zkpipe_schema_migrations (version) VALUES (99)");
   w.commit();
   try {
-    ClusterQueue q(options("new"));
+    queue::cluster::ClusterQueue q(options("new"));
     ADD_FAILURE() << "a database with a newer schema was accepted";
-  } catch (const StoreError& e) {
+  } catch (const queue::StoreError& e) {
     EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
   }
 }
@@ -150,24 +153,24 @@ TEST_F(ClusterQueueTest, MigrationsApplyOnceAndANewerSchemaIsRefused) {
 // A client's name for a job: daemons racing to submit it queue one job, with its
 // partitions; the name and its digest are found by any daemon.
 TEST_F(ClusterQueueTest, ANamedJobIsQueuedOnceWhoeverSubmitsIt) {
-  std::vector<NamedJob> got(4);
+  std::vector<queue::NamedJob> got(4);
   std::vector<std::thread> daemons;
   for (int i = 0; i < 4; ++i) {
     daemons.emplace_back([&, i] {
-      ClusterQueue q(options("d" + std::to_string(i)));
+      queue::cluster::ClusterQueue q(options("d" + std::to_string(i)));
       got[static_cast<std::size_t>(i)] = q.insert_named(2, "request", 3, 1.0, {"cuzk:sector-9", std::string("\x01\x00d", 3)});
     });
   }
   for (auto& t : daemons) t.join();
   int inserted = 0;
-  for (const NamedJob& job : got) {
+  for (const queue::NamedJob& job : got) {
     EXPECT_EQ(job.id, got[0].id);
     EXPECT_EQ(job.digest, std::string("\x01\x00d", 3));
     inserted += job.existed ? 0 : 1;
   }
   EXPECT_EQ(inserted, 1);
-  ClusterQueue q(options("reader"));
-  const std::optional<NamedJob> found = q.find_named("cuzk:sector-9");
+  queue::cluster::ClusterQueue q(options("reader"));
+  const std::optional<queue::NamedJob> found = q.find_named("cuzk:sector-9");
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->id, got[0].id);
   EXPECT_FALSE(q.find_named("cuzk:sector-10").has_value());
@@ -183,43 +186,43 @@ TEST_F(ClusterQueueTest, ANamedJobIsQueuedOnceWhoeverSubmitsIt) {
 // failed job's name goes to a new job on a retry of the same request; a proved one
 // answers it.
 TEST_F(ClusterQueueTest, ANamedJobMovesToAnotherRequestOnceWhoeverSubmitsIt) {
-  ClusterQueue q(options("first"));
-  const NamedJob first = q.insert_named(2, "request", 1, 1.0, {"cuzk:wpost-7", "digest-a"});
-  std::vector<NamedJob> got(4);
+  queue::cluster::ClusterQueue q(options("first"));
+  const queue::NamedJob first = q.insert_named(2, "request", 1, 1.0, {"cuzk:wpost-7", "digest-a"});
+  std::vector<queue::NamedJob> got(4);
   std::vector<std::thread> daemons;
   for (int i = 0; i < 4; ++i) {
     daemons.emplace_back([&, i] {
-      ClusterQueue d(options("d" + std::to_string(i)));
+      queue::cluster::ClusterQueue d(options("d" + std::to_string(i)));
       got[static_cast<std::size_t>(i)] = d.insert_named(2, "request", 1, 2.0, {"cuzk:wpost-7", "digest-b"});
     });
   }
   for (auto& t : daemons) t.join();
   int inserted = 0;
-  for (const NamedJob& job : got) {
+  for (const queue::NamedJob& job : got) {
     EXPECT_EQ(job.id, got[0].id);
     EXPECT_NE(job.id, first.id);
     if (!job.existed) {
       ++inserted;
       ASSERT_TRUE(job.replaced.has_value());
       EXPECT_EQ(job.replaced->id, first.id);
-      EXPECT_EQ(job.replaced->status, JobStatus::queued);
+      EXPECT_EQ(job.replaced->status, queue::JobStatus::queued);
     }
   }
   EXPECT_EQ(inserted, 1);
   EXPECT_EQ(q.find_named("cuzk:wpost-7")->id, got[0].id);
   EXPECT_TRUE(q.get(first.id).has_value()) << "the replaced job's row is kept";
 
-  q.end(got[0].id, unsuccessful(JobStatus::failed, "it broke"), 3.0);
-  const NamedJob retried = q.insert_named(2, "request", 1, 4.0, {"cuzk:wpost-7", "digest-b"});
+  q.end(got[0].id, queue::unsuccessful(queue::JobStatus::failed, "it broke"), 3.0);
+  const queue::NamedJob retried = q.insert_named(2, "request", 1, 4.0, {"cuzk:wpost-7", "digest-b"});
   EXPECT_FALSE(retried.existed);
   EXPECT_NE(retried.id, got[0].id);
   ASSERT_TRUE(retried.replaced.has_value());
-  EXPECT_EQ(retried.replaced->status, JobStatus::failed);
+  EXPECT_EQ(retried.replaced->status, queue::JobStatus::failed);
 }
 
 TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
-  ClusterQueue a(options("a"));
-  ClusterQueue b(options("b"));
+  queue::cluster::ClusterQueue a(options("a"));
+  queue::cluster::ClusterQueue b(options("b"));
   const auto low = a.insert(3, "low", 2, 0);
   const auto many = a.insert(2, "many", 6, 0);
   const auto critical = b.insert(0, "critical", 1, 0);
@@ -229,7 +232,7 @@ TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
   EXPECT_EQ(first[0].job, critical);
   EXPECT_EQ(first[0].request, "critical");
   // Two daemons at once: SKIP LOCKED hands them disjoint rows.
-  std::vector<ClaimedPartition> got_a, got_b;
+  std::vector<queue::cluster::ClaimedPartition> got_a, got_b;
   std::thread ta([&] { got_a = a.claim(3, {}); });
   std::thread tb([&] { got_b = b.claim(3, {}); });
   ta.join();
@@ -248,8 +251,8 @@ TEST_F(ClusterQueueTest, ConcurrentClaimsAreDisjointAndFollowPriority) {
 }
 
 TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAssembledOnce) {
-  ClusterQueue dying(options("dying", 0.5));
-  ClusterQueue other(options("other", 10));
+  queue::cluster::ClusterQueue dying(options("dying", 0.5));
+  queue::cluster::ClusterQueue other(options("other", 10));
   const auto job = other.insert(2, "req", 2, 0);
   ASSERT_EQ(dying.claim(2, {}).size(), 2u);
   EXPECT_TRUE(other.claim(2, {}).empty()) << "a held lease was taken";
@@ -262,12 +265,12 @@ TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAsse
   EXPECT_TRUE(other.record(job, 0, kProof, ""));
   EXPECT_FALSE(other.record(job, 0, kProof, ""));
   int calls = 0;
-  auto assemble = [&](const JobRecord& record, const std::vector<ProvedPartition>& parts) {
+  auto assemble = [&](const queue::JobRecord& record, const std::vector<queue::cluster::ProvedPartition>& parts) {
     ++calls;
     EXPECT_EQ(record.request, "req");
     EXPECT_EQ(parts.size(), 2u);
-    JobOutcome out;
-    out.status = JobStatus::done;
+    queue::JobOutcome out;
+    out.status = queue::JobStatus::done;
     out.proof = parts[0].proof + parts[1].proof;
     return out;
   };
@@ -280,10 +283,10 @@ TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAsse
   EXPECT_EQ(calls, 1);
   const auto record = other.get(job);
   ASSERT_TRUE(record.has_value());
-  EXPECT_EQ(record->status, JobStatus::done);
+  EXPECT_EQ(record->status, queue::JobStatus::done);
   EXPECT_EQ(record->proof.size(), 384u);
   EXPECT_EQ(other.partitions_done(job), 2u);
-  const ClusterStatus status = other.status();
+  const queue::cluster::ClusterStatus status = other.status();
   EXPECT_EQ(status.reclaimed, 2u);
   EXPECT_EQ(status.leased, 0u);
 }
@@ -291,8 +294,8 @@ TEST_F(ClusterQueueTest, AnExpiredLeaseIsReclaimedTheOldOwnerFencedAndTheJobAsse
 // Heartbeats every 200 ms hold a 2 s lease for 3 s, longer than the lease itself: a
 // heartbeat would have to come ten times late (a loaded machine) for it to lapse.
 TEST_F(ClusterQueueTest, HeartbeatsHoldLeasesAndReportCancelledJobs) {
-  ClusterQueue a(options("a", 2));
-  ClusterQueue b(options("b", 10));
+  queue::cluster::ClusterQueue a(options("a", 2));
+  queue::cluster::ClusterQueue b(options("b", 10));
   const auto job = a.insert(2, "req", 1, 0);
   ASSERT_EQ(a.claim(1, {}).size(), 1u);
   for (int i = 0; i < 15; ++i) {
@@ -300,15 +303,15 @@ TEST_F(ClusterQueueTest, HeartbeatsHoldLeasesAndReportCancelledJobs) {
     EXPECT_TRUE(a.heartbeat().empty());
     EXPECT_TRUE(b.claim(1, {}).empty()) << "a renewed lease was taken after " << (i + 1) * 200 << " ms";
   }
-  JobOutcome cancelled;
-  cancelled.status = JobStatus::cancelled;
-  EXPECT_EQ(b.end(job, cancelled, 1), JobStatus::cancelled);
+  queue::JobOutcome cancelled;
+  cancelled.status = queue::JobStatus::cancelled;
+  EXPECT_EQ(b.end(job, cancelled, 1), queue::JobStatus::cancelled);
   EXPECT_EQ(a.heartbeat(), std::vector<std::uint64_t>{job});
   EXPECT_EQ(b.end(12345, cancelled, 1), std::nullopt);
 }
 
 TEST_F(ClusterQueueTest, APartitionThatOutlivesThreeLeasesFailsItsJob) {
-  ClusterQueue q(options("q", 0.2));
+  queue::cluster::ClusterQueue q(options("q", 0.2));
   const auto job = q.insert(2, "req", 1, 0);
   for (int i = 0; i < 3; ++i) {
     ASSERT_EQ(q.claim(1, {}).size(), 1u) << "claim " << i;
@@ -317,12 +320,12 @@ TEST_F(ClusterQueueTest, APartitionThatOutlivesThreeLeasesFailsItsJob) {
   EXPECT_TRUE(q.claim(1, {}).empty());
   const auto record = q.get(job);
   ASSERT_TRUE(record.has_value());
-  EXPECT_EQ(record->status, JobStatus::failed);
+  EXPECT_EQ(record->status, queue::JobStatus::failed);
   EXPECT_NE(record->error.find("3 times"), std::string::npos) << record->error;
 }
 
 TEST_F(ClusterQueueTest, ReconnectsAfterTheServerDropsTheConnection) {
-  ClusterQueue q(options("q"));
+  queue::cluster::ClusterQueue q(options("q"));
   const auto job = q.insert(2, "req", 1, 0);
   {
     pqxx::connection admin(admin_url_);
@@ -344,7 +347,7 @@ TEST_F(ClusterQueueTest, ADrainedDaemonGivesItsPartitionsBackAndAnotherFinishes)
   groth16::write_parameter_file(
       key, groth16::setup(groth16::record_matrices(setup_circuit), groth16::ToxicWaste::from_seed(5)));
   auto daemon = [&](const std::string& name) {
-    ServiceConfig c;
+    config::ServiceConfig c;
     c.data_dir = dir / name;
     fs::create_directories(c.data_dir);
     c.parameter_roots = {dir};

@@ -15,11 +15,11 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "groth16/cpu_prover.hpp"
-#include "service/cuzk_request.hpp"
+#include "service/api/cuzk_request.hpp"
+#include "service/api/grpc_server.hpp"
 #include "service/errors.hpp"
-#include "service/grpc_server.hpp"
-#include "service/job_store.hpp"
 #include "service/proving_service.hpp"
+#include "service/queue/local/job_store.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
@@ -57,7 +57,7 @@ std::string base64(const std::string& bytes) {
 
 // The sector the envelope carries: sealed by miner kMiner as sector kSector.
 const testing::FilecoinDocuments& miners_sector() {
-  static const testing::FilecoinDocuments documents = testing::seal_2kib(77, prover_id_of_miner(kMiner), kSector);
+  static const testing::FilecoinDocuments documents = testing::seal_2kib(77, api::prover_id_of_miner(kMiner), kSector);
   return documents;
 }
 
@@ -67,36 +67,36 @@ std::string envelope(const std::string& c1_json, std::uint64_t sector_size = 204
 }
 
 TEST(CuzkRequest, ProverIdIsTheMinersIdAddressPayload) {
-  const filecoin::api::ProverId a = prover_id_of_miner(1000);
+  const filecoin::api::ProverId a = api::prover_id_of_miner(1000);
   EXPECT_EQ(a[0], 0xe8);
   EXPECT_EQ(a[1], 0x07);
   EXPECT_EQ(a[2], 0x00);
-  const filecoin::api::ProverId b = prover_id_of_miner(128);
+  const filecoin::api::ProverId b = api::prover_id_of_miner(128);
   EXPECT_EQ(b[0], 0x80);
   EXPECT_EQ(b[1], 0x01);
-  EXPECT_EQ(prover_id_of_miner(5)[0], 5);
-  const filecoin::api::ProverId max = prover_id_of_miner(~std::uint64_t{0});
+  EXPECT_EQ(api::prover_id_of_miner(5)[0], 5);
+  const filecoin::api::ProverId max = api::prover_id_of_miner(~std::uint64_t{0});
   for (int i = 0; i < 9; ++i) EXPECT_EQ(max[i], 0xff) << i;
   EXPECT_EQ(max[9], 0x01);
   EXPECT_EQ(max[10], 0x00);
 }
 
 TEST(CuzkRequest, PrioritiesFollowCuzksDefaultsByKind) {
-  EXPECT_EQ(zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::WINNING_POST), v1::PRIORITY_CRITICAL);
-  EXPECT_EQ(zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::WINDOW_POST_PARTITION), v1::PRIORITY_HIGH);
-  EXPECT_EQ(zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_NORMAL);
-  EXPECT_EQ(zkpipe_priority(cuzk::v1::CRITICAL, cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_CRITICAL);
-  EXPECT_EQ(zkpipe_priority(cuzk::v1::LOW, cuzk::v1::WINNING_POST), v1::PRIORITY_LOW);
-  EXPECT_EQ(zkpipe_priority(static_cast<cuzk::v1::Priority>(9), cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_NORMAL);
+  EXPECT_EQ(api::zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::WINNING_POST), v1::PRIORITY_CRITICAL);
+  EXPECT_EQ(api::zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::WINDOW_POST_PARTITION), v1::PRIORITY_HIGH);
+  EXPECT_EQ(api::zkpipe_priority(cuzk::v1::PRIORITY_UNSPECIFIED, cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_NORMAL);
+  EXPECT_EQ(api::zkpipe_priority(cuzk::v1::CRITICAL, cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_CRITICAL);
+  EXPECT_EQ(api::zkpipe_priority(cuzk::v1::LOW, cuzk::v1::WINNING_POST), v1::PRIORITY_LOW);
+  EXPECT_EQ(api::zkpipe_priority(static_cast<cuzk::v1::Priority>(9), cuzk::v1::POREP_SEAL_COMMIT), v1::PRIORITY_NORMAL);
 }
 
 TEST(CuzkRequest, CircuitIdsNameTheSealProofs) {
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg32GiBV1_1")), "porep-32g");
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg64GiBV1_1")), "porep-64g");
-  EXPECT_EQ(cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg2KiBV1_1")), "porep-2k");
-  EXPECT_EQ(cuzk_porep_seal_proof("porep-32g").name, "StackedDrg32GiBV1_1");
-  EXPECT_EQ(cuzk_porep_seal_proof("porep-8m").name, "StackedDrg8MiBV1_1");
-  EXPECT_THROW(cuzk_porep_seal_proof("wpost-32g"), ServiceError);
+  EXPECT_EQ(api::cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg32GiBV1_1")), "porep-32g");
+  EXPECT_EQ(api::cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg64GiBV1_1")), "porep-64g");
+  EXPECT_EQ(api::cuzk_porep_circuit_id(filecoin::core::seal_proof("StackedDrg2KiBV1_1")), "porep-2k");
+  EXPECT_EQ(api::cuzk_porep_seal_proof("porep-32g").name, "StackedDrg32GiBV1_1");
+  EXPECT_EQ(api::cuzk_porep_seal_proof("porep-8m").name, "StackedDrg8MiBV1_1");
+  EXPECT_THROW(api::cuzk_porep_seal_proof("wpost-32g"), ServiceError);
 }
 
 TEST(CuzkRequest, AnswersMapOntoCuzksStatuses) {
@@ -108,7 +108,7 @@ TEST(CuzkRequest, AnswersMapOntoCuzksStatuses) {
   done.mutable_timings()->set_device(2);
   done.mutable_timings()->set_finalize(0.5);
   done.mutable_timings()->set_total(4.25);
-  const AwaitProofResponse a = cuzk_response(done, "r1");
+  const AwaitProofResponse a = api::cuzk_response(done, "r1");
   EXPECT_EQ(a.job_id(), "r1");
   EXPECT_EQ(a.status(), AwaitProofResponse::COMPLETED);
   EXPECT_EQ(a.proof().size(), 192u);
@@ -119,12 +119,12 @@ TEST(CuzkRequest, AnswersMapOntoCuzksStatuses) {
   v1::AwaitProofResponse failed;
   failed.set_state(v1::JOB_STATE_FAILED);
   failed.set_error("it broke");
-  EXPECT_EQ(cuzk_response(failed, "r").status(), AwaitProofResponse::FAILED);
-  EXPECT_EQ(cuzk_response(failed, "r").error_message(), "it broke");
+  EXPECT_EQ(api::cuzk_response(failed, "r").status(), AwaitProofResponse::FAILED);
+  EXPECT_EQ(api::cuzk_response(failed, "r").error_message(), "it broke");
   failed.set_state(v1::JOB_STATE_CANCELLED);
-  EXPECT_EQ(cuzk_response(failed, "r").status(), AwaitProofResponse::CANCELLED);
+  EXPECT_EQ(api::cuzk_response(failed, "r").status(), AwaitProofResponse::CANCELLED);
   failed.set_state(v1::JOB_STATE_RUNNING);
-  EXPECT_EQ(cuzk_response(failed, "r").status(), AwaitProofResponse::TIMEOUT);
+  EXPECT_EQ(api::cuzk_response(failed, "r").status(), AwaitProofResponse::TIMEOUT);
 }
 
 class CuzkApi : public ::testing::Test {
@@ -149,7 +149,7 @@ class CuzkApi : public ::testing::Test {
     BackendSetup backend;
     backend.backends = {std::make_shared<groth16::CpuProver>()};
     service_ = std::make_unique<ProvingService>(config_, std::move(backend));
-    server_ = std::make_unique<GrpcServer>(*service_, config_, "sesame");
+    server_ = std::make_unique<api::GrpcServer>(*service_, config_, "sesame");
     stub_ = cuzk::v1::ProvingEngine::NewStub(grpc::CreateChannel(
         "127.0.0.1:" + std::to_string(server_->port()), grpc::InsecureChannelCredentials()));
   }
@@ -190,7 +190,7 @@ class CuzkApi : public ::testing::Test {
 
   // The zkpipe job the journal holds under a request id now.
   std::uint64_t job_named(const std::string& request_id) const {
-    const std::optional<NamedJob> job = service_->named("cuzk:" + request_id);
+    const std::optional<queue::NamedJob> job = service_->named("cuzk:" + request_id);
     EXPECT_TRUE(job.has_value()) << request_id;
     return job ? job->id : 0;
   }
@@ -206,9 +206,9 @@ class CuzkApi : public ::testing::Test {
   TempDir dir_;
   fs::path root_;
   fs::path params_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
   std::unique_ptr<ProvingService> service_;
-  std::unique_ptr<GrpcServer> server_;
+  std::unique_ptr<api::GrpcServer> server_;
   std::unique_ptr<cuzk::v1::ProvingEngine::Stub> stub_;
 };
 
@@ -265,7 +265,7 @@ TEST_F(CuzkApi, ARequestIdOutlivesARestart) {
   // Two jobs in the journal: the retry queued one.
   server_.reset();
   service_.reset();
-  const JobStore journal(config_.data_dir / "jobs.sqlite");
+  const queue::local::JobStore journal(config_.data_dir / "jobs.sqlite");
   EXPECT_TRUE(journal.get(2).has_value());
   EXPECT_FALSE(journal.get(3).has_value());
 }
@@ -304,9 +304,9 @@ TEST_F(CuzkApi, CuzkDefaultsTakeA50MbRequest) {
   for (const bool cuzk : {false, true}) {
     server_.reset();
     service_.reset();
-    config_.max_request_bytes = ServiceConfig{}.max_request_bytes;
+    config_.max_request_bytes = config::ServiceConfig{}.max_request_bytes;
     if (cuzk) {
-      use_cuzk_defaults(config_);
+      config::use_cuzk_defaults(config_);
       config_.listen = "127.0.0.1:0";
     }
     start();

@@ -9,7 +9,7 @@
 
 #include "circuits/filecoin/api/published_parameters.hpp"
 #include "io/temp_dir.hpp"
-#include "service/cuzk_params.hpp"
+#include "service/api/cuzk_params.hpp"
 #include "service/errors.hpp"
 
 namespace zkpipe::service {
@@ -20,7 +20,7 @@ using io::testing::TempDir;
 
 void write(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
-ErrorKind refusal(const CuzkParams& params, const std::string& id, std::string& message) {
+ErrorKind refusal(const api::CuzkParams& params, const std::string& id, std::string& message) {
   try {
     params.file_for(id, "StackedDrg32GiBV1_1");
   } catch (const ServiceError& e) {
@@ -38,7 +38,7 @@ TEST(CuzkParams, TheListThenThePublishedNameCheckedAgainstItsVk) {
   const fs::path published = dir.path() / porep;
   write(published, "VERIFYING-KEY and then the points");
   write(fs::path(published).replace_extension(".vk"), "VERIFYING-KEY");
-  const CuzkParams params({{"wpost-32g", "/srv/listed.params"}}, dir.path());
+  const api::CuzkParams params({{"wpost-32g", "/srv/listed.params"}}, dir.path());
   EXPECT_EQ(params.file_for("wpost-32g"), fs::path("/srv/listed.params"));
   EXPECT_EQ(params.file_for("porep-32g"), published);
   EXPECT_EQ(params.circuit_id_of(published), "porep-32g");
@@ -51,7 +51,7 @@ TEST(CuzkParams, TheListThenThePublishedNameCheckedAgainstItsVk) {
   EXPECT_NE(message.find("does not exist"), std::string::npos) << message;
   EXPECT_EQ(refusal(params, "porep-4k", message), ErrorKind::not_found);
   EXPECT_NE(message.find("publishes none"), std::string::npos) << message;
-  EXPECT_EQ(refusal(CuzkParams({}, {}), "porep-32g", message), ErrorKind::not_found);
+  EXPECT_EQ(refusal(api::CuzkParams({}, {}), "porep-32g", message), ErrorKind::not_found);
   EXPECT_NE(message.find("no Filecoin parameter directory"), std::string::npos) << message;
 
   write(fs::path(published).replace_extension(".vk"), "ANOTHER-KEY");

@@ -22,8 +22,9 @@
 #include "groth16/verifier.hpp"
 #include "proving/filecoin_porep.hpp"
 #include "service/errors.hpp"
-#include "service/filecoin_porep_job.hpp"
+#include "service/jobs/filecoin_porep_job.hpp"
 #include "service/proving_service.hpp"
+#include "service/queue/local/job_store.hpp"
 #include "filecoin_job_util.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
@@ -76,7 +77,7 @@ class FilecoinService : public ::testing::Test {
   TempDir dir_;
   fs::path root_;
   fs::path no_queries_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
 };
 
 TEST_F(FilecoinService, BadDocumentsAreRefusedNamingTheFieldAndNothingIsQueued) {
@@ -179,7 +180,7 @@ TEST_F(FilecoinService, TheC1OutputIsJournaledWholeAndReadBackWhenTheJobStarts) 
   // As a daemon that stopped before starting it left it: queued in the journal.
   std::uint64_t id = 0;
   {
-    JobStore store(config_.data_dir / "jobs.sqlite");
+    queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
     std::string bytes;
     request(no_queries_).SerializeToString(&bytes);
     id = store.insert(v1::PRIORITY_NORMAL, bytes, 0);
@@ -197,7 +198,7 @@ TEST_F(FilecoinService, TheC1OutputIsJournaledWholeAndReadBackWhenTheJobStarts) 
   const std::uint64_t second = s->submit(request(no_queries_));
   EXPECT_EQ(finish(*s, second).state(), v1::JOB_STATE_FAILED);
   s.reset();
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   const auto record = store.get(second);
   ASSERT_TRUE(record.has_value());
   v1::SubmitProofRequest journaled;
@@ -210,7 +211,7 @@ TEST_F(FilecoinService, PreloadNamesTheSealProof) {
   auto s = start();
   v1::PreloadParamsRequest preload;
   preload.set_parameter_file(no_queries_.string());
-  preload.set_circuit(kFilecoinPorepCircuit);
+  preload.set_circuit(jobs::kFilecoinPorepCircuit);
   auto refused = [&] {
     try {
       s->preload(preload);
@@ -262,7 +263,7 @@ TEST_F(FilecoinService, ProvesA2KiBSealAsBellpersonProofBytes) {
     auto s = start();
     v1::PreloadParamsRequest preload;
     preload.set_parameter_file(params.string());
-    preload.set_circuit(kFilecoinPorepCircuit);
+    preload.set_circuit(jobs::kFilecoinPorepCircuit);
     preload.set_preset(std::string(proof.name));
     EXPECT_GT(s->preload(preload).load_seconds(), 0.0);
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "io/temp_dir.hpp"
-#include "service/key_cache_budget.hpp"
+#include "service/residency/key_cache_budget.hpp"
 
 namespace zkpipe::service {
 namespace {
@@ -27,10 +27,11 @@ TEST(KeyCacheBudget, TheOldestFilesGoFirstAndFilesInUseStay) {
   write(dir.path() / "older.zkpev", 200, 10);
   write(dir.path() / "newest.zkp", 100, 1);
   fs::create_directory(dir.path() / "not-a-file");
-  EXPECT_EQ(key_cache_bytes(dir.path()), 1000u);
+  EXPECT_EQ(residency::key_cache_bytes(dir.path()), 1000u);
 
   // Room for 500 more within 1100: 400 must go, the oldest first.
-  const KeyCacheRoom room = make_key_cache_room(dir.path(), 1100, 500, {dir.path() / "in-use.zkp"});
+  const residency::KeyCacheRoom room =
+      residency::make_key_cache_room(dir.path(), 1100, 500, {dir.path() / "in-use.zkp"});
   EXPECT_TRUE(room.fits);
   ASSERT_EQ(room.removed.size(), 1u);
   EXPECT_EQ(room.removed[0], dir.path() / "oldest.zkp");
@@ -38,15 +39,16 @@ TEST(KeyCacheBudget, TheOldestFilesGoFirstAndFilesInUseStay) {
   EXPECT_EQ(room.bytes_after, 600u);
 
   // Room for 800 within 900: the file in use stays, so it cannot fit.
-  const KeyCacheRoom tight = make_key_cache_room(dir.path(), 900, 800, {dir.path() / "in-use.zkp"});
+  const residency::KeyCacheRoom tight =
+      residency::make_key_cache_room(dir.path(), 900, 800, {dir.path() / "in-use.zkp"});
   EXPECT_FALSE(tight.fits);
   EXPECT_EQ(tight.removed.size(), 2u);
   EXPECT_TRUE(fs::exists(dir.path() / "in-use.zkp"));
-  EXPECT_EQ(key_cache_bytes(dir.path()), 300u);
+  EXPECT_EQ(residency::key_cache_bytes(dir.path()), 300u);
   // More than the budget itself never fits; nothing in a missing directory.
-  EXPECT_FALSE(make_key_cache_room(dir.path(), 100, 200, {}).fits);
-  EXPECT_EQ(key_cache_bytes(dir.path() / "absent"), 0u);
-  EXPECT_TRUE(make_key_cache_room(dir.path() / "absent", 100, 50, {}).fits);
+  EXPECT_FALSE(residency::make_key_cache_room(dir.path(), 100, 200, {}).fits);
+  EXPECT_EQ(residency::key_cache_bytes(dir.path() / "absent"), 0u);
+  EXPECT_TRUE(residency::make_key_cache_room(dir.path() / "absent", 100, 50, {}).fits);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "service/errors.hpp"
-#include "service/local_job_queue.hpp"
+#include "service/queue/local/local_job_queue.hpp"
 
 namespace zkpipe::service {
 namespace {
@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 // The awaits' side: what the queue told, kept for the test to wait on.
-class RecordedEvents final : public JobEvents {
+class RecordedEvents final : public queue::JobEvents {
  public:
   void finished(std::uint64_t job, const v1::AwaitProofResponse& response) override {
     std::lock_guard lock(mutex_);
@@ -72,16 +72,17 @@ class LocalQueue : public ::testing::Test {
  protected:
   // What the queue proves with, built as ProvingService builds it.
   struct Rig {
-    explicit Rig(const ServiceConfig& config)
-        : paths(config.effective_parameter_roots()), progress(std::make_shared<PartitionProgress>()) {
+    explicit Rig(const config::ServiceConfig& config)
+        : paths(config.effective_parameter_roots()), progress(std::make_shared<metrics::PartitionProgress>()) {
       engine::EngineConfig ec;
       ec.synthesis_workers = 1;
       engine = std::make_unique<engine::Engine>(ec, std::vector<std::shared_ptr<groth16::ProverBackend>>{backend});
       engine->add_listener(progress);
-      residency =
-          std::make_unique<ParameterResidency>(*engine, ParameterTiers{}, 0, KeyCacheOptions{config.effective_key_cache_dir()});
-      requests = std::make_unique<JobRequestBuilder>(paths, *residency, *backend);
-      queue = std::make_unique<LocalJobQueue>(JobQueueServices{config, *engine, *requests, *progress, tally, events});
+      residency = std::make_unique<residency::ParameterResidency>(
+          *engine, residency::ParameterTiers{}, 0, residency::KeyCacheOptions{config.effective_key_cache_dir()});
+      requests = std::make_unique<jobs::JobRequestBuilder>(paths, *residency, *backend);
+      queue = std::make_unique<queue::local::LocalJobQueue>(
+          queue::JobQueueServices{config, *engine, *requests, *progress, tally, events});
     }
     // The order ProvingService stops in: the engine's last completions go into the queue.
     ~Rig() {
@@ -90,14 +91,14 @@ class LocalQueue : public ::testing::Test {
     }
 
     std::shared_ptr<groth16::ProverBackend> backend = std::make_shared<groth16::CpuProver>();
-    PathPolicy paths;
-    std::shared_ptr<PartitionProgress> progress;
+    config::PathPolicy paths;
+    std::shared_ptr<metrics::PartitionProgress> progress;
     std::unique_ptr<engine::Engine> engine;
-    std::unique_ptr<ParameterResidency> residency;
-    std::unique_ptr<JobRequestBuilder> requests;
-    JobTally tally;
+    std::unique_ptr<residency::ParameterResidency> residency;
+    std::unique_ptr<jobs::JobRequestBuilder> requests;
+    metrics::JobTally tally;
     RecordedEvents events;
-    std::unique_ptr<LocalJobQueue> queue;
+    std::unique_ptr<queue::local::LocalJobQueue> queue;
   };
 
   void SetUp() override {
@@ -163,7 +164,7 @@ class LocalQueue : public ::testing::Test {
 
   fs::path dir_;
   fs::path key_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
 };
 
 TEST_F(LocalQueue, AJobIsProvedToItsEventAndItsJournalRow) {
@@ -186,16 +187,16 @@ TEST_F(LocalQueue, AJobIsProvedToItsEventAndItsJournalRow) {
     EXPECT_EQ(again.state(), v1::JOB_STATE_DONE);
     EXPECT_EQ(again.proof(), done.proof());
     EXPECT_EQ(again.partitions_done(), 2u);
-    const JobCounters counters = rig.tally.counters();
+    const metrics::JobCounters counters = rig.tally.counters();
     EXPECT_EQ(counters.submitted, 1u);
     EXPECT_EQ(counters.done, 1u);
     EXPECT_EQ(rig.queue->cancel(id), v1::JOB_STATE_DONE);  // a finished job stays finished
     proof = done.proof();
   }
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   const auto row = store.get(id);
   ASSERT_TRUE(row.has_value());
-  EXPECT_EQ(row->status, JobStatus::done);
+  EXPECT_EQ(row->status, queue::JobStatus::done);
   EXPECT_EQ(row->proof, proof);
   EXPECT_EQ(row->attempts, 1);
 }
@@ -214,7 +215,7 @@ TEST_F(LocalQueue, ASubmitBeyondMaxJobsIsRefusedAndNotJournaled) {
     EXPECT_EQ(status.queue(2).priority(), "normal");
     EXPECT_EQ(status.queue(2).jobs(), 2u);
   }
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   EXPECT_EQ(store.unfinished().size(), 2u);
 }
 
@@ -223,14 +224,14 @@ TEST_F(LocalQueue, ASubmitBeyondMaxJobsIsRefusedAndNotJournaled) {
 // name takes it: a new job, the earlier one (still queued) cancelled, its record kept
 // under its id with the reason.
 TEST_F(LocalQueue, ANamedJobAnswersItsRetryAndMovesToAnotherRequest) {
-  NamedJob first;
-  NamedJob other;
+  queue::NamedJob first;
+  queue::NamedJob other;
   {
     Rig rig(config_);  // not started: the jobs stay queued
     first = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
     EXPECT_FALSE(first.existed);
     EXPECT_FALSE(first.replaced.has_value());
-    const NamedJob again = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
+    const queue::NamedJob again = rig.queue->submit_named(request(1, 1), {}, {"cuzk:a", "digest-a"});
     EXPECT_TRUE(again.existed);
     EXPECT_EQ(again.id, first.id);
     EXPECT_EQ(rig.tally.counters().submitted, 1u);
@@ -239,21 +240,21 @@ TEST_F(LocalQueue, ANamedJobAnswersItsRetryAndMovesToAnotherRequest) {
     EXPECT_NE(other.id, first.id);
     ASSERT_TRUE(other.replaced.has_value());
     EXPECT_EQ(other.replaced->id, first.id);
-    EXPECT_EQ(other.replaced->status, JobStatus::queued);
+    EXPECT_EQ(other.replaced->status, queue::JobStatus::queued);
     EXPECT_EQ(rig.queue->cancel(first.id), v1::JOB_STATE_CANCELLED) << "cancelled when it was replaced";
     EXPECT_NE(rig.queue->submit_named(request(1, 2), {}, {"cuzk:b", "digest-b"}).id, other.id);
   }
   Rig rig(config_);
-  const std::optional<NamedJob> found = rig.queue->named("cuzk:a");
+  const std::optional<queue::NamedJob> found = rig.queue->named("cuzk:a");
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->id, other.id);
   EXPECT_EQ(found->digest, "digest-b");
   EXPECT_FALSE(rig.queue->named("cuzk:c").has_value());
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   EXPECT_EQ(store.unfinished().size(), 2u);
-  const std::optional<JobRecord> replaced = store.get(first.id);
+  const std::optional<queue::JobRecord> replaced = store.get(first.id);
   ASSERT_TRUE(replaced.has_value());
-  EXPECT_EQ(replaced->status, JobStatus::cancelled);
+  EXPECT_EQ(replaced->status, queue::JobStatus::cancelled);
   EXPECT_NE(replaced->error.find("replaced by job " + std::to_string(other.id)), std::string::npos)
       << replaced->error;
 }
@@ -263,36 +264,36 @@ TEST_F(LocalQueue, ANamedJobAnswersItsRetryAndMovesToAnotherRequest) {
 // request, gives the name to a new job (Curio recovers from anything by sending the
 // same request again).
 TEST(JobName, AnswersARetryOnlyWithALiveOrProvedJobOfTheSameRequest) {
-  for (const JobStatus s : {JobStatus::queued, JobStatus::running, JobStatus::done}) {
-    EXPECT_TRUE(name_answers_retry(s, "d", "d")) << static_cast<int>(s);
-    EXPECT_FALSE(name_answers_retry(s, "d", "e")) << static_cast<int>(s);
+  for (const queue::JobStatus s : {queue::JobStatus::queued, queue::JobStatus::running, queue::JobStatus::done}) {
+    EXPECT_TRUE(queue::name_answers_retry(s, "d", "d")) << static_cast<int>(s);
+    EXPECT_FALSE(queue::name_answers_retry(s, "d", "e")) << static_cast<int>(s);
   }
-  for (const JobStatus s : {JobStatus::failed, JobStatus::cancelled}) {
-    EXPECT_FALSE(name_answers_retry(s, "d", "d")) << static_cast<int>(s);
+  for (const queue::JobStatus s : {queue::JobStatus::failed, queue::JobStatus::cancelled}) {
+    EXPECT_FALSE(queue::name_answers_retry(s, "d", "d")) << static_cast<int>(s);
   }
 }
 
 TEST_F(LocalQueue, AFailedNamedJobIsRunAgainAndAProvedOneAnswersItsRetry) {
-  JobStore store(config_.data_dir / "jobs.sqlite");
-  const NamedJob first = store.insert_named(1, "request", 1.0, {"cuzk:f", "d"});
-  store.finish(first.id, unsuccessful(JobStatus::failed, "it broke"), 2.0);
-  const NamedJob retried = store.insert_named(1, "request", 3.0, {"cuzk:f", "d"});
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
+  const queue::NamedJob first = store.insert_named(1, "request", 1.0, {"cuzk:f", "d"});
+  store.finish(first.id, queue::unsuccessful(queue::JobStatus::failed, "it broke"), 2.0);
+  const queue::NamedJob retried = store.insert_named(1, "request", 3.0, {"cuzk:f", "d"});
   EXPECT_FALSE(retried.existed);
   EXPECT_NE(retried.id, first.id);
   ASSERT_TRUE(retried.replaced.has_value());
-  EXPECT_EQ(retried.replaced->status, JobStatus::failed);
+  EXPECT_EQ(retried.replaced->status, queue::JobStatus::failed);
   EXPECT_EQ(store.get(first.id)->error, "it broke") << "the failed job's record is kept";
-  JobOutcome proved;
+  queue::JobOutcome proved;
   proved.proof = "proof";
   store.finish(retried.id, proved, 4.0);
-  const NamedJob answered = store.insert_named(1, "request", 5.0, {"cuzk:f", "d"});
+  const queue::NamedJob answered = store.insert_named(1, "request", 5.0, {"cuzk:f", "d"});
   EXPECT_TRUE(answered.existed);
   EXPECT_EQ(answered.id, retried.id);
   EXPECT_EQ(store.unfinished().size(), 0u);
   // Purged, the name is free: the next submit queues a new job.
   EXPECT_EQ(store.purge_finished_before(10.0), 2u);
   EXPECT_FALSE(store.find_named("cuzk:f").has_value());
-  const NamedJob after_purge = store.insert_named(1, "request", 11.0, {"cuzk:f", "d"});
+  const queue::NamedJob after_purge = store.insert_named(1, "request", 11.0, {"cuzk:f", "d"});
   EXPECT_FALSE(after_purge.existed);
   EXPECT_FALSE(after_purge.replaced.has_value());
 }
@@ -300,7 +301,7 @@ TEST_F(LocalQueue, AFailedNamedJobIsRunAgainAndAProvedOneAnswersItsRetry) {
 TEST_F(LocalQueue, TheJournalsUnreadableAndThriceStartedJobsFailAtOpenTheRestRun) {
   std::uint64_t unreadable = 0, thrice = 0, twice = 0;
   {
-    JobStore store(config_.data_dir / "jobs.sqlite");
+    queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
     unreadable = store.insert(v1::PRIORITY_NORMAL, std::string("\xff\xff\xff", 3), 1.0);
     thrice = store.insert(v1::PRIORITY_NORMAL, bytes_of(request(1, 3)), 1.0);
     twice = store.insert(v1::PRIORITY_HIGH, bytes_of(request(1, 4, v1::PRIORITY_HIGH)), 1.0);
@@ -355,10 +356,10 @@ TEST_F(LocalQueue, ADrainRefusesSubmitsAndLeavesTheJobQueuedInTheJournal) {
     EXPECT_EQ(error_of([&] { rig.queue->answer(id, false); }), ErrorKind::unavailable);
     rig.queue->start();  // a draining queue starts nothing
   }
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   const auto row = store.get(id);
   ASSERT_TRUE(row.has_value());
-  EXPECT_EQ(row->status, JobStatus::queued);
+  EXPECT_EQ(row->status, queue::JobStatus::queued);
   EXPECT_EQ(row->attempts, 0);
   EXPECT_EQ(store.unfinished().size(), 1u);
 }

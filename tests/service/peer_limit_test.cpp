@@ -4,18 +4,18 @@
 
 #include <vector>
 
-#include "service/peer_limit.hpp"
+#include "service/api/peer_limit.hpp"
 
 namespace zkpipe::service {
 namespace {
 
 TEST(PeerLimit, CountsPerClientAndGivesPlacesBack) {
-  EXPECT_EQ(PeerLimit::client_of("ipv4:10.0.0.7:51234"), "ipv4:10.0.0.7");
-  EXPECT_EQ(PeerLimit::client_of("ipv6:[::1]:4000"), "ipv6:[::1]");
-  EXPECT_EQ(PeerLimit::client_of("unix:/run/zkpipe.sock"), "unix:/run/zkpipe.sock");
+  EXPECT_EQ(api::PeerLimit::client_of("ipv4:10.0.0.7:51234"), "ipv4:10.0.0.7");
+  EXPECT_EQ(api::PeerLimit::client_of("ipv6:[::1]:4000"), "ipv6:[::1]");
+  EXPECT_EQ(api::PeerLimit::client_of("unix:/run/zkpipe.sock"), "unix:/run/zkpipe.sock");
 
-  PeerLimit limit(2);
-  std::vector<PeerLimit::Slot> held;
+  api::PeerLimit limit(2);
+  std::vector<api::PeerLimit::Slot> held;
   for (int i = 0; i < 2; ++i) {
     auto slot = limit.acquire("ipv4:10.0.0.7:" + std::to_string(5000 + i));
     ASSERT_TRUE(slot.has_value());

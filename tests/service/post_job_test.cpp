@@ -27,11 +27,11 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "proving/bellperson_key.hpp"
-#include "service/cuzk_request.hpp"
+#include "service/api/cuzk_request.hpp"
+#include "service/api/grpc_server.hpp"
 #include "service/errors.hpp"
-#include "service/grpc_server.hpp"
-#include "service/key_cache_budget.hpp"
 #include "service/proving_service.hpp"
+#include "service/residency/key_cache_budget.hpp"
 #include "io/temp_dir.hpp"
 #include "job_calls.hpp"
 #include "filecoin_job_util.hpp"
@@ -105,7 +105,7 @@ class PostService : public ::testing::Test {
   static inline std::unique_ptr<TempDir> keys_;
   TempDir dir_;
   fs::path root_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
 };
 
 TEST_F(PostService, AWindowPostPartitionIsProvedFromItsVanillaProofs) {
@@ -254,7 +254,7 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   config_.key_cache_budget_bytes =
       proving::key_cache_bytes_estimate(params_bytes) + params_bytes / 5 + (std::size_t{512} << 10);
   auto s = start();
-  GrpcServer server(*s, config_, "");
+  api::GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   const PostPartitionInput input = window_partition(27, filecoin / name);
@@ -275,7 +275,7 @@ TEST_F(PostService, CuzkFindsPublishedParamsInAReadOnlyFilecoinDirectory) {
   // The directory's size and budget are in the status (and the metrics built from it).
   const v1::GetStatusResponse status = s->status();
   EXPECT_EQ(status.key_cache_dir(), (config_.data_dir / "key-cache").string());
-  EXPECT_EQ(status.key_cache_bytes(), key_cache_bytes(config_.data_dir / "key-cache"));
+  EXPECT_EQ(status.key_cache_bytes(), residency::key_cache_bytes(config_.data_dir / "key-cache"));
   EXPECT_GE(status.key_cache_bytes(), fs::file_size(config_.data_dir / "key-cache" / (name + ".zkp")));
   EXPECT_EQ(status.key_cache_budget_bytes(), config_.key_cache_budget_bytes);
   fs::permissions(filecoin, fs::perms::owner_all, fs::perm_options::replace);
@@ -299,7 +299,7 @@ TEST_F(PostService, CuzkRetriesReplaceOrRequeueAQueuedWindowPost) {
   config_.cuzk_params = {{"wpost-2k", post_key()}};
   auto s = start();
   s->pause();
-  GrpcServer server(*s, config_, "");
+  api::GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   const PostPartitionInput input = window_partition(26, post_key());
@@ -310,7 +310,7 @@ TEST_F(PostService, CuzkRetriesReplaceOrRequeueAQueuedWindowPost) {
     const grpc::Status status = stub->SubmitProof(&ctx, request, &out);
     EXPECT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(out.job_id(), "wpost-deadline-9");
-    return s->named("cuzk:wpost-deadline-9").value_or(NamedJob{}).id;
+    return s->named("cuzk:wpost-deadline-9").value_or(queue::NamedJob{}).id;
   };
   const std::uint64_t first = submit(r);
   EXPECT_EQ(submit(r), first) << "the same request while its job is queued";
@@ -348,7 +348,7 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   config_.listen = "127.0.0.1:0";
   config_.cuzk_params = {{"wpost-2k", post_key()}};
   auto s = start();
-  GrpcServer server(*s, config_, "");
+  api::GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   const PostPartitionInput input = window_partition(24, post_key());
@@ -367,7 +367,7 @@ TEST_F(PostService, CuzkWindowPostRequestsAreProvedAndRefusedLikeTheService) {
   v1::AwaitProofResponse as_zkpipe;
   as_zkpipe.set_proof(proof);
   EXPECT_TRUE(verifies(as_zkpipe, input.circuit));
-  const std::optional<NamedJob> proved_job = s->named("cuzk:wpost-deadline-7");
+  const std::optional<queue::NamedJob> proved_job = s->named("cuzk:wpost-deadline-7");
   ASSERT_TRUE(proved_job.has_value());
   // The same request under the id again: the proved job's proof, nothing proved again.
   EXPECT_EQ(prove(r), proof);

@@ -3,8 +3,8 @@
 // refused with the reason.
 #include <gtest/gtest.h>
 
+#include "service/api/request_decoder.hpp"
 #include "service/errors.hpp"
-#include "service/request_decoder.hpp"
 #include "zkpipe/v1/zkpipe.pb.h"
 
 namespace zkpipe::service {
@@ -13,7 +13,7 @@ namespace {
 std::string refusal(const std::string& bytes) {
   v1::SubmitProofRequest out;
   try {
-    decode_request(bytes, out);
+    api::decode_request(bytes, out);
   } catch (const ServiceError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
     return e.what();
@@ -26,7 +26,7 @@ TEST(RequestDecoder, DecodesRequestsAndNamesWhatIsWrong) {
   request.set_label("größe ✓");
   request.mutable_porep()->set_preset("tiny");
   v1::SubmitProofRequest decoded;
-  decode_request(request.SerializeAsString(), decoded);
+  api::decode_request(request.SerializeAsString(), decoded);
   EXPECT_EQ(decoded.label(), "größe ✓");
   EXPECT_EQ(decoded.porep().preset(), "tiny");
 
@@ -43,17 +43,17 @@ TEST(RequestDecoder, DecodesRequestsAndNamesWhatIsWrong) {
 }
 
 TEST(RequestDecoder, Utf8AsProtobufRequiresIt) {
-  EXPECT_TRUE(valid_utf8(""));
-  EXPECT_TRUE(valid_utf8("ascii"));
-  EXPECT_TRUE(valid_utf8("\xc3\xa9\xe2\x9c\x93\xf0\x9f\x98\x80"));  // é ✓ 😀
-  EXPECT_TRUE(valid_utf8("\xf4\x8f\xbf\xbf"));                      // U+10FFFF
-  EXPECT_FALSE(valid_utf8("\xc0\xaf"));                             // overlong '/'
-  EXPECT_FALSE(valid_utf8("\xe0\x80\xaf"));                         // overlong, 3 bytes
-  EXPECT_FALSE(valid_utf8("\xed\xbf\xbf"));                         // surrogate
-  EXPECT_FALSE(valid_utf8("\xf4\x90\x80\x80"));                     // above U+10FFFF
-  EXPECT_FALSE(valid_utf8("\xe2\x9c"));                             // truncated
-  EXPECT_FALSE(valid_utf8("\x80"));                                 // a continuation byte first
-  EXPECT_FALSE(valid_utf8("\xff"));
+  EXPECT_TRUE(api::valid_utf8(""));
+  EXPECT_TRUE(api::valid_utf8("ascii"));
+  EXPECT_TRUE(api::valid_utf8("\xc3\xa9\xe2\x9c\x93\xf0\x9f\x98\x80"));  // é ✓ 😀
+  EXPECT_TRUE(api::valid_utf8("\xf4\x8f\xbf\xbf"));                      // U+10FFFF
+  EXPECT_FALSE(api::valid_utf8("\xc0\xaf"));                             // overlong '/'
+  EXPECT_FALSE(api::valid_utf8("\xe0\x80\xaf"));                         // overlong, 3 bytes
+  EXPECT_FALSE(api::valid_utf8("\xed\xbf\xbf"));                         // surrogate
+  EXPECT_FALSE(api::valid_utf8("\xf4\x90\x80\x80"));                     // above U+10FFFF
+  EXPECT_FALSE(api::valid_utf8("\xe2\x9c"));                             // truncated
+  EXPECT_FALSE(api::valid_utf8("\x80"));                                 // a continuation byte first
+  EXPECT_FALSE(api::valid_utf8("\xff"));
 }
 
 }  // namespace

@@ -40,11 +40,12 @@
 #include "io/mapping_faults.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "grpc/reflection/v1/reflection.grpc.pb.h"
-#include "service/cuzk_server.hpp"
+#include "service/api/cuzk_server.hpp"
+#include "service/api/grpc_server.hpp"
 #include "service/errors.hpp"
-#include "service/grpc_server.hpp"
-#include "service/http_metrics.hpp"
+#include "service/metrics/http_metrics.hpp"
 #include "service/proving_service.hpp"
+#include "service/queue/local/job_store.hpp"
 #include "job_calls.hpp"
 #include "recording_backend.hpp"
 #include "zkpipe/v1/zkpipe.grpc.pb.h"
@@ -88,7 +89,7 @@ class Service : public ::testing::Test {
     config_.synthesis_workers = 1;
   }
 
-  std::unique_ptr<ProvingService> start(const ServiceConfig& config) {
+  std::unique_ptr<ProvingService> start(const config::ServiceConfig& config) {
     BackendSetup backend;
     backend.backends = {std::make_shared<groth16::CpuProver>()};
     return std::make_unique<ProvingService>(config, std::move(backend));
@@ -142,7 +143,7 @@ class Service : public ::testing::Test {
 
   TempDir dir_;
   fs::path key_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
 };
 
 // A unary call by its method path with raw bytes: for bytes no stub would send, and
@@ -337,7 +338,7 @@ TEST_F(Service, AcceptedJobsSurviveARestart) {
 
 TEST_F(Service, AJobTheDaemonDiedOnThreeTimesIsFailed) {
   {
-    JobStore store(config_.data_dir / "jobs.sqlite");
+    queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
     std::string bytes;
     request(1).SerializeToString(&bytes);
     const auto id = store.insert(v1::PRIORITY_NORMAL, bytes, 0);
@@ -355,7 +356,7 @@ TEST_F(Service, ARecoveredJobsTotalTimeCountsFromItsSubmission) {
   std::uint64_t id = 0;
   {
     // As a daemon that stopped an hour ago left it: queued, never started.
-    JobStore store(config_.data_dir / "jobs.sqlite");
+    queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
     std::string bytes;
     request(1).SerializeToString(&bytes);
     id = store.insert(v1::PRIORITY_NORMAL, bytes, an_hour_ago);
@@ -368,14 +369,14 @@ TEST_F(Service, ARecoveredJobsTotalTimeCountsFromItsSubmission) {
 
 // The journal's job ids: never given out twice, whatever happened to the journal file;
 // a journal that is damaged or has lost jobs is refused, naming it, before any job runs.
-std::uint64_t insert_job(JobStore& store, std::size_t request_bytes = 8) {
+std::uint64_t insert_job(queue::local::JobStore& store, std::size_t request_bytes = 8) {
   return store.insert(v1::PRIORITY_NORMAL, std::string(request_bytes, 'r'), 0);
 }
 
 std::string open_error(const fs::path& journal) {
   try {
-    JobStore store(journal);
-  } catch (const StoreError& e) {
+    queue::local::JobStore store(journal);
+  } catch (const queue::StoreError& e) {
     return e.what();
   }
   return "(opened)";
@@ -385,12 +386,12 @@ TEST(JobJournal, AJournalStartedAfreshContinuesTheIds) {
   TempDir dir;
   const fs::path journal = dir.path() / "jobs.sqlite";
   {
-    JobStore store(journal);
+    queue::local::JobStore store(journal);
     for (int i = 0; i < 3; ++i) insert_job(store);
   }
   // Moved aside by an operator (the last close folded the -wal file into it).
   fs::rename(journal, dir.path() / "jobs.sqlite.damaged");
-  JobStore fresh(journal);
+  queue::local::JobStore fresh(journal);
   EXPECT_EQ(insert_job(fresh), 4u);
   EXPECT_FALSE(fresh.get(1).has_value());
 }
@@ -400,12 +401,12 @@ TEST(JobJournal, AJournalThatLostJobsIsRefused) {
   const fs::path journal = dir.path() / "jobs.sqlite";
   const fs::path older = dir.path() / "older-copy";
   {
-    JobStore store(journal);
+    queue::local::JobStore store(journal);
     insert_job(store);
   }
   fs::copy_file(journal, older);
   {
-    JobStore store(journal);
+    queue::local::JobStore store(journal);
     while (insert_job(store) < 17) {
     }
   }
@@ -424,7 +425,7 @@ TEST(JobJournal, ADamagedJournalIsRefusedNamingIt) {
   TempDir dir;
   const fs::path journal = dir.path() / "jobs.sqlite";
   {
-    JobStore store(journal);
+    queue::local::JobStore store(journal);
     for (int i = 0; i < 40; ++i) insert_job(store, 3000);
   }
   // One page in the middle overwritten.
@@ -530,7 +531,7 @@ TEST_F(Service, ResidencyRefCountsLruAndIdleEviction) {
   {
     // A budget that holds one key (the two are the same size) and a working set: the
     // second key evicts the least recently used idle one.
-    ServiceConfig c = config_;
+    config::ServiceConfig c = config_;
     c.budget_bytes = key_bytes + key_bytes / 2;
     auto s = start(c);
     preload.set_parameter_file(key_.string());
@@ -546,7 +547,7 @@ TEST_F(Service, ResidencyRefCountsLruAndIdleEviction) {
     EXPECT_EQ(s->status().parameters(0).parameter_file(), key_.string());
   }
   {
-    ServiceConfig c = config_;
+    config::ServiceConfig c = config_;
     c.param_idle_seconds = 0.3;
     auto s = start(c);
     ASSERT_EQ(finish(*s, s->submit(request(1))).state(), v1::JOB_STATE_DONE);
@@ -565,19 +566,19 @@ TEST_F(Service, DrainLeavesUnfinishedJobsQueuedForTheNextStart) {
     EXPECT_EQ(error_of([&] { s->submit(request(1)); }), ErrorKind::unavailable);
     EXPECT_EQ(error_of([&] { s->await(id, 100ms); }), ErrorKind::unavailable);
   }
-  JobStore store(config_.data_dir / "jobs.sqlite");
+  queue::local::JobStore store(config_.data_dir / "jobs.sqlite");
   const auto record = store.get(id);
   ASSERT_TRUE(record.has_value());
-  EXPECT_EQ(record->status, JobStatus::queued);
+  EXPECT_EQ(record->status, queue::JobStatus::queued);
   EXPECT_EQ(record->attempts, 0);
 }
 
 TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
   auto s = start();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
   c.max_request_bytes = 4096;
-  GrpcServer server(*s, c, "sesame");
+  api::GrpcServer server(*s, c, "sesame");
   auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
 
   auto call_status = [&](const std::string& token) {
@@ -640,7 +641,7 @@ TEST_F(Service, GrpcFrontAuthenticatesBoundsRequestsAndStreamsSnapshots) {
     EXPECT_EQ(n, 3);
   }
 
-  MetricsHttpServer http(*s, "127.0.0.1:0", "sesame");
+  metrics::MetricsHttpServer http(*s, "127.0.0.1:0", "sesame");
   httplib::Client client("127.0.0.1", http.port());
   EXPECT_EQ(client.Get("/metrics")->status, 401);
   const auto res = client.Get("/metrics", {{"Authorization", "Bearer sesame"}});
@@ -660,10 +661,10 @@ TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
   constexpr int kParked = 600;
   auto s = start();
   s->pause();  // the awaited job stays unfinished
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
   c.max_waits_per_peer = kParked;
-  GrpcServer server(*s, c, "");
+  api::GrpcServer server(*s, c, "");
   auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
   auto within = [](std::chrono::seconds limit) {
     auto ctx = std::make_unique<grpc::ClientContext>();
@@ -745,10 +746,10 @@ TEST_F(Service, ParkedWaitsStarveNoCallAndAreLimitedPerClient) {
 TEST_F(Service, ParkedCallsOfAClientThatLeavesEnd) {
   auto s = start();
   s->pause();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
   c.max_waits_per_peer = 3;
-  GrpcServer server(*s, c, "");
+  api::GrpcServer server(*s, c, "");
   auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
   const std::uint64_t job = s->submit(request(1, 1));
 
@@ -803,9 +804,9 @@ TEST_F(Service, ParkedCallsOfAClientThatLeavesEnd) {
 // without a token (probes carry none); reflection, v1alpha and v1, lists the services.
 TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
   auto s = start();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
-  GrpcServer server(*s, c, "sesame");
+  api::GrpcServer server(*s, c, "sesame");
   auto channel = grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials());
   EXPECT_EQ(health_of(channel, ""), 1);
   EXPECT_EQ(health_of(channel, "zkpipe.v1.Prover"), 1);
@@ -828,9 +829,9 @@ TEST_F(Service, GrpcHealthTurnsNotServingOnDrainAndReflectionListsTheProver) {
 // into its descriptor; its dependencies once per stream; an unknown symbol NOT_FOUND.
 TEST_F(Service, ReflectionV1DescribesTheServices) {
   auto s = start();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
-  GrpcServer server(*s, c, "");
+  api::GrpcServer server(*s, c, "");
   auto stub = grpc::reflection::v1::ServerReflection::NewStub(
       grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
@@ -869,9 +870,9 @@ TEST_F(Service, ReflectionV1DescribesTheServices) {
 // first), INVALID_ARGUMENT with the reason with it; WatchBuffers' bounds.
 TEST_F(Service, GrpcRefusesBadBytesAfterTheTokenAndBoundsWatches) {
   auto s = start();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.listen = "unix:" + (dir_.path() / "zkpipe.sock").string();
-  GrpcServer server(*s, c, "sesame");
+  api::GrpcServer server(*s, c, "sesame");
   auto channel = grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials());
   const std::string garbage = "\x0a\xff\xff\xff\xff\x0f garbage";
   auto bad_label = request(1);
@@ -922,15 +923,15 @@ TEST_F(Service, GrpcRefusesBadBytesAfterTheTokenAndBoundsWatches) {
 // path; a socket nobody listens on (its daemon died) is taken over.
 TEST_F(Service, ASecondServerRefusesALiveSocketAndTakesOverAStaleOne) {
   auto s = start();
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   const fs::path path = dir_.path() / "zkpipe.sock";
   c.listen = "unix:" + path.string();
   {
-    GrpcServer first(*s, c, "");
+    api::GrpcServer first(*s, c, "");
     try {
-      GrpcServer second(*s, c, "");
+      api::GrpcServer second(*s, c, "");
       ADD_FAILURE() << "a second server took over a live socket";
-    } catch (const ConfigError& e) {
+    } catch (const config::ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find(path.string() + " is in use"), std::string::npos) << e.what();
     }
     auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
@@ -949,7 +950,7 @@ TEST_F(Service, ASecondServerRefusesALiveSocketAndTakesOverAStaleOne) {
     ::close(fd);
   }
   ASSERT_TRUE(fs::is_socket(path));
-  GrpcServer again(*s, c, "");
+  api::GrpcServer again(*s, c, "");
   auto stub = v1::Prover::NewStub(grpc::CreateChannel(c.listen, grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
   v1::GetStatusResponse r;
@@ -1146,7 +1147,7 @@ TEST_F(Service, ALongParameterLoadHoldsUpNoResidentJob) {
     std::call_once(first_release, [&] { release_began.set_value(); });
     released.wait_for(60s);
   };
-  ServiceConfig c = config_;
+  config::ServiceConfig c = config_;
   c.budget_bytes = 2 * key_bytes + key_bytes / 2;
   auto s = std::make_unique<ProvingService>(c, std::move(backend));
   // The idle key first: it is the least recently used when the third one needs room.
@@ -1372,7 +1373,7 @@ TEST_F(Service, ADevicesPlacementIsInStatusAndMetrics) {
   EXPECT_EQ(status.devices(0).driver_total_bytes(), 80000u);
   EXPECT_EQ(status.devices(0).driver_used_bytes(), 30000u);
   // cuzk's GetStatus: VRAM from the driver.
-  const cuzk::v1::GetStatusResponse cuzk_status = CuzkService(*s, config_, "").status();
+  const cuzk::v1::GetStatusResponse cuzk_status = api::CuzkService(*s, config_, "").status();
   ASSERT_EQ(cuzk_status.gpus_size(), 2);
   EXPECT_EQ(cuzk_status.gpus(0).vram_total_bytes(), 80000u);
   EXPECT_EQ(cuzk_status.gpus(0).vram_free_bytes(), 50000u);
@@ -1391,7 +1392,7 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   const fs::path file = dir.path() / "zkpipe.toml";
   std::ofstream(file) << "listen = \"unix:/run/zkpipe.sock\"\nbudget = \"8GiB\"\nsynthesis_workers = 3\n"
                          "parameter_roots = [\"/srv/params\"]\ndrain_seconds = 5\n";
-  const ServiceConfig c = load_config(file);
+  const config::ServiceConfig c = config::load_config(file);
   EXPECT_EQ(c.listen, "unix:/run/zkpipe.sock");
   EXPECT_EQ(c.budget_bytes, std::size_t{8} << 30);
   EXPECT_EQ(c.synthesis_workers, 3u);
@@ -1402,8 +1403,8 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   auto refused = [&](const std::string& text, const std::string& expect) {
     std::ofstream(file) << text;
     try {
-      load_config(file).validate();
-    } catch (const ConfigError& e) {
+      config::load_config(file).validate();
+    } catch (const config::ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
       return;
     }
@@ -1438,57 +1439,58 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   refused("pinned_copy = \"no\"\n", "pinned_copy: expected true or false");
   refused("[cuzk_params]\n\"porep-32g\" = 5\n", "cuzk_params.porep-32g: expected a .params file name");
   std::ofstream(file) << "[cuzk_params]\n\"porep-32g\" = \"/srv/p32.params\"\n";
-  EXPECT_EQ(load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
+  EXPECT_EQ(config::load_config(file).cuzk_params.at("porep-32g"), fs::path("/srv/p32.params"));
   std::ofstream(file) << "listen = \"0.0.0.0:50051\"\nallow_remote = true\n";
-  EXPECT_NO_THROW(load_config(file).validate());
+  EXPECT_NO_THROW(config::load_config(file).validate());
   // Several engine devices, a GPU listed twice being two of them; without the key, the one `device` names.
   std::ofstream(file) << "backend = \"cuda\"\ndevices = [0, 1, 1]\nworkers_per_device = 2\n";
-  const ServiceConfig several = load_config(file);
+  const config::ServiceConfig several = config::load_config(file);
   EXPECT_NO_THROW(several.validate());
   EXPECT_EQ(several.engine_devices(), (std::vector<int>{0, 1, 1}));
   std::ofstream(file) << "device = 3\ndevice_memory = \"16GiB\"\n";
-  EXPECT_EQ(load_config(file).device, std::optional<int>{3});
-  EXPECT_EQ(load_config(file).device_memory.of(3), std::size_t{16} << 30);
-  EXPECT_EQ(load_config(file).engine_devices(), std::vector<int>{3});
+  EXPECT_EQ(config::load_config(file).device, std::optional<int>{3});
+  EXPECT_EQ(config::load_config(file).device_memory.of(3), std::size_t{16} << 30);
+  EXPECT_EQ(config::load_config(file).engine_devices(), std::vector<int>{3});
   std::ofstream(file) << "devices = [0, 1]\ndevice_memory = \"1=24GiB\"\n";
-  EXPECT_EQ(load_config(file).device_memory.of(0), std::nullopt);
-  EXPECT_EQ(load_config(file).device_memory.of(1), std::size_t{24} << 30);
-  EXPECT_TRUE(load_config(file).pinned_copy);
+  EXPECT_EQ(config::load_config(file).device_memory.of(0), std::nullopt);
+  EXPECT_EQ(config::load_config(file).device_memory.of(1), std::size_t{24} << 30);
+  EXPECT_TRUE(config::load_config(file).pinned_copy);
   std::ofstream(file) << "pinned_copy = false\n";
-  EXPECT_FALSE(load_config(file).pinned_copy);
+  EXPECT_FALSE(config::load_config(file).pinned_copy);
   std::ofstream(file) << "device_memory = 17179869184\n";
-  EXPECT_EQ(load_config(file).device_memory.of(0), std::size_t{16} << 30);
+  EXPECT_EQ(config::load_config(file).device_memory.of(0), std::size_t{16} << 30);
   // auto (the default) and the explicit backends parse; without device or devices
   // nothing names a GPU, and the one engine device is 0.
   for (const std::string backend : {"auto", "cpu", "cuda"}) {
     std::ofstream(file) << "backend = \"" << backend << "\"\n";
-    const ServiceConfig chosen = load_config(file);
+    const config::ServiceConfig chosen = config::load_config(file);
     EXPECT_NO_THROW(chosen.validate());
     EXPECT_EQ(chosen.backend, backend);
     EXPECT_FALSE(chosen.device.has_value());
     EXPECT_EQ(chosen.engine_devices(), std::vector<int>{0});
   }
-  EXPECT_EQ(ServiceConfig{}.backend, "auto");
+  EXPECT_EQ(config::ServiceConfig{}.backend, "auto");
   // Curio's defaults: a [cuzk] section (or zkpipe serve --cuzk) listens where Curio
   // looks and takes a 32 GiB C1 output; keys given explicitly still win.
   std::ofstream(file) << "[cuzk]\n";
-  const ServiceConfig cuzk = load_config(file);
+  const config::ServiceConfig cuzk = config::load_config(file);
   EXPECT_TRUE(cuzk.cuzk_defaults);
   EXPECT_EQ(cuzk.listen, "unix:///run/curio/cuzk.sock");
   EXPECT_EQ(cuzk.max_request_bytes, std::size_t{256} << 20);
   EXPECT_NO_THROW(cuzk.validate());
-  EXPECT_EQ(parse_listen_address(cuzk.listen).path, "/run/curio/cuzk.sock");
+  EXPECT_EQ(config::parse_listen_address(cuzk.listen).path, "/run/curio/cuzk.sock");
   std::ofstream(file) << "listen = \"unix:/tmp/c.sock\"\nmax_request_bytes = \"64MiB\"\n";
-  EXPECT_EQ(load_config(file, true).listen, "unix:/tmp/c.sock");
-  EXPECT_EQ(load_config(file, true).max_request_bytes, std::size_t{64} << 20);
-  EXPECT_TRUE(load_config(file, true).cuzk_defaults);
-  EXPECT_FALSE(load_config(file).cuzk_defaults);
+  EXPECT_EQ(config::load_config(file, true).listen, "unix:/tmp/c.sock");
+  EXPECT_EQ(config::load_config(file, true).max_request_bytes, std::size_t{64} << 20);
+  EXPECT_TRUE(config::load_config(file, true).cuzk_defaults);
+  EXPECT_FALSE(config::load_config(file).cuzk_defaults);
   refused("[cuzk]\nlisten = \"x\"\n", "cuzk.listen: unknown key");
   refused("cuzk = true\n", "cuzk: expected a table");
   refused("listen = \"unix://relative.sock\"\n", "unix:// takes an absolute path");
   // The documented example is every default, and parses.
-  const ServiceConfig example = load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
-  const ServiceConfig defaults;
+  const config::ServiceConfig example =
+      config::load_config(fs::path(ZKPIPE_SOURCE_DIR) / "docs/deploy/zkpipe.example.toml");
+  const config::ServiceConfig defaults;
   EXPECT_EQ(example.listen, defaults.listen);
   EXPECT_EQ(example.max_request_bytes, defaults.max_request_bytes);
   EXPECT_EQ(example.param_idle_seconds, defaults.param_idle_seconds);
@@ -1502,9 +1504,9 @@ TEST(ServiceConfig, TomlFileFlagsAndRefusals) {
   EXPECT_EQ(example.heartbeat_seconds, defaults.heartbeat_seconds);
   EXPECT_EQ(example.max_waits_per_peer, defaults.max_waits_per_peer);
   EXPECT_EQ(example.cuzk_params, defaults.cuzk_params);
-  EXPECT_TRUE(parse_listen_address("[::1]:1").loopback());
-  EXPECT_TRUE(parse_listen_address("127.0.0.2:1").loopback());
-  EXPECT_FALSE(parse_listen_address("10.0.0.1:1").loopback());
+  EXPECT_TRUE(config::parse_listen_address("[::1]:1").loopback());
+  EXPECT_TRUE(config::parse_listen_address("127.0.0.2:1").loopback());
+  EXPECT_FALSE(config::parse_listen_address("10.0.0.1:1").loopback());
 }
 
 }  // namespace

@@ -27,10 +27,10 @@
 #include "groth16/setup.hpp"
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
-#include "service/cuzk_request.hpp"
+#include "service/api/cuzk_request.hpp"
+#include "service/api/grpc_server.hpp"
 #include "service/errors.hpp"
-#include "service/filecoin_update_job.hpp"
-#include "service/grpc_server.hpp"
+#include "service/jobs/filecoin_update_job.hpp"
 #include "service/proving_service.hpp"
 #include "io/temp_dir.hpp"
 #include "filecoin_job_util.hpp"
@@ -104,26 +104,26 @@ class UpdateService : public ::testing::Test {
   static inline std::unique_ptr<TempDir> keys_;
   TempDir dir_;
   fs::path root_;
-  ServiceConfig config_;
+  config::ServiceConfig config_;
 };
 
 // Beside cuzk_api_test's CuzkRequest tests: the names and numbers a SnapDeals request uses.
 TEST(CuzkRequest, UpdateProofsByNameAndNumberAndTheirCircuitIds) {
-  const RegisteredUpdate by_number = registered_update_proof(std::uint64_t{3});
+  const jobs::RegisteredUpdate by_number = jobs::registered_update_proof(std::uint64_t{3});
   EXPECT_EQ(by_number.name, "StackedDrg32GiBV1");
   EXPECT_EQ(by_number.sector_bytes, std::uint64_t{32} << 30);
   EXPECT_EQ(by_number.shape.partitions, 16u);
   EXPECT_EQ(by_number.circuit_name, "filecoin-snapdeals/32GiB");
-  EXPECT_EQ(registered_update_proof("StackedDrg64GiBV1").shape.partitions, 16u);
-  EXPECT_EQ(registered_update_proof(std::uint64_t{0}).name, "StackedDrg2KiBV1");
-  EXPECT_EQ(registered_update_proof("StackedDrg2KiBV1").shape.partitions, 1u);
-  EXPECT_EQ(registered_update_proof("StackedDrg8MiBV1").shape.partitions, 4u);
-  EXPECT_THROW(registered_update_proof(std::uint64_t{5}), ServiceError);
-  EXPECT_THROW(registered_update_proof("StackedDrg32GiBV1_1"), ServiceError);
-  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{32} << 30), "snap-32g");
-  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{64} << 30), "snap-64g");
-  EXPECT_EQ(cuzk_update_circuit_id(kSectorBytes), "snap-2k");
-  EXPECT_EQ(cuzk_update_circuit_id(std::uint64_t{512} << 20), "snap-512m");
+  EXPECT_EQ(jobs::registered_update_proof("StackedDrg64GiBV1").shape.partitions, 16u);
+  EXPECT_EQ(jobs::registered_update_proof(std::uint64_t{0}).name, "StackedDrg2KiBV1");
+  EXPECT_EQ(jobs::registered_update_proof("StackedDrg2KiBV1").shape.partitions, 1u);
+  EXPECT_EQ(jobs::registered_update_proof("StackedDrg8MiBV1").shape.partitions, 4u);
+  EXPECT_THROW(jobs::registered_update_proof(std::uint64_t{5}), ServiceError);
+  EXPECT_THROW(jobs::registered_update_proof("StackedDrg32GiBV1_1"), ServiceError);
+  EXPECT_EQ(api::cuzk_update_circuit_id(std::uint64_t{32} << 30), "snap-32g");
+  EXPECT_EQ(api::cuzk_update_circuit_id(std::uint64_t{64} << 30), "snap-64g");
+  EXPECT_EQ(api::cuzk_update_circuit_id(kSectorBytes), "snap-2k");
+  EXPECT_EQ(api::cuzk_update_circuit_id(std::uint64_t{512} << 20), "snap-512m");
 }
 
 // One update proved as a zkpipe.v1 job, another as Curio's ProveReplicaUpdate2 through
@@ -146,7 +146,7 @@ TEST_F(UpdateService, AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndTh
   EXPECT_TRUE(verifies(done.proof(), input.circuit));
   EXPECT_EQ(done.partitions(), 1u);
 
-  GrpcServer server(*s, config_, "");
+  api::GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   const UpdateInput other = update_2kib(33, update_key());
@@ -209,7 +209,7 @@ TEST_F(UpdateService, CuzkSnapDealsRequestsAreRefusedLikeTheService) {
   config_.listen = "127.0.0.1:0";
   config_.cuzk_params = {{"snap-2k", update_key()}};
   auto s = start();
-  GrpcServer server(*s, config_, "");
+  api::GrpcServer server(*s, config_, "");
   auto stub = cuzk::v1::ProvingEngine::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
   cuzk::v1::SubmitProofRequest r = cuzk_request(update_2kib(34, update_key()));
