@@ -169,22 +169,6 @@ void enforce_equal(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& 
   cs.enforce(r1cs::LC(), r1cs::LC(), difference);
 }
 
-std::pair<Boolean, Boolean> conditional_swap(r1cs::ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
-                                             const Boolean& y) {
-  if (swap.is_constant()) return swap.value() ? std::pair{y, x} : std::pair{x, y};
-  if (x.is_constant() && y.is_constant() && x.value() == y.value()) return {x, y};
-  const bool first_value = swap.value() ? y.value() : x.value();
-  const bool second_value = swap.value() ? x.value() : y.value();
-  // first = x + swap·(y − x), second = y + swap·(x − y): each is x or y, so boolean.
-  const Boolean first = new_bit(cs, first_value, [&](r1cs::Variable v) {
-    cs.enforce(swap.lc(), y.lc() - x.lc(), r1cs::LC(v) - x.lc());
-  });
-  const Boolean second = new_bit(cs, second_value, [&](r1cs::Variable v) {
-    cs.enforce(swap.lc(), x.lc() - y.lc(), r1cs::LC(v) - y.lc());
-  });
-  return {first, second};
-}
-
 std::vector<bool> bytes_to_bits_be(std::span<const std::uint8_t> bytes) {
   std::vector<bool> bits;
   bits.reserve(8 * bytes.size());

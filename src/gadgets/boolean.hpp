@@ -73,12 +73,6 @@ Boolean sha256_maj(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& 
 // std::invalid_argument when they differ: the circuit could never be satisfied).
 void enforce_equal(r1cs::ConstraintSystem& cs, const Boolean& a, const Boolean& b);
 
-// (x, y) when swap is false, (y, x) when it is true; two constraints unless the
-// inputs are constants. (Not a bellperson gadget: the PoRep-like circuit's SHA-256
-// Merkle paths use it.)
-std::pair<Boolean, Boolean> conditional_swap(r1cs::ConstraintSystem& cs, const Boolean& swap, const Boolean& x,
-                                             const Boolean& y);
-
 // Bytes as bits, most significant bit of each byte first (SHA-256's order).
 std::vector<bool> bytes_to_bits_be(std::span<const std::uint8_t> bytes);
 std::vector<std::uint8_t> bits_to_bytes_be(const std::vector<bool>& bits);

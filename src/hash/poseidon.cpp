@@ -39,15 +39,4 @@ void permute(const Params& p, std::span<Fr> state) {
   }
 }
 
-Fr merkle_domain_tag(std::size_t arity) { return Fr::from_u64((std::uint64_t{1} << arity) - 1); }
-
-Fr hash(const Params& p, std::span<const Fr> inputs) {
-  if (inputs.size() != p.arity()) throw std::invalid_argument("poseidon::hash: input count is not the arity");
-  std::vector<Fr> state(p.t);
-  state[0] = merkle_domain_tag(p.arity());
-  std::copy(inputs.begin(), inputs.end(), state.begin() + 1);
-  permute(p, state);
-  return state[1];
-}
-
 }  // namespace zkpipe::hash::poseidon

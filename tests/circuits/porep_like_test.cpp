@@ -2,9 +2,10 @@
 
 #include <set>
 
-#include "hash/merkle.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "circuits/porep_like/sparse_trees.hpp"
+#include "hash/merkle.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/test_system.hpp"
@@ -23,9 +24,10 @@ TEST(PorepPreset, UnknownNameListsTheKnownOnes) {
 }
 
 // Preset 2eN has at most 2^N constraints, the Groth16 input constraints included, so
-// that its domain is 2^N. (2e27, 24 s to count, is checked by `zkpipe circuit info`.)
+// that its domain is 2^N (tiny's is 2^12). (2e27, 24 s to count, is checked by `zkpipe circuit info`.)
 TEST(PorepPreset, EachPresetFitsTheDomainItsNameGives) {
-  for (auto [name, log_n] : {std::pair{"2e16", 16}, std::pair{"2e20", 20}, std::pair{"2e24", 24}}) {
+  for (auto [name, log_n] :
+       {std::pair{"tiny", 12}, std::pair{"2e16", 16}, std::pair{"2e20", 20}, std::pair{"2e24", 24}}) {
     const PorepLikeCircuit circuit(find_preset(name), 1, 1);
     r1cs::ShapeSystem shape;
     circuit.synthesize(shape, 0);
@@ -51,10 +53,11 @@ TEST(SparseTrees, PathsOfEveryOpenedLeafReachTheSharedRoot) {
     return n;
   };
   SparseSha256Tree sha(9, sha_leaves, sha_fill);
-  SparsePoseidonTree pos(3, poseidon_leaves, [](std::size_t l, std::uint64_t i) { return ff::Fr::from_u64(1000 * l + i); });
+  SparsePoseidonTree pos(3, poseidon_leaves,
+                         [](std::size_t l, std::uint64_t i) { return ff::Fr::from_u64(1000 * l + i); });
   for (const auto& [i, leaf] : sha_leaves) {
     EXPECT_EQ(hash::merkle::sha256_root_from_path(leaf, sha.path(i)), sha.root());
-    EXPECT_EQ(hash::merkle::poseidon_root_from_path(poseidon_leaves[i], pos.path(i)), pos.root());
+    EXPECT_EQ(filecoin::core::root_from_path(poseidon_leaves[i], pos.path(i)), pos.root());
   }
   Node wrong = sha_leaves[3];
   wrong[5] ^= 1;
@@ -69,7 +72,17 @@ TEST(SparseTrees, MatchTheFullTreeWhenEveryLeafIsOpened) {
     opened[i] = all.back();
   }
   SparsePoseidonTree sparse(2, opened, [](std::size_t, std::uint64_t) -> ff::Fr { throw std::logic_error("no fill"); });
-  EXPECT_EQ(sparse.root(), hash::merkle::PoseidonTree(all).root());
+  const filecoin::core::PoseidonTree full(all, filecoin::core::TreeShape{8, 0, 0});
+  EXPECT_EQ(sparse.root(), full.root());
+  for (std::uint64_t i : {0u, 9u, 63u}) {
+    const filecoin::core::PoseidonPath sparse_path = sparse.path(i);
+    const filecoin::core::PoseidonPath full_path = full.path(i);
+    ASSERT_EQ(sparse_path.size(), full_path.size());
+    for (std::size_t level = 0; level < full_path.size(); ++level) {
+      EXPECT_EQ(sparse_path[level].index, full_path[level].index);
+      EXPECT_EQ(sparse_path[level].hashes, full_path[level].hashes);
+    }
+  }
 }
 
 class PorepCircuit : public ::testing::TestWithParam<const char*> {};

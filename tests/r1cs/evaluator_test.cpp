@@ -2,19 +2,31 @@
 
 #include <random>
 
-#include "gadgets/merkle.hpp"
-#include "gadgets/poseidon.hpp"
+#include "gadgets/num.hpp"
+#include "gadgets/sha256.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/recording_system.hpp"
-#include "gadgets/sha256.hpp"
 #include "r1cs/shape_system.hpp"
 #include "r1cs/witness_system.hpp"
 
 namespace zkpipe::r1cs {
 namespace {
 
-// A mixed circuit: a public SHA-256 digest of private bytes, and a Poseidon hash of
-// private field elements exposed as a public input.
+// x⁵ as x², x⁴, x⁵: three products of linear combinations, as a hash's S-box.
+gadgets::Num pow5(ConstraintSystem& cs, const gadgets::Num& x) {
+  const gadgets::AllocatedNum x2 = gadgets::AllocatedNum::alloc(cs, x.value.square());
+  cs.enforce(x.lc, x.lc, x2.lc());
+  const gadgets::AllocatedNum x4 = gadgets::AllocatedNum::alloc(cs, x2.value().square());
+  cs.enforce(x2.lc(), x2.lc(), x4.lc());
+  const gadgets::AllocatedNum x5 = gadgets::AllocatedNum::alloc(cs, x4.value() * x.value);
+  cs.enforce(x4.lc(), x.lc, x5.lc());
+  return gadgets::Num::of(x5);
+}
+
+// A mixed circuit: a public SHA-256 digest of private bytes (boolean constraints,
+// short combinations), and a field part shaped like Poseidon — S-boxes on cells that
+// are long linear combinations with constants (every round mixes each cell into every
+// other) — whose first cell is exposed as a public input.
 void synthesize_mixed(ConstraintSystem& cs, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> msg(40);
@@ -24,11 +36,27 @@ void synthesize_mixed(ConstraintSystem& cs, std::uint64_t seed) {
   digest.resize(128);
   gadgets::inputize_packed(cs, digest);
 
-  std::vector<gadgets::Num> inputs;
-  for (int i = 0; i < 8; ++i) inputs.push_back(gadgets::Num::of(gadgets::AllocatedNum::alloc(cs, Fr::random(rng))));
-  const gadgets::Num h = gadgets::poseidon::hash(cs, hash::poseidon::params_t9(), inputs);
-  const gadgets::AllocatedNum out = gadgets::AllocatedNum::alloc_input(cs, h.value);
-  gadgets::enforce_equal(cs, h, gadgets::Num::of(out));
+  constexpr std::size_t kWidth = 8;
+  std::vector<gadgets::Num> cells;
+  for (std::size_t i = 0; i < kWidth; ++i) {
+    cells.push_back(gadgets::Num::of(gadgets::AllocatedNum::alloc(cs, Fr::random(rng))));
+  }
+  for (std::uint64_t round = 0; round < 4; ++round) {
+    for (gadgets::Num& x : cells) x = pow5(cs, x);
+    std::vector<gadgets::Num> mixed;
+    for (std::size_t i = 0; i < kWidth; ++i) {
+      gadgets::Num acc = gadgets::Num::constant(Fr::from_u64(round + 1));
+      for (std::size_t j = 0; j < kWidth; ++j) {
+        gadgets::Num term = cells[j];
+        term *= Fr::from_u64(i + j + 1);
+        acc += term;
+      }
+      mixed.push_back(std::move(acc));
+    }
+    cells = std::move(mixed);
+  }
+  const gadgets::AllocatedNum out = gadgets::AllocatedNum::alloc_input(cs, cells[0].value);
+  gadgets::enforce_equal(cs, cells[0], gadgets::Num::of(out));
 }
 
 TEST(CsrEvaluator, EqualsProvingAssignmentOnAMixedCircuit) {

@@ -2,35 +2,37 @@
 
 #include <tbb/parallel_for.h>
 
-#include <algorithm>
-#include <array>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
+#include "circuits/filecoin/core/constraint_gadgets.hpp"
+#include "circuits/filecoin/core/insertion_gadget.hpp"
+#include "circuits/filecoin/core/por_gadget.hpp"
+#include "circuits/filecoin/hashers/poseidon_gadget.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
+#include "circuits/filecoin/porep/stacked_replica.hpp"
 #include "gadgets/boolean.hpp"
-#include "gadgets/merkle.hpp"
-#include "gadgets/num.hpp"
-#include "gadgets/poseidon.hpp"
-#include "hash/poseidon.hpp"
-#include "hash/poseidon_params.hpp"
 #include "gadgets/sha256.hpp"
-#include "hash/sha256.hpp"
 #include "r1cs/witness_system.hpp"
 
 namespace zkpipe::porep_like {
 
 namespace {
 
+namespace core = filecoin::core;
+namespace hashers = filecoin::hashers;
+using gadgets::AllocatedNum;
+using gadgets::Boolean;
+
+// Labels and column hashes are Filecoin's arity-11 Poseidon (its column hash).
 constexpr std::size_t kColumnArity = 11;
+// Index bits per level of the arity-8 replica tree.
+constexpr std::size_t kReplicaLevelBits = 3;
 // In SHA-256 bit order, the two top bits of byte 31: cleared in every trimmed node.
 constexpr std::size_t kTrimmedBits[] = {248, 249};
-
-Node trimmed(Node digest) {
-  digest[31] &= 0x3f;
-  return digest;
-}
 
 // A pseudo-random trimmed node for (tag, seed, a, b, c).
 Node derive(const char* tag, std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) {
@@ -38,7 +40,7 @@ Node derive(const char* tag, std::uint64_t seed, std::uint64_t a, std::uint64_t 
   for (std::uint64_t v : {seed, a, b, c}) {
     for (int i = 0; i < 8; ++i) msg.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
   }
-  return trimmed(hash::sha256::hash(msg));
+  return hashers::trimmed_sha256(msg);
 }
 
 void append_node_field(std::vector<std::uint8_t>& msg, std::uint64_t node) {
@@ -56,33 +58,75 @@ std::vector<std::uint8_t> label_preimage(const Node& replica_id, std::uint64_t n
   return msg;
 }
 
-std::vector<ff::Fr> padded(std::vector<ff::Fr> v, std::size_t n) {
-  v.resize(n, ff::Fr::zero());
-  return v;
+// Arity-11 Poseidon of up to 11 elements, zero padded.
+ff::Fr column_hash(std::vector<ff::Fr> preimage) {
+  preimage.resize(kColumnArity, ff::Fr::zero());
+  return hashers::poseidon::hash(preimage);
 }
 
-std::vector<gadgets::Num> padded(std::vector<gadgets::Num> v, std::size_t n) {
-  v.resize(n, gadgets::Num::constant(ff::Fr::zero()));
-  return v;
+AllocatedNum column_hash(r1cs::ConstraintSystem& cs, std::vector<AllocatedNum> preimage, const AllocatedNum& zero) {
+  preimage.resize(kColumnArity, zero);
+  return hashers::poseidon::hash(cs, preimage);
 }
 
 // A trimmed node's bits as private variables (the two trimmed bits constant zero).
-std::vector<gadgets::Boolean> alloc_node_bits(r1cs::ConstraintSystem& cs, const Node& node) {
+std::vector<Boolean> alloc_node_bits(r1cs::ConstraintSystem& cs, const Node& node) {
   std::vector<bool> values = gadgets::bytes_to_bits_be(node);
-  std::vector<gadgets::Boolean> bits(256);
+  std::vector<Boolean> bits(256);
   for (std::size_t i = 0; i < 256; ++i) {
     bool trimmed_bit = i == kTrimmedBits[0] || i == kTrimmedBits[1];
-    bits[i] = trimmed_bit ? gadgets::Boolean::constant(false) : gadgets::Boolean::alloc(cs, values[i]);
+    bits[i] = trimmed_bit ? Boolean::constant(false) : Boolean::alloc(cs, values[i]);
   }
   return bits;
 }
 
+// The Fr a trimmed node's bits (SHA-256 order) encode: its bytes read little-endian.
+// The two trimmed bits, the Fr's top two, are left out: they are constant zero.
+gadgets::Num pack_node(std::span<const Boolean> node_bits) {
+  const std::vector<Boolean> le = gadgets::reverse_bit_numbering(node_bits);
+  return gadgets::pack_bits_le(std::span(le).first(ff::Fr::kBits - 1));
+}
+
 // The 32-byte node field (24 zero bytes, then the index as a big-endian u64) from
 // the challenge's index bits (least significant first).
-std::vector<gadgets::Boolean> node_field_bits(std::span<const gadgets::Boolean> index_bits) {
-  std::vector<gadgets::Boolean> bits(256, gadgets::Boolean::constant(false));
+std::vector<Boolean> node_field_bits(std::span<const Boolean> index_bits) {
+  std::vector<Boolean> bits(256, Boolean::constant(false));
   for (std::size_t i = 0; i < index_bits.size(); ++i) bits[255 - i] = index_bits[i];
   return bits;
+}
+
+// A challenged node's index bits, least significant first, and the public input
+// they pack into.
+struct ChallengeIndex {
+  std::vector<Boolean> bits;
+  AllocatedNum input;
+};
+
+ChallengeIndex alloc_challenge_index(r1cs::ConstraintSystem& cs, std::uint64_t node, std::size_t count) {
+  auto s = cs.scope("index");
+  std::vector<bool> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = ((node >> i) & 1) != 0;
+  std::vector<Boolean> bits = gadgets::alloc_bits(cs, values);
+  const AllocatedNum input = gadgets::inputize_packed(cs, bits);
+  return ChallengeIndex{std::move(bits), input};
+}
+
+// The root above `leaf`: per level, the siblings allocated, the current node inserted
+// among them at the position the level's index bits give, the children hashed.
+// (The path's own indexes are not read: the challenge's bits are the positions.)
+AllocatedNum climb(r1cs::ConstraintSystem& cs, core::TreeHash hash, AllocatedNum cur,
+                   const std::vector<core::PathElement>& path, std::span<const Boolean> index_bits) {
+  const std::size_t bits_per_level = hash == core::TreeHash::kSha256 ? 1 : kReplicaLevelBits;
+  for (std::size_t level = 0; level < path.size(); ++level) {
+    auto s = cs.scope("level", level);
+    std::vector<AllocatedNum> others;
+    others.reserve(path[level].hashes.size());
+    for (const ff::Fr& h : path[level].hashes) others.push_back(AllocatedNum::alloc(cs, h));
+    const std::vector<AllocatedNum> children =
+        core::insert(cs, cur, index_bits.subspan(bits_per_level * level, bits_per_level), others);
+    cur = core::tree_node(cs, hash, children);
+  }
+  return cur;
 }
 
 void check(const Preset& p) {
@@ -135,7 +179,7 @@ PorepLikeCircuit::PorepLikeCircuit(const Preset& preset, std::uint64_t seed, std
             return leaves;
           }(),
           [&](std::size_t level, std::uint64_t index) {
-            return hash::merkle::node_to_fr(derive("zkpipe porep replica fill", seed, level, index));
+            return hashers::domain_to_fr(derive("zkpipe porep replica fill", seed, level, index));
           }) {}
 
 std::string PorepLikeCircuit::name() const { return "porep-like/" + preset_.name; }
@@ -164,35 +208,38 @@ PorepLikeCircuit::Column PorepLikeCircuit::column(std::uint64_t node) const {
     if (preset_.label_hash == LabelHash::kSha256) {
       std::vector<Node> slots;
       for (std::size_t k = 0; k < preset_.slots(); ++k) slots.push_back(parents[k % parents.size()]);
-      prev_node = trimmed(hash::sha256::hash(label_preimage(replica_id_, node, prev_node, slots)));
-      prev_value = hash::merkle::node_to_fr(prev_node);
+      prev_node = hashers::trimmed_sha256(label_preimage(replica_id_, node, prev_node, slots));
+      prev_value = hashers::domain_to_fr(prev_node);
     } else {
-      std::vector<ff::Fr> in{hash::merkle::node_to_fr(replica_id_), ff::Fr::from_u64(node), prev_value};
-      for (const Node& p : parents) in.push_back(hash::merkle::node_to_fr(p));
-      prev_value = hash::poseidon::hash(hash::poseidon::params_t12(), padded(in, kColumnArity));
+      std::vector<ff::Fr> in{hashers::domain_to_fr(replica_id_), ff::Fr::from_u64(node), prev_value};
+      for (const Node& p : parents) in.push_back(hashers::domain_to_fr(p));
+      prev_value = column_hash(std::move(in));
     }
     col.parents.insert(col.parents.end(), parents.begin(), parents.end());
     labels.push_back(prev_value);
   }
-  col.hash = hash::poseidon::hash(hash::poseidon::params_t12(), padded(labels, kColumnArity));
+  col.hash = column_hash(std::move(labels));
   return col;
 }
 
 std::vector<ff::Fr> PorepLikeCircuit::public_inputs(std::size_t partition) const {
   if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
-  std::vector<ff::Fr> in{hash::merkle::node_to_fr(replica_id_), hash::merkle::node_to_fr(data_tree_.root()), replica_tree_.root()};
+  std::vector<ff::Fr> in{hashers::domain_to_fr(replica_id_), hashers::domain_to_fr(data_tree_.root()),
+                         replica_tree_.root()};
   for (std::size_t j = 0; j < preset_.challenges; ++j) in.push_back(ff::Fr::from_u64(challenge(partition, j)));
   return in;
 }
 
 PorepLikeCircuit::Shared PorepLikeCircuit::synthesize_shared(r1cs::ConstraintSystem& cs) const {
-  std::vector<gadgets::Boolean> replica_bits = alloc_node_bits(cs, replica_id_);
-  gadgets::Num replica = gadgets::merkle::pack_node(replica_bits);
-  const auto replica_input = gadgets::AllocatedNum::alloc_input(cs, replica.value);
-  gadgets::enforce_equal(cs, gadgets::Num::of(replica_input), replica);
-  const auto comm_d = gadgets::AllocatedNum::alloc_input(cs, hash::merkle::node_to_fr(data_tree_.root()));
-  const auto comm_r = gadgets::AllocatedNum::alloc_input(cs, replica_tree_.root());
-  return Shared{std::move(replica_bits), std::move(replica), comm_d, comm_r};
+  std::vector<Boolean> replica_bits = alloc_node_bits(cs, replica_id_);
+  const gadgets::Num packed = pack_node(replica_bits);
+  const auto replica = AllocatedNum::alloc_input(cs, packed.value);
+  gadgets::enforce_equal(cs, gadgets::Num::of(replica), packed);
+  const auto comm_d = AllocatedNum::alloc_input(cs, hashers::domain_to_fr(data_tree_.root()));
+  const auto comm_r = AllocatedNum::alloc_input(cs, replica_tree_.root());
+  const auto zero = AllocatedNum::alloc(cs, ff::Fr::zero());
+  cs.enforce(zero.lc(), r1cs::LC(r1cs::Variable::one()), r1cs::LC());  // zero·1 = 0
+  return Shared{std::move(replica_bits), replica, comm_d, comm_r, zero};
 }
 
 void PorepLikeCircuit::synthesize_challenge(r1cs::ConstraintSystem& cs, const Shared& shared, std::size_t partition,
@@ -200,53 +247,49 @@ void PorepLikeCircuit::synthesize_challenge(r1cs::ConstraintSystem& cs, const Sh
   auto challenge_scope = cs.scope("challenge", j);
   const std::uint64_t node = challenge(partition, j);
   const Column& col = columns_.at(node);
-  const auto index_bits =
-      gadgets::merkle::alloc_index_bits(cs, node, 3 * preset_.replica_tree_depth, gadgets::merkle::IndexVisibility::kPublic);
+  const ChallengeIndex index = alloc_challenge_index(cs, node, kReplicaLevelBits * preset_.replica_tree_depth);
 
   {
     auto s = cs.scope("data");
     const std::uint64_t leaf = node & ((std::uint64_t{1} << preset_.data_tree_depth) - 1);
-    const auto leaf_bits = alloc_node_bits(cs, data_leaf(leaf));
-    const auto path = data_tree_.path(leaf);
-    gadgets::Num root = gadgets::merkle::sha256_root(cs, leaf_bits, path.siblings, std::span(index_bits).first(preset_.data_tree_depth));
-    gadgets::enforce_equal(cs, root, gadgets::Num::of(shared.comm_d));
+    const AllocatedNum leaf_num = AllocatedNum::alloc(cs, hashers::domain_to_fr(data_leaf(leaf)));
+    const AllocatedNum root = climb(cs, core::TreeHash::kSha256, leaf_num,
+                                    filecoin::porep::tree_d_path(data_tree_.path(leaf)), index.bits);
+    core::enforce_equal(cs, root, shared.comm_d);
   }
 
-  std::vector<gadgets::Num> labels;
-  std::vector<gadgets::Boolean> prev_bits(256, gadgets::Boolean::constant(false));
-  gadgets::Num prev = gadgets::Num::constant(ff::Fr::zero());
-  const gadgets::Num node_num = gadgets::pack_bits_le(index_bits);
+  std::vector<AllocatedNum> labels;
+  std::vector<Boolean> prev_bits(256, Boolean::constant(false));
   for (std::size_t l = 0; l < preset_.layers; ++l) {
     auto s = cs.scope("label", l);
     std::span<const Node> parents(col.parents.data() + l * preset_.parents, preset_.parents);
     if (preset_.label_hash == LabelHash::kSha256) {
-      std::vector<gadgets::Boolean> msg(shared.replica_bits.begin(), shared.replica_bits.end());
-      const auto node_bits = node_field_bits(index_bits);
+      std::vector<Boolean> msg(shared.replica_bits.begin(), shared.replica_bits.end());
+      const auto node_bits = node_field_bits(index.bits);
       msg.insert(msg.end(), node_bits.begin(), node_bits.end());
       msg.insert(msg.end(), prev_bits.begin(), prev_bits.end());
-      std::vector<std::vector<gadgets::Boolean>> parent_bits;
+      std::vector<std::vector<Boolean>> parent_bits;
       for (const Node& p : parents) parent_bits.push_back(alloc_node_bits(cs, p));
       for (std::size_t k = 0; k < preset_.slots(); ++k) {
         const auto& bits = parent_bits[k % parent_bits.size()];
         msg.insert(msg.end(), bits.begin(), bits.end());
       }
       prev_bits = gadgets::sha256::hash(cs, msg);
-      for (std::size_t t : kTrimmedBits) prev_bits[t] = gadgets::Boolean::constant(false);
-      labels.push_back(gadgets::merkle::pack_node(prev_bits));
+      for (std::size_t t : kTrimmedBits) prev_bits[t] = Boolean::constant(false);
+      // The column hash takes variables: the label's bits packed into one.
+      labels.push_back(gadgets::alloc_equal(cs, pack_node(prev_bits)));
     } else {
-      std::vector<gadgets::Num> in{shared.replica, node_num, prev};
-      for (const Node& p : parents) in.push_back(gadgets::Num::of(gadgets::AllocatedNum::alloc(cs, hash::merkle::node_to_fr(p))));
-      prev = gadgets::Num::of(gadgets::alloc_equal(cs, gadgets::poseidon::hash(cs, hash::poseidon::params_t12(), padded(in, kColumnArity))));
-      labels.push_back(prev);
+      std::vector<AllocatedNum> in{shared.replica, index.input, labels.empty() ? shared.zero : labels.back()};
+      for (const Node& p : parents) in.push_back(AllocatedNum::alloc(cs, hashers::domain_to_fr(p)));
+      labels.push_back(column_hash(cs, std::move(in), shared.zero));
     }
   }
 
   auto s = cs.scope("replica");
-  const gadgets::Num column_hash = gadgets::poseidon::hash(cs, hash::poseidon::params_t12(), padded(labels, kColumnArity));
-  gadgets::Num root = gadgets::merkle::poseidon_root(cs, column_hash, replica_tree_.path(node).siblings, index_bits);
-  gadgets::enforce_equal(cs, root, gadgets::Num::of(shared.comm_r));
+  const AllocatedNum leaf_num = column_hash(cs, std::move(labels), shared.zero);
+  const AllocatedNum root = climb(cs, core::TreeHash::kPoseidon, leaf_num, replica_tree_.path(node), index.bits);
+  core::enforce_equal(cs, root, shared.comm_r);
 }
-
 void PorepLikeCircuit::synthesize(r1cs::ConstraintSystem& cs, std::size_t partition) const {
   if (partition >= partitions_) throw std::out_of_range("porep: no partition " + std::to_string(partition));
   auto scope = cs.scope("porep");

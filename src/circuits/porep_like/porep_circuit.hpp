@@ -1,10 +1,15 @@
 // A parametric circuit shaped like Filecoin's stacked-DRG PoRep circuit, for
-// workloads and benchmarks. Per challenged node of a sector:
-//   - a SHA-256 Merkle path from the node's data to comm_d (binary tree);
+// workloads and benchmarks, built on the Filecoin gadgets (circuits/filecoin) so
+// that its hashes and paths cost what the real circuit's do. Per challenged node of
+// a sector:
+//   - a SHA-256 Merkle path from the node's data to comm_d (binary tree, tree_d's
+//     nodes: the insertion and tree-node gadgets of filecoin::core);
 //   - a labeling chain over `layers` layers: label_l = H(replica_id ‖ node ‖
-//     label_{l−1} ‖ parent labels), H = SHA-256 (trimmed to 254 bits) or Poseidon;
-//   - a Poseidon (arity 11) hash of the column of labels;
-//   - a Poseidon arity-8 Merkle path from the column hash to comm_r.
+//     label_{l−1} ‖ parent labels), H = SHA-256 (trimmed to 254 bits) or Filecoin's
+//     Poseidon of arity 11 (the preimage zero padded);
+//   - Filecoin's Poseidon column hash (arity 11, zero padded below 11 layers);
+//   - an arity-8 Poseidon Merkle path from the column hash to comm_r (tree_r_last's
+//     base levels).
 // Public inputs: replica id, comm_d, comm_r, then each challenged node index.
 // Every value derives from a seed: partition p's challenges, the data, the parent
 // labels and the trees (sparse: see sparse_trees.hpp), so any machine rebuilds the
@@ -40,18 +45,22 @@ class PorepLikeCircuit final : public r1cs::PartitionedCircuit {
  private:
   struct Column {
     std::vector<Node> parents;  // layers × parents, layer-major
-    ff::Fr hash;                    // of the column of labels
+    ff::Fr hash;                // of the column of labels
   };
 
-  // What every challenge reads: the replica id's bits and packing, comm_d, comm_r.
+  // What every challenge reads: the replica id's bits and public input, comm_d,
+  // comm_r, and a variable constrained to zero that pads Poseidon preimages (the
+  // Filecoin gadget hashes variables only).
   struct Shared {
     std::vector<gadgets::Boolean> replica_bits;
-    gadgets::Num replica;
+    gadgets::AllocatedNum replica;
     gadgets::AllocatedNum comm_d;
     gadgets::AllocatedNum comm_r;
+    gadgets::AllocatedNum zero;
   };
   Shared synthesize_shared(r1cs::ConstraintSystem& cs) const;
-  void synthesize_challenge(r1cs::ConstraintSystem& cs, const Shared& shared, std::size_t partition, std::size_t j) const;
+  void synthesize_challenge(r1cs::ConstraintSystem& cs, const Shared& shared, std::size_t partition,
+                            std::size_t j) const;
 
   Node data_leaf(std::uint64_t node) const;
   Node parent_label(std::size_t layer, std::uint64_t node, std::size_t k) const;

@@ -2,8 +2,7 @@
 
 #include <stdexcept>
 
-#include "hash/poseidon.hpp"
-#include "hash/poseidon_params.hpp"
+#include "circuits/filecoin/hashers/poseidon_hash.hpp"
 
 namespace zkpipe::porep_like {
 
@@ -18,7 +17,7 @@ SparseSha256Tree::SparseSha256Tree(std::size_t depth, const std::map<std::uint64
     }
     std::map<std::uint64_t, Node> above;
     for (const auto& [index, node] : below) {
-      if (index % 2 == 0) above[index / 2] = hash::merkle::sha256_node(node, below.at(index + 1));
+      if (index % 2 == 0) above[index / 2] = filecoin::hashers::sha256_hash2(node, below.at(index + 1));
     }
     levels_.push_back(std::move(above));
   }
@@ -33,43 +32,41 @@ hash::merkle::Sha256Path SparseSha256Tree::path(std::uint64_t leaf) const {
   return p;
 }
 
-SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, ff::Fr>& leaves,
-                                       const std::function<ff::Fr(std::size_t, std::uint64_t)>& filler) {
+SparsePoseidonTree::SparsePoseidonTree(std::size_t depth, const std::map<std::uint64_t, Fr>& leaves,
+                                       const std::function<Fr(std::size_t, std::uint64_t)>& filler) {
   if (leaves.empty()) throw std::invalid_argument("sparse tree: no leaves");
-  constexpr std::uint64_t kArity = hash::merkle::kPoseidonArity;
   levels_.push_back(leaves);
+  std::vector<Fr> children;
   for (std::size_t level = 0; level < depth; ++level) {
     auto& below = levels_.back();
     for (const auto& [index, node] : std::map(below)) {
-      std::uint64_t first = index - index % kArity;
+      const std::uint64_t first = index - index % kArity;
       for (std::uint64_t k = first; k < first + kArity; ++k) {
         if (!below.contains(k)) below.emplace(k, filler(level, k));
       }
     }
-    std::map<std::uint64_t, ff::Fr> above;
+    std::map<std::uint64_t, Fr> above;
     for (auto it = below.begin(); it != below.end();) {
-      std::vector<ff::Fr> children;
-      std::uint64_t parent = it->first / kArity;
+      const std::uint64_t parent = it->first / kArity;
+      children.clear();
       for (std::uint64_t k = 0; k < kArity; ++k, ++it) children.push_back(it->second);
-      above[parent] = hash::poseidon::hash(hash::poseidon::params_t9(), children);
+      above[parent] = filecoin::hashers::poseidon::hash(children);
     }
     levels_.push_back(std::move(above));
   }
 }
 
-hash::merkle::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
-  constexpr std::uint64_t kArity = hash::merkle::kPoseidonArity;
-  hash::merkle::PoseidonPath p;
-  p.index = leaf;
+filecoin::core::PoseidonPath SparsePoseidonTree::path(std::uint64_t leaf) const {
+  filecoin::core::PoseidonPath p;
   std::uint64_t index = leaf;
   for (std::size_t level = 0; level + 1 < levels_.size(); ++level) {
-    std::array<ff::Fr, kArity - 1> siblings;
-    std::uint64_t first = index - index % kArity;
-    std::size_t out = 0;
+    const std::uint64_t first = index - index % kArity;
+    filecoin::core::PathElement element{{}, static_cast<std::size_t>(index % kArity)};
+    element.hashes.reserve(kArity - 1);
     for (std::uint64_t k = first; k < first + kArity; ++k) {
-      if (k != index) siblings[out++] = levels_[level].at(k);
+      if (k != index) element.hashes.push_back(levels_[level].at(k));
     }
-    p.siblings.push_back(siblings);
+    p.push_back(std::move(element));
     index /= kArity;
   }
   return p;
