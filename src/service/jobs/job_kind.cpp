@@ -1,5 +1,6 @@
 #include "service/jobs/job_kind.hpp"
 
+#include <numeric>
 #include <utility>
 
 #include "groth16/verifier.hpp"
@@ -69,13 +70,8 @@ engine::ProofRequest engine_request(PreparedJob& prepared, HandOff hand_off) {
   request.label = std::move(hand_off.label);
   request.priority = hand_off.priority;
   if (hand_off.partitions.empty()) {
-    request.verify = [check = prepared.check](std::span<const groth16::Proof> proofs) {
-      for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!check(p, proofs[p])) return false;
-      }
-      return true;
-    };
-    return request;
+    hand_off.partitions.resize(request.partitions);
+    std::iota(hand_off.partitions.begin(), hand_off.partitions.end(), std::size_t{0});
   }
   auto indices = std::make_shared<const std::vector<std::size_t>>(std::move(hand_off.partitions));
   request.partitions = indices->size();
