@@ -32,6 +32,7 @@
 #include "memory/process_memory.hpp"
 #include "progress.hpp"
 #include "proving/engine_budget.hpp"
+#include "proving/hand_off.hpp"
 #include "proving/proof_request.hpp"
 #include "setup_run.hpp"
 
@@ -273,9 +274,13 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   auto submit_next = [&] {
     const proving::WorkloadInput input = std::move(inputs.front());
     inputs.pop_front();
-    engine::ProofRequest request = proving::preset_request(basis, proving::make_circuit(input)).request;
-    request.label += " seed " + std::to_string(input.workload.seed);
-    if (!o.verify) request.verify = nullptr;
+    proving::PreparedRequest proof = proving::preset_request(basis, proving::make_circuit(input));
+    engine::ProofRequest request =
+        proving::hand_off(proof, {.label = proof.request.label + " seed " + std::to_string(input.workload.seed),
+                                     .priority = engine::Priority::normal,
+                                     .partitions = {},
+                                     .verify = o.verify})
+            .request;
     request.on_complete = [&completed](const std::shared_future<engine::ProofResult>& f) { completed.push(f); };
     eng.submit(std::move(request));
     ++submitted;
@@ -288,10 +293,14 @@ BenchReport run_batch(const BenchOptions& o, const PreparedWorkload& w) {
   auto submit_critical = [&] {
     const proving::WorkloadInput input = std::move(critical_inputs.front());
     critical_inputs.pop_front();
-    engine::ProofRequest request = proving::preset_request(*critical_basis, proving::make_circuit(input)).request;
-    request.label += " seed " + std::to_string(input.workload.seed) + " (critical)";
-    request.priority = engine::Priority::critical;
-    if (!o.verify) request.verify = nullptr;
+    proving::PreparedRequest proof = proving::preset_request(*critical_basis, proving::make_circuit(input));
+    engine::ProofRequest request =
+        proving::hand_off(proof, {.label = proof.request.label + " seed " +
+                                              std::to_string(input.workload.seed) + " (critical)",
+                                     .priority = engine::Priority::critical,
+                                     .partitions = {},
+                                     .verify = o.verify})
+            .request;
     request.on_complete = [&critical_completed](const std::shared_future<engine::ProofResult>& f) {
       critical_completed.push(f);
     };

@@ -1,11 +1,10 @@
 #include "proving/prove_on_engine.hpp"
 
-#include <atomic>
-#include <span>
 #include <sstream>
 #include <utility>
 
 #include "engine/run_recorder.hpp"
+#include "proving/hand_off.hpp"
 
 namespace zkpipe::proving {
 
@@ -34,34 +33,15 @@ EngineRunResult prove_on_engine(const std::vector<std::shared_ptr<groth16::Prove
   const RequestBasis basis = request_basis(eng.make_resident(inputs.key, inputs.evaluator, inputs.companion_bytes),
                                            *backends.front(), inputs.insecure);
   PreparedRequest prepared = inputs.request(basis);
-  engine::ProofRequest request = std::move(prepared.request);
-  const std::size_t partitions = request.partitions;
-  // The request's own check (one multi-pairing for every partition) first; only when
-  // it fails are the partitions checked one by one, to name the first that fails.
-  const auto first_failed = std::make_shared<std::atomic<std::size_t>>(partitions);
-  if (run.verify) {
-    request.verify = [batch = std::move(request.verify), check = prepared.check,
-                      first_failed](std::span<const groth16::Proof> proofs) {
-      if (batch && batch(proofs)) return true;
-      for (std::size_t p = 0; p < proofs.size(); ++p) {
-        if (!check(p, proofs[p])) {
-          first_failed->store(p);
-          return false;
-        }
-      }
-      // Every partition passes on its own: true without a batch check, and false
-      // where the batch check failed all the same (nothing to name, still refused).
-      return !batch;
-    };
-  } else {
-    request.verify = nullptr;
-  }
+  const std::size_t partitions = prepared.request.partitions;
+  HandedRequest handed = hand_off(prepared, {.label = {}, .priority = engine::Priority::normal, .partitions = {},
+                                             .verify = run.verify});
   EngineRunResult out;
   try {
-    out.result = eng.submit(std::move(request)).get();
+    out.result = eng.submit(std::move(handed.request)).get();
   } catch (const engine::RequestFailed&) {
     if (inputs.expect_inputs_undamaged) inputs.expect_inputs_undamaged();
-    if (const std::size_t p = first_failed->load(); p < partitions) throw ProofNotVerified(p, partitions);
+    if (const std::size_t p = handed.first_failed->load(); p < partitions) throw ProofNotVerified(p, partitions);
     throw;
   }
   if (inputs.expect_inputs_undamaged) inputs.expect_inputs_undamaged();

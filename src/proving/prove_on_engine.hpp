@@ -1,8 +1,9 @@
 // Proving one request on an engine of its own: what `zkpipe prove`, `zkpipe filecoin
 // c2` and `zkpipe groth16 prove` each do for the request they read. The key is made
 // resident, the request built on it, every partition's proof checked before anything
-// is returned (a proof that does not verify is never handed back), the engine drained,
-// and the trace recorded when asked. A command keeps only what is its own: reading its
+// is returned (a proof that does not verify is never handed back: hand_off.hpp, as
+// `zkpipe bench` and the daemon's queues hand theirs over), the engine drained, and
+// the trace recorded when asked. A command keeps only what is its own: reading its
 // inputs, the message for its failure, writing its files.
 #pragma once
 

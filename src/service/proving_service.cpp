@@ -6,10 +6,8 @@
 
 #include "formats/excerpt.hpp"
 #include "memory/process_memory.hpp"
-#include "proving/preset_workload.hpp"
 #include "service/errors.hpp"
-#include "service/jobs/filecoin_porep_job.hpp"
-#include "service/jobs/porep_like_job.hpp"
+#include "service/jobs/job_kind.hpp"
 
 namespace zkpipe::service {
 
@@ -219,69 +217,22 @@ std::string ProvingService::metrics() const {
 }
 
 v1::PreloadParamsResponse ProvingService::preload(const v1::PreloadParamsRequest& request) {
-  const bool circom = request.circuit() == residency::kCircomCircuit;
-  const bool filecoin = request.circuit() == jobs::kFilecoinPorepCircuit;
-  // PoSt and SnapDeals: their shape at the sector size the preset names.
-  const bool filecoin_shape = request.circuit() == "filecoin-window-post" ||
-                              request.circuit() == "filecoin-winning-post" || request.circuit() == "filecoin-snapdeals";
-  if (!circom && !filecoin && !filecoin_shape && !request.circuit().empty() && request.circuit() != "porep-like") {
-    throw ServiceError(ErrorKind::invalid_argument,
-                       "unknown circuit '" + formats::excerpt(request.circuit(), 64) + "' (known: porep-like, circom, " +
-                           jobs::kFilecoinPorepCircuit +
-                           ", filecoin-window-post, filecoin-winning-post, filecoin-snapdeals)");
-  }
-  if (circom && !request.preset().empty()) {
-    throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
-  }
-  if (!circom && request.preset().empty()) {
-    throw ServiceError(ErrorKind::invalid_argument,
-                       filecoin         ? "preset is required: the registered seal proof the parameters are for "
-                                          "(e.g. StackedDrg32GiBV1_1)"
-                       : filecoin_shape ? "preset is required: the sector size the parameters are for (e.g. 32GiB)"
-                                        : "preset is required: the circuit the parameters were set up for");
-  }
-  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
-  const filecoin::core::SealProof* seal = nullptr;
+  const jobs::JobKind& kind = jobs::preload_kind(request.circuit());
+  jobs::Preloaded preloaded;
   try {
-    if (filecoin) {
-      seal = &filecoin::core::seal_proof(request.preset());
-    } else if (filecoin_shape) {
-      circuit = proving::make_shape_circuit({.circuit = request.circuit(), .preset = request.preset()});
-    } else if (!circom) {
-      v1::PorepInstance porep;
-      porep.set_preset(request.preset());
-      porep.set_partitions(1);
-      circuit = jobs::porep_circuit(porep);
-    }
-  } catch (const std::invalid_argument& e) {
-    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
-  }
-  const auto opened = paths_.open(request.parameter_file());
-  const std::filesystem::path file = opened->name();
-  const std::string circuit_name = circom     ? std::string(residency::kCircomCircuit)
-                                   : filecoin ? jobs::filecoin_circuit_name(*seal)
-                                              : circuit->name();
-  residency::ParameterResidency::Lease lease;
-  try {
-    if (circom) {
-      lease = residency_->acquire_zkey(opened);
-    } else if (filecoin) {
-      lease = residency_->acquire_filecoin(opened, *seal);
-    } else if (filecoin_shape) {
-      lease = residency_->acquire_key_or_params(opened, *circuit);
-    } else {
-      lease = residency_->acquire(opened, *circuit);
-    }
+    preloaded = kind.preload(request, {paths_, *residency_, *backend_.backends.front()});
+  } catch (const ServiceError&) {
+    throw;
   } catch (const residency::ParametersDoNotFit& e) {
     throw ServiceError(ErrorKind::resource_exhausted, e.what());
   } catch (const std::exception& e) {
     throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 2000));
   }
   v1::PreloadParamsResponse out;
-  out.set_load_seconds(lease.load_seconds());
-  lease.release();
+  out.set_load_seconds(preloaded.lease.load_seconds());
+  preloaded.lease.release();
   for (const residency::ResidentInfo& r : residency_->list()) {
-    if (r.file != file || r.circuit != circuit_name) continue;
+    if (r.file != preloaded.entry.file || r.circuit != preloaded.entry.circuit) continue;
     auto* p = out.mutable_parameters();
     p->set_parameter_file(r.file.string());
     p->set_tier(r.tier);

@@ -33,14 +33,10 @@ class CircomJob final : public JobKind {
     const auto zkey_file = context.paths.reopen(circom.zkey(), checked.key);
     // Open from now until synthesis reads it: what is read is the file checked.
     const auto witness_file = context.paths.reopen(circom.witness(), checked.witness, "witness file");
-    PreparedJob out{context.residency.acquire_zkey(zkey_file), {}, {}, {}};
-    // As `zkpipe groth16 prove`: nothing is returned that does not verify.
-    proving::PreparedRequest prepared =
+    PreparedJob out{context.residency.acquire_zkey(zkey_file), {}};
+    out.request =
         proving::circom_request(proving::request_basis(out.lease.parameters(), context.sizing),
                                 {.witness = witness_file, .zkey = out.lease.zkey(), .r1cs = nullptr, .r1cs_name = {}});
-    out.request = std::move(prepared.request);
-    out.check = std::move(prepared.check);
-    out.public_signals = std::move(prepared.public_signals);
     return out;
   }
 
@@ -53,6 +49,16 @@ class CircomJob final : public JobKind {
   }
 
   bool answers_json() const override { return true; }
+
+  std::vector<std::string_view> preload_circuits() const override { return {residency::kCircomCircuit}; }
+
+  Preloaded preload(const v1::PreloadParamsRequest& request, const JobContext& context) const override {
+    if (!request.preset().empty()) {
+      throw ServiceError(ErrorKind::invalid_argument, "a circom .zkey has no preset: the key is the circuit");
+    }
+    const auto opened = context.paths.open(request.parameter_file());
+    return {context.residency.acquire_zkey(opened), {opened->name(), residency::kCircomCircuit}};
+  }
 };
 
 }  // namespace

@@ -161,6 +161,22 @@ class FilecoinPorepJob final : public JobKind {
     request.mutable_filecoin_porep()->clear_c1_json();
     return true;
   }
+
+  std::vector<std::string_view> preload_circuits() const override { return {kFilecoinPorepCircuit}; }
+
+  Preloaded preload(const v1::PreloadParamsRequest& request, const JobContext& context) const override {
+    if (request.preset().empty()) {
+      throw invalid("preset is required: the registered seal proof the parameters are for (e.g. StackedDrg32GiBV1_1)");
+    }
+    const filecoin::core::SealProof* seal = nullptr;
+    try {
+      seal = &filecoin::core::seal_proof(request.preset());
+    } catch (const std::invalid_argument& e) {
+      throw invalid(formats::excerpt(e.what(), 300));
+    }
+    const auto opened = context.paths.open(request.parameter_file());
+    return {context.residency.acquire_filecoin(opened, *seal), {opened->name(), filecoin_circuit_name(*seal)}};
+  }
 };
 
 }  // namespace

@@ -93,6 +93,9 @@ namespace {
 class FilecoinPostJob final : public FilecoinVanillaJob {
  public:
   std::string_view name() const override { return "filecoin_post"; }
+  std::vector<std::string_view> preload_circuits() const override {
+    return {"filecoin-window-post", "filecoin-winning-post"};
+  }
   std::uint32_t partitions(const v1::SubmitProofRequest&) const override { return 1; }
   bool drop_documents(v1::SubmitProofRequest& request) const override {
     request.mutable_filecoin_post()->clear_vanilla_proofs();

@@ -113,6 +113,7 @@ namespace {
 class FilecoinUpdateJob final : public FilecoinVanillaJob {
  public:
   std::string_view name() const override { return "filecoin_update"; }
+  std::vector<std::string_view> preload_circuits() const override { return {"filecoin-snapdeals"}; }
   std::uint32_t partitions(const v1::SubmitProofRequest& request) const override {
     return filecoin_update_partitions(request.filecoin_update());
   }

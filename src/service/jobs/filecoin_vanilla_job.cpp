@@ -3,6 +3,7 @@
 #include "formats/excerpt.hpp"
 #include "formats/format_error.hpp"
 #include "groth16/parameter_file.hpp"
+#include "proving/preset_workload.hpp"
 #include "service/errors.hpp"
 #include "service/jobs/filecoin_porep_job.hpp"
 
@@ -51,6 +52,21 @@ bool FilecoinVanillaJob::verifies(const v1::SubmitProofRequest& request, std::sp
   const residency::ParameterResidency::Lease lease = context.residency.acquire_key_or_params(
       context.paths.open(parameter_file(request), parameter_field()), *read);
   return every_partition_verifies(lease.parameters()->key(), proofs, *read);
+}
+
+Preloaded FilecoinVanillaJob::preload(const v1::PreloadParamsRequest& request, const JobContext& context) const {
+  if (request.preset().empty()) {
+    throw ServiceError(ErrorKind::invalid_argument,
+                       "preset is required: the sector size the parameters are for (e.g. 32GiB)");
+  }
+  std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
+  try {
+    circuit = proving::make_shape_circuit({.circuit = request.circuit(), .preset = request.preset()});
+  } catch (const std::invalid_argument& e) {
+    throw ServiceError(ErrorKind::invalid_argument, formats::excerpt(e.what(), 300));
+  }
+  const auto opened = context.paths.open(request.parameter_file());
+  return {context.residency.acquire_key_or_params(opened, *circuit), {opened->name(), circuit->name()}};
 }
 
 }  // namespace zkpipe::service::jobs

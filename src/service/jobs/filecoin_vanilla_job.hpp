@@ -24,6 +24,8 @@ class FilecoinVanillaJob : public JobKind {
                       const JobContext& context) const override;
   bool verifies(const v1::SubmitProofRequest& request, std::span<const groth16::Proof> proofs,
                 const std::string& public_json, const JobContext& context) const override;
+  // The circuit's shape at the sector size the preset names.
+  Preloaded preload(const v1::PreloadParamsRequest& request, const JobContext& context) const override;
 
  protected:
   // The circuit, every vanilla proof checked. Throws ServiceError invalid_argument

@@ -1,8 +1,9 @@
 #include "service/jobs/job_kind.hpp"
 
-#include <numeric>
+#include <array>
 #include <utility>
 
+#include "formats/excerpt.hpp"
 #include "groth16/verifier.hpp"
 #include "proving/proof_request.hpp"
 #include "service/errors.hpp"
@@ -31,6 +32,21 @@ const JobKind& job_kind(const v1::SubmitProofRequest& request) {
                      "no instance given (porep, circom, filecoin_porep, filecoin_post or filecoin_update)");
 }
 
+const JobKind& preload_kind(std::string_view circuit) {
+  if (circuit.empty()) circuit = "porep-like";
+  const std::array<const JobKind*, 5> kinds{&porep_like_job(), &circom_job(), &filecoin_porep_job(),
+                                            &filecoin_post_job(), &filecoin_update_job()};
+  std::string known;
+  for (const JobKind* kind : kinds) {
+    for (std::string_view name : kind->preload_circuits()) {
+      if (name == circuit) return *kind;
+      known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+  }
+  throw ServiceError(ErrorKind::invalid_argument,
+                     "unknown circuit '" + formats::excerpt(circuit, 64) + "' (known: " + known + ")");
+}
+
 std::uint32_t partitions_of(const v1::SubmitProofRequest& request) {
   if (request.instance_case() == v1::SubmitProofRequest::INSTANCE_NOT_SET) return 0;
   return job_kind(request).partitions(request);
@@ -47,11 +63,8 @@ engine::Priority engine_priority(int priority) {
 
 PreparedJob circuit_job(residency::ParameterResidency::Lease lease, std::shared_ptr<const r1cs::PartitionedCircuit> circuit,
                         const groth16::ProverBackend& sizing) {
-  PreparedJob out{std::move(lease), {}, {}, {}};
-  proving::PreparedRequest prepared =
-      proving::preset_request(proving::request_basis(out.lease.parameters(), sizing), std::move(circuit));
-  out.request = std::move(prepared.request);
-  out.check = std::move(prepared.check);
+  PreparedJob out{std::move(lease), {}};
+  out.request = proving::preset_request(proving::request_basis(out.lease.parameters(), sizing), std::move(circuit));
   return out;
 }
 
@@ -65,26 +78,8 @@ bool every_partition_verifies(const groth16::ProvingKey& key, std::span<const gr
   return true;
 }
 
-engine::ProofRequest engine_request(PreparedJob& prepared, HandOff hand_off) {
-  engine::ProofRequest request = std::move(prepared.request);
-  request.label = std::move(hand_off.label);
-  request.priority = hand_off.priority;
-  if (hand_off.partitions.empty()) {
-    hand_off.partitions.resize(request.partitions);
-    std::iota(hand_off.partitions.begin(), hand_off.partitions.end(), std::size_t{0});
-  }
-  auto indices = std::make_shared<const std::vector<std::size_t>>(std::move(hand_off.partitions));
-  request.partitions = indices->size();
-  request.synthesize = [synthesize = std::move(request.synthesize), indices](std::size_t k) {
-    return synthesize((*indices)[k]);
-  };
-  request.verify = [check = prepared.check, indices](std::span<const groth16::Proof> proofs) {
-    for (std::size_t k = 0; k < proofs.size(); ++k) {
-      if (!check((*indices)[k], proofs[k])) return false;
-    }
-    return true;
-  };
-  return request;
+engine::ProofRequest engine_request(PreparedJob& prepared, proving::HandOff how) {
+  return proving::hand_off(prepared.request, std::move(how)).request;
 }
 
 }  // namespace zkpipe::service::jobs

@@ -3,9 +3,10 @@
 // implements JobKind once, in its own file (porep_like_job, circom_job,
 // filecoin_porep_job, filecoin_post_job, filecoin_update_job): how many partitions it
 // has, what is checked at submit, the residency entry of its parameters, the engine
-// request built from it, the check of a finished job's proofs. The service, both job
-// queues and the cluster worker go through job_kind(request) and look at no instance
-// themselves; job_kind() is the one place that tells the kinds apart.
+// request built from it, the check of a finished job's proofs, and how PreloadParams
+// loads its parameters ahead of a job. The service, both job queues and the cluster
+// worker go through job_kind(request) or preload_kind(circuit) and look at no instance
+// themselves; those two are the only places that tell the kinds apart.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,8 @@
 
 #include "engine/engine.hpp"
 #include "io/read_only_file.hpp"
+#include "proving/hand_off.hpp"
+#include "proving/proof_request.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "service/config/path_policy.hpp"
 #include "service/residency/residency.hpp"
@@ -47,22 +50,24 @@ struct CheckedJob {
   std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
 };
 
-// A job ready for the engine: its parameters held and its request built.
+// A job ready for the engine: its parameters held and its request built on them
+// (a circom job's public signals are set by its synthesis: public.json).
 struct PreparedJob {
   residency::ParameterResidency::Lease lease;
-  // parameters, partitions, footprint, and synthesize(p) building partition p of
-  // the instance; engine_request() adds the rest.
-  engine::ProofRequest request;
-  // Whether partition p's proof verifies.
-  std::function<bool(std::size_t partition, const groth16::Proof&)> check;
-  // Circom jobs: the witness's public signals, set by synthesis (public.json); null otherwise.
-  std::shared_ptr<std::vector<ff::Fr>> public_signals;
+  proving::PreparedRequest request;
 };
 
 // The residency entry a job's parameters are held under.
 struct ParameterEntry {
   std::filesystem::path file;
   std::string circuit;
+};
+
+// What PreloadParams made resident: the lease (the caller releases it once it has
+// answered) and the entry the parameters are listed under.
+struct Preloaded {
+  residency::ParameterResidency::Lease lease;
+  ParameterEntry entry;
 };
 
 class JobKind {
@@ -97,10 +102,21 @@ class JobKind {
   virtual bool drop_documents(v1::SubmitProofRequest& request) const;
   // Whether a finished job answers with proof.json and public.json besides the proof.
   virtual bool answers_json() const;
+  // The circuit names PreloadParams gives this kind's parameters ("porep-like",
+  // "circom", "filecoin-porep", …).
+  virtual std::vector<std::string_view> preload_circuits() const = 0;
+  // Leases request.parameter_file as a job of this kind with request's circuit and
+  // preset (a PoRep-like preset, a registered seal proof, a sector size) would.
+  // Throws ServiceError invalid_argument for a preset that is missing or names
+  // nothing, and what prepare() throws for the file.
+  virtual Preloaded preload(const v1::PreloadParamsRequest& request, const JobContext& context) const = 0;
 };
 
 // The request's kind. Throws ServiceError invalid_argument when it names no instance.
 const JobKind& job_kind(const v1::SubmitProofRequest& request);
+// The kind whose parameters PreloadParams's `circuit` names (empty: porep-like).
+// Throws ServiceError invalid_argument, naming every known circuit, for another name.
+const JobKind& preload_kind(std::string_view circuit);
 // Its kind's partitions; 0 for a request that names no instance.
 std::uint32_t partitions_of(const v1::SubmitProofRequest& request);
 
@@ -115,16 +131,8 @@ PreparedJob circuit_job(residency::ParameterResidency::Lease lease, std::shared_
 bool every_partition_verifies(const groth16::ProvingKey& key, std::span<const groth16::Proof> proofs,
                               const r1cs::PartitionedCircuit& circuit);
 
-// How a queue hands a prepared job to the engine: which of the job's partitions, in
-// order (empty: all of them), under what label and priority.
-struct HandOff {
-  std::string label;
-  engine::Priority priority = engine::Priority::normal;
-  std::vector<std::size_t> partitions;
-};
-// The engine's request for the job: `prepared.request` with the hand-off's label and
-// priority, its synthesis and verification mapped onto the hand-off's partitions. The
-// caller adds on_complete.
-engine::ProofRequest engine_request(PreparedJob& prepared, HandOff hand_off);
+// The engine's request for the job (proving::hand_off; the queues check every proof):
+// its request moves out, its public signals stay. The caller adds on_complete.
+engine::ProofRequest engine_request(PreparedJob& prepared, proving::HandOff how);
 
 }  // namespace zkpipe::service::jobs

@@ -70,6 +70,23 @@ class PorepLikeJob final : public JobKind {
         context.residency.acquire(context.paths.open(request.porep().parameter_file()), *circuit);
     return every_partition_verifies(lease.parameters()->key(), proofs, *circuit);
   }
+
+  std::vector<std::string_view> preload_circuits() const override { return {"porep-like"}; }
+
+  Preloaded preload(const v1::PreloadParamsRequest& request, const JobContext& context) const override {
+    if (request.preset().empty()) throw invalid("preset is required: the circuit the parameters were set up for");
+    v1::PorepInstance one;
+    one.set_preset(request.preset());
+    one.set_partitions(1);
+    std::shared_ptr<const r1cs::PartitionedCircuit> circuit;
+    try {
+      circuit = porep_circuit(one);
+    } catch (const std::invalid_argument& e) {
+      throw invalid(formats::excerpt(e.what(), 300));
+    }
+    const auto opened = context.paths.open(request.parameter_file());
+    return {context.residency.acquire(opened, *circuit), {opened->name(), circuit->name()}};
+  }
 };
 
 }  // namespace

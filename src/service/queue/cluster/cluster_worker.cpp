@@ -186,13 +186,14 @@ void ClusterWorker::start_claimed(const std::vector<ClaimedPartition>& batch) {
     return;
   }
   work->lease = std::move(prepared.lease);
-  work->public_signals = prepared.public_signals;
+  work->public_signals = prepared.request.public_signals;
   engine::ProofRequest request = jobs::engine_request(
-      prepared, {"job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) + ".." +
-                     std::to_string(work->partitions.back()),
+      prepared, {.label = "job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) +
+                           ".." + std::to_string(work->partitions.back()),
                  // Stored as the engine's priority order.
-                 static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3)),
-                 {work->partitions.begin(), work->partitions.end()}});
+                 .priority = static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3)),
+                 .partitions = {work->partitions.begin(), work->partitions.end()},
+                 .verify = true});
   request.on_complete = [this, work](const std::shared_future<engine::ProofResult>& result) {
     claimed_done(work, result);
   };

@@ -229,7 +229,7 @@ void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
       std::lock_guard lock(mutex_);
       release_circuit_locked(*job);
     }
-    engine::ProofRequest request = jobs::engine_request(prepared, {"job " + std::to_string(job->id), job->priority, {}});
+    engine::ProofRequest request = jobs::engine_request(prepared, {.label = "job " + std::to_string(job->id), .priority = job->priority, .partitions = {}, .verify = true});
     // The journal counts an attempt when the first partition starts synthesis, not
     // when the job enters the engine's queue: only a job that was really being
     // proved when the daemon died may be the one that kills it.
@@ -244,7 +244,7 @@ void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
     const double load_seconds = prepared.lease.load_seconds();
     {
       std::lock_guard lock(mutex_);
-      job->public_signals = prepared.public_signals;
+      job->public_signals = prepared.request.public_signals;
       if (job->cancel_requested) {
         finish_locked(*job, unsuccessful(JobStatus::cancelled, job->cancel_reason), {});
         return;
