@@ -25,3 +25,19 @@ endfunction()
 set(zkpipe_common_std_headers
     algorithm array chrono cstdint filesystem fstream functional map memory mutex optional random span
     stdexcept string string_view thread vector)
+
+# Unity builds of the test programs, the command line and the upper layers (circuits,
+# formats, proving, service): their files include the same header-defined field and
+# curve arithmetic, gRPC stubs and GoogleTest, and each file instantiated and
+# optimized them again (four of test_ec's files: 135 s of compiler apart, 52 s as one
+# translation unit). The arithmetic, the prover and the engine stay a file per unit:
+# what they inline is what the benchmarks measure.
+option(ZKPIPE_UNITY "Compile the test programs and the command line a batch of files per translation unit" ON)
+set(ZKPIPE_UNITY_BATCH 8 CACHE STRING "Files per translation unit of a unity build")
+
+# zkpipe_unity(TARGET): TARGET's C++ files (not its CUDA ones) a batch at a time.
+function(zkpipe_unity target)
+  if(ZKPIPE_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ZKPIPE_UNITY_BATCH})
+  endif()
+endfunction()

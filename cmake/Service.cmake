@@ -71,5 +71,6 @@ file(GLOB_RECURSE zkpipe_service_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/
 add_library(zkpipe_service STATIC ${zkpipe_service_srcs})
 target_include_directories(zkpipe_service PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_compile_options(zkpipe_service PRIVATE -Wall -Wextra)
+zkpipe_unity(zkpipe_service)
 target_link_libraries(zkpipe_service PUBLIC zkpipe_core zkpipe_proto PkgConfig::ZKPIPE_PC_sqlite3 PkgConfig::ZKPIPE_PC_libpqxx
                       PkgConfig::ZKPIPE_PC_tomlplusplus PkgConfig::ZKPIPE_PC_cpp_httplib ${ZKPIPE_GRPCPP_REFLECTION})

@@ -30,10 +30,10 @@ using groth16::G2Affine;
 
 namespace {
 
-constexpr std::uint64_t kG1Bytes = ec::kUncompressedSize<ec::G1Curve>;
-constexpr std::uint64_t kG2Bytes = ec::kUncompressedSize<ec::G2Curve>;
+constexpr std::uint64_t kParamsG1Bytes = ec::kUncompressedSize<ec::G1Curve>;
+constexpr std::uint64_t kParamsG2Bytes = ec::kUncompressedSize<ec::G2Curve>;
 // α₁ β₁ β₂ γ₂ δ₁ δ₂: the verifying key's points before its IC count.
-constexpr std::uint64_t kVkPointBytes = 3 * kG1Bytes + 3 * kG2Bytes;
+constexpr std::uint64_t kVkPointBytes = 3 * kParamsG1Bytes + 3 * kParamsG2Bytes;
 constexpr std::uint64_t kCountBytes = 4;
 // Points decoded per task: enough to amortize the scheduling, few enough that the
 // cores share a query evenly.
@@ -95,9 +95,10 @@ class Layout {
   const QueryExtent& b_g2() const { return queries_[5]; }
 
  private:
-  std::array<QueryExtent, 6> queries_ = {QueryExtent{"ic", 0, 0, kG1Bytes}, QueryExtent{"h", 0, 0, kG1Bytes},
-                                         QueryExtent{"l", 0, 0, kG1Bytes},  QueryExtent{"a", 0, 0, kG1Bytes},
-                                         QueryExtent{"b_g1", 0, 0, kG1Bytes}, QueryExtent{"b_g2", 0, 0, kG2Bytes}};
+  std::array<QueryExtent, 6> queries_ = {
+      QueryExtent{"ic", 0, 0, kParamsG1Bytes},   QueryExtent{"h", 0, 0, kParamsG1Bytes},
+      QueryExtent{"l", 0, 0, kParamsG1Bytes},    QueryExtent{"a", 0, 0, kParamsG1Bytes},
+      QueryExtent{"b_g1", 0, 0, kParamsG1Bytes}, QueryExtent{"b_g2", 0, 0, kParamsG2Bytes}};
 };
 
 // What is wrong with one query point, or nullptr: a failed decoding, or the point

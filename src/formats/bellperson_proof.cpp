@@ -9,8 +9,8 @@ namespace zkpipe::formats {
 namespace {
 
 constexpr std::size_t kProofBytes = groth16::Proof::kEncodedSize;
-constexpr std::size_t kG1Bytes = ec::kCompressedSize<ec::G1Curve>;
-constexpr std::size_t kG2Bytes = ec::kCompressedSize<ec::G2Curve>;
+constexpr std::size_t kCompressedG1Bytes = ec::kCompressedSize<ec::G1Curve>;
+constexpr std::size_t kCompressedG2Bytes = ec::kCompressedSize<ec::G2Curve>;
 
 template <class Curve>
 ec::Affine<Curve> proof_point(std::span<const std::uint8_t> bytes, std::size_t at, std::size_t partition,
@@ -50,8 +50,8 @@ std::vector<groth16::Proof> decode_bellperson_proofs(std::span<const std::uint8_
     const std::size_t partition = at / kProofBytes;
     groth16::Proof p;
     p.a = proof_point<ec::G1Curve>(bytes, at, partition, "A", name);
-    p.b = proof_point<ec::G2Curve>(bytes, at + kG1Bytes, partition, "B", name);
-    p.c = proof_point<ec::G1Curve>(bytes, at + kG1Bytes + kG2Bytes, partition, "C", name);
+    p.b = proof_point<ec::G2Curve>(bytes, at + kCompressedG1Bytes, partition, "B", name);
+    p.c = proof_point<ec::G1Curve>(bytes, at + kCompressedG1Bytes + kCompressedG2Bytes, partition, "C", name);
     proofs.push_back(p);
   }
   return proofs;

@@ -25,6 +25,10 @@
 
 namespace zkpipe::formats {
 
+// A field element of BLS12-381's scalar field as these files hold it (their headers'
+// field size must say so): 32 bytes, little-endian.
+inline constexpr std::uint32_t kFrBytes = 32;
+
 // The little-endian unsigned integer in up to 8 bytes.
 std::uint64_t load_le(std::span<const std::uint8_t> bytes);
 

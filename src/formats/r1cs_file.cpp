@@ -7,12 +7,11 @@ namespace zkpipe::formats {
 
 namespace {
 
-constexpr std::uint32_t kHeaderSection = 1;
+constexpr std::uint32_t kR1csHeaderSection = 1;
 constexpr std::uint32_t kConstraintSection = 2;
 constexpr std::uint32_t kWireLabelSection = 3;
 constexpr std::uint32_t kCustomGatesListSection = 4;
 constexpr std::uint32_t kCustomGatesUseSection = 5;
-constexpr std::uint32_t kFrBytes = 32;
 constexpr std::uint64_t kTermBytes = 4 + kFrBytes;
 
 R1csHeader read_header(SectionReader s) {
@@ -63,7 +62,7 @@ R1csFile parse_r1cs(const BinFile& file) {
     throw FormatError(file.name(), "custom gates (sections 4/5) are not supported by Groth16");
   }
   R1csFile r;
-  r.header = read_header(file.section(kHeaderSection, "header"));
+  r.header = read_header(file.section(kR1csHeaderSection, "header"));
 
   SectionReader s = file.section(kConstraintSection, "constraints");
   // Every constraint takes at least its three term counts: bounds the reservation.

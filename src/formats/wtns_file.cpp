@@ -7,16 +7,15 @@ namespace zkpipe::formats {
 
 namespace {
 
-constexpr std::uint32_t kHeaderSection = 1;
+constexpr std::uint32_t kWtnsHeaderSection = 1;
 constexpr std::uint32_t kValuesSection = 2;
-constexpr std::uint32_t kFrBytes = 32;
 
 }  // namespace
 
 namespace {
 
 std::vector<ff::Fr> parse_wtns(const BinFile& file) {
-  SectionReader h = file.section(kHeaderSection, "header");
+  SectionReader h = file.section(kWtnsHeaderSection, "header");
   const std::uint64_t n8_at = h.offset();
   const std::uint32_t n8 = h.u32();
   if (n8 != kFrBytes) h.fail_at(n8_at, "field size " + std::to_string(n8) + " bytes; BLS12-381 Fr needs 32");

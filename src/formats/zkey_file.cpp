@@ -21,7 +21,7 @@ using groth16::G2Affine;
 namespace {
 
 constexpr std::uint32_t kProtocolSection = 1;
-constexpr std::uint32_t kHeaderSection = 2;
+constexpr std::uint32_t kZkeyHeaderSection = 2;
 constexpr std::uint32_t kIcSection = 3;
 constexpr std::uint32_t kCoefficientSection = 4;
 constexpr std::uint32_t kASection = 5;
@@ -31,7 +31,6 @@ constexpr std::uint32_t kCSection = 8;
 constexpr std::uint32_t kHSection = 9;
 constexpr std::uint32_t kGroth16Protocol = 1;
 constexpr std::uint32_t kFqBytes = 48;
-constexpr std::uint32_t kFrBytes = 32;
 constexpr std::uint64_t kCoefficientBytes = 12 + kFrBytes;
 // snarkjs and circom index wires and rows with u32; a domain beyond 2^28 is far past
 // anything a CPU or GPU prover here can hold.
@@ -276,7 +275,7 @@ Zkey parse_zkey(const BinFile& file, const ZkeyReadOptions& options) {
   }
   Zkey z;
   groth16::ProvingKey& key = z.key;
-  SectionReader header_section = file.section(kHeaderSection, "header");
+  SectionReader header_section = file.section(kZkeyHeaderSection, "header");
   const ZkeyHeader h = read_header(header_section, key.vk, subgroup);
   z.header = h;
   const std::uint64_t num_inputs = std::uint64_t{h.n_public} + 1;

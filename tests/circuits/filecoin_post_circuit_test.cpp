@@ -156,7 +156,7 @@ TEST(FilecoinPostCircuit, WideAuxBoundHoldsTheWitnessesWideValues) {
 TEST(FilecoinPostCircuit, ShapeFromOneSectorEqualsTheSynthesis) {
   for (const PostProof& proof : {post_proof(PostKind::kWinning, 2048), post_proof(PostKind::kWindow, 8 << 20)}) {
     SCOPED_TRACE(proof.name());
-    testing::expect_shape_equals_synthesis(synthetic::synthetic_post(proof, 17, 1), 0);
+    zkpipe::testing::expect_shape_equals_synthesis(synthetic::synthetic_post(proof, 17, 1), 0);
   }
 }
 

@@ -204,7 +204,7 @@ TEST(FilecoinStackedCircuit, ShapeFromOneChallengeEqualsTheSynthesis) {
   const Sealed s = seal({8, 0, 0}, 5, 2);
   const StackedCircuit circuit(s.replica.graph(), {8, 0, 0}, {s.replica.prove_partition(s.challenges)});
   ASSERT_GT(circuit.assignments()[0].challenges.size(), 1u);
-  testing::expect_shape_equals_synthesis(circuit, 0);
+  zkpipe::testing::expect_shape_equals_synthesis(circuit, 0);
 }
 
 TEST(FilecoinStackedCircuit, SeveralPartitionsAndChallenges) {

@@ -19,7 +19,7 @@
 namespace zkpipe::filecoin::api {
 namespace {
 
-constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+constexpr std::uint64_t kOneGiB = std::uint64_t{1} << 30;
 
 core::NodeBytes node(std::uint8_t fill) {
   core::NodeBytes b{};
@@ -130,20 +130,20 @@ TEST(FilecoinVanilla, BlobsRoundTrip) {
 // written from all-zero proofs of the published shapes.
 TEST(FilecoinVanilla, ThirtyTwoGiBBlobsHaveTheDerivedSizes) {
   const core::TreeShape sub{8, 8, 0};
-  const MerkleProof tree_r = merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kGiB, sub), sub);
+  const MerkleProof tree_r = merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kOneGiB, sub), sub);
   EXPECT_EQ(merkle_proof_bytes(tree_r).size(), 2484u);
   const core::TreeShape top{8, 8, 2};
   EXPECT_EQ(
-      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(2 * kGiB, top), top)).size(),
+      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(2 * kOneGiB, top), top)).size(),
       2540u);
   const core::TreeShape binary{2, 0, 0};
   EXPECT_EQ(
-      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kGiB, binary), binary)).size(),
+      merkle_proof_bytes(merkle_proof_from_path(Fr::zero(), Fr::zero(), core::zero_path(kOneGiB, binary), binary)).size(),
       1516u);
 
   for (const auto& [kind, size] :
        {std::pair{post::PostKind::kWindow, 24'960u}, std::pair{post::PostKind::kWinning, 164'064u}}) {
-    const post::PostProof proof = post::post_proof(kind, 32 * kGiB);
+    const post::PostProof proof = post::post_proof(kind, 32 * kOneGiB);
     // One vanilla sector: Window's one sector of 10 challenges, Winning's 66 sectors of one.
     const std::size_t sectors = kind == post::PostKind::kWindow ? 1 : proof.sector_count;
     const post::FallbackPostCircuit zero =
@@ -154,7 +154,7 @@ TEST(FilecoinVanilla, ThirtyTwoGiBBlobsHaveTheDerivedSizes) {
     EXPECT_EQ(post_vanilla_proof_bytes(vanilla[0]).size(), size) << proof.name();
   }
 
-  const update::UpdateShape snap = update::update_shape(kGiB, sub, update::UpdateHash::kSha256);
+  const update::UpdateShape snap = update::update_shape(kOneGiB, sub, update::UpdateHash::kSha256);
   const std::vector<std::uint8_t> partition =
       update_vanilla_proof_bytes(update_vanilla_proof(snap, update::blank_update_partition(snap)));
   EXPECT_EQ(partition.size(), 561'768u);

@@ -15,7 +15,7 @@ namespace {
 
 using testing::Mpz;
 
-constexpr int kRandomCases = 5000;
+constexpr int kAddSubCases = 5000;
 
 template <class Field>
 class AddSubKernelTest : public ::testing::Test {
@@ -39,7 +39,7 @@ class AddSubKernelTest : public ::testing::Test {
     v.push_back(Field::from_mont(below));
     v.push_back(Field::from_mont(Field::kHalfPMinus1));
     std::mt19937_64 rng(31);
-    for (int i = 0; i < kRandomCases; ++i) v.push_back(Field::random(rng));
+    for (int i = 0; i < kAddSubCases; ++i) v.push_back(Field::random(rng));
     return v;
   }
 

@@ -16,7 +16,7 @@ using testing::mod_inv;
 using testing::mod_mul;
 using testing::mod_sub;
 
-constexpr int kRandomCases = 10000;
+constexpr int kFp2Cases = 10000;
 
 // An element of Fp2 as two GMP residues.
 struct RefFp2 {
@@ -65,7 +65,7 @@ class Fp2Test : public ::testing::Test {
   }
 
   // Parts drawn from {0, 1, p-1, (p-1)/2} crossed, then random elements.
-  std::vector<RefFp2> values(std::uint64_t seed, int count = kRandomCases) const {
+  std::vector<RefFp2> values(std::uint64_t seed, int count = kFp2Cases) const {
     Mpz p_minus_1, half;
     mpz_sub_ui(p_minus_1.get(), p_.get(), 1);
     mpz_fdiv_q_2exp(half.get(), p_minus_1.get(), 1);
@@ -131,7 +131,7 @@ TEST_F(Fp2Test, LazyProductAgreesWithKaratsuba) {
     for (const Fp& b : edges) v.push_back({a, b});
   }
   std::mt19937_64 rng(34);
-  for (int i = 0; i < kRandomCases; ++i) v.push_back(Fp2::random(rng));
+  for (int i = 0; i < kFp2Cases; ++i) v.push_back(Fp2::random(rng));
   for (std::size_t i = 0; i < v.size(); ++i) {
     for (std::size_t j : {i % 25, (i * 7919 + 3) % v.size()}) {
       ASSERT_EQ(v[i].mul_lazy_bmi2_adx(v[j]), v[i].mul_karatsuba(v[j])) << i << ", " << j;
@@ -157,7 +157,7 @@ TEST_F(Fp2Test, Inverse) {
 
 TEST_F(Fp2Test, SqrtOfSquaresAndNonSquares) {
   int squares = 0, non_squares = 0;
-  const auto v = values(34, kRandomCases / 2);
+  const auto v = values(34, kFp2Cases / 2);
   for (std::size_t i = 0; i < v.size(); ++i) {
     // Odd positions are squares by construction; even ones are random.
     const RefFp2 a = i % 2 ? mul(v[i], v[i]) : v[i];
@@ -175,8 +175,8 @@ TEST_F(Fp2Test, SqrtOfSquaresAndNonSquares) {
     if (::testing::Test::HasFatalFailure()) return;
     ++squares;
   }
-  EXPECT_GT(squares, kRandomCases / 4);
-  EXPECT_GT(non_squares, kRandomCases / 16);
+  EXPECT_GT(squares, kFp2Cases / 4);
+  EXPECT_GT(non_squares, kFp2Cases / 16);
 }
 
 TEST_F(Fp2Test, SqrtOfBaseFieldElements) {

@@ -14,7 +14,7 @@ namespace {
 
 using testing::Mpz;
 
-constexpr int kRandomCases = 20000;
+constexpr int kMulCases = 20000;
 
 template <class Field>
 class MulKernelTest : public ::testing::Test {
@@ -38,7 +38,7 @@ class MulKernelTest : public ::testing::Test {
     v.push_back(below);
     v.push_back(Field::kR);
     std::mt19937_64 rng(21);
-    for (int i = 0; i < kRandomCases; ++i) v.push_back(Field::random(rng).mont());
+    for (int i = 0; i < kMulCases; ++i) v.push_back(Field::random(rng).mont());
     return v;
   }
 
@@ -85,7 +85,7 @@ TYPED_TEST(MulKernelTest, Bmi2Adx) {
 
 TYPED_TEST(MulKernelTest, DispatchedOperatorAgreesWithPortable) {
   std::mt19937_64 rng(22);
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < kMulCases; ++i) {
     const TypeParam a = TypeParam::random(rng);
     const TypeParam b = TypeParam::random(rng);
     ASSERT_EQ(a * b, a.mul_portable(b));

@@ -21,7 +21,7 @@ using testing::mod_mul;
 using testing::mod_pow;
 using testing::mod_sub;
 
-constexpr int kRandomCases = 10000;
+constexpr int kFieldCases = 10000;
 
 template <class Field>
 class PrimeFieldTest : public ::testing::Test {
@@ -72,12 +72,12 @@ class PrimeFieldTest : public ::testing::Test {
     return e;
   }
 
-  // Edge values followed by kRandomCases uniform residues (drawn independently of
+  // Edge values followed by kFieldCases uniform residues (drawn independently of
   // Field::random: full-width random integers reduced by GMP).
   std::vector<Mpz> values(std::uint64_t seed) const {
     std::vector<Mpz> v = edges();
     std::mt19937_64 rng(seed);
-    for (int i = 0; i < kRandomCases; ++i) {
+    for (int i = 0; i < kFieldCases; ++i) {
       Mpz a = Mpz::from_limbs(testing::random_limbs<N>(rng));
       mpz_mod(a.get(), a.get(), p_.get());
       v.push_back(a);
@@ -212,8 +212,8 @@ TYPED_TEST(PrimeFieldTest, SqrtGivesValidRootsOrNothing) {
     ASSERT_EQ(mod_mul(minus_r, minus_r, p), a) << a.str();
     ++residues;
   }
-  EXPECT_GT(residues, kRandomCases / 2);
-  EXPECT_GT(non_residues, kRandomCases / 8);
+  EXPECT_GT(residues, kFieldCases / 2);
+  EXPECT_GT(non_residues, kFieldCases / 8);
 }
 
 TYPED_TEST(PrimeFieldTest, FromCanonicalAcceptsExactlyValuesBelowModulus) {
@@ -236,7 +236,7 @@ TYPED_TEST(PrimeFieldTest, FromCanonicalAcceptsExactlyValuesBelowModulus) {
   mpz_ui_pow_ui(top.get(), 2, 64 * N);
   Mpz span;
   mpz_sub(span.get(), top.get(), this->p_.get());
-  for (int i = 0; i < kRandomCases; ++i) {
+  for (int i = 0; i < kFieldCases; ++i) {
     Mpz a = Mpz::from_limbs(testing::random_limbs<N>(rng));
     mpz_mod(a.get(), a.get(), span.get());
     mpz_add(a.get(), a.get(), this->p_.get());
@@ -254,7 +254,7 @@ TYPED_TEST(PrimeFieldTest, FromReducedReducesAnyWidthValue) {
   inputs.push_back(all_ones);
   inputs.push_back(TypeParam::kModulus);
   for (const Mpz& a : this->edges()) inputs.push_back(a.template to_limbs<N>());
-  for (int i = 0; i < kRandomCases; ++i) inputs.push_back(testing::random_limbs<N>(rng));
+  for (int i = 0; i < kFieldCases; ++i) inputs.push_back(testing::random_limbs<N>(rng));
   for (const Limbs<N>& in : inputs) {
     Mpz expected = Mpz::from_limbs(in);
     mpz_mod(expected.get(), expected.get(), p.get());

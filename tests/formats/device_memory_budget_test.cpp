@@ -10,13 +10,13 @@
 namespace zkpipe::formats {
 namespace {
 
-constexpr std::size_t kGiB = std::size_t{1} << 30;
+constexpr std::size_t kOneGiB = std::size_t{1} << 30;
 
 TEST(DeviceMemoryBudget, OneSizeIsEveryDevicesBudget) {
   const DeviceMemoryBudget b = parse_device_memory_budget(" 16GiB ");
-  EXPECT_EQ(b.every, 16 * kGiB);
-  EXPECT_EQ(b.of(0), 16 * kGiB);
-  EXPECT_EQ(b.of(7), 16 * kGiB);
+  EXPECT_EQ(b.every, 16 * kOneGiB);
+  EXPECT_EQ(b.of(0), 16 * kOneGiB);
+  EXPECT_EQ(b.of(7), 16 * kOneGiB);
   EXPECT_FALSE(b.empty());
   EXPECT_EQ(b.describe(), "16.0 GiB");
   EXPECT_TRUE(DeviceMemoryBudget{}.empty());
@@ -26,9 +26,9 @@ TEST(DeviceMemoryBudget, OneSizeIsEveryDevicesBudget) {
 TEST(DeviceMemoryBudget, SizesByOrdinalLeaveOtherDevicesUnbudgeted) {
   const DeviceMemoryBudget b = parse_device_memory_budget("0=16GiB, 2 = 24 GiB");
   EXPECT_FALSE(b.every);
-  EXPECT_EQ(b.of(0), 16 * kGiB);
+  EXPECT_EQ(b.of(0), 16 * kOneGiB);
   EXPECT_EQ(b.of(1), std::nullopt);
-  EXPECT_EQ(b.of(2), 24 * kGiB);
+  EXPECT_EQ(b.of(2), 24 * kOneGiB);
   EXPECT_EQ(b.describe(), "16.0 GiB on device 0, 24.0 GiB on device 2");
 }
 

@@ -21,7 +21,7 @@ namespace {
 using namespace testing;
 using ff::Fr;
 
-const std::filesystem::path kChain = fixture_dir("chain-2e10");
+const std::filesystem::path kChainFixture = fixture_dir("chain-2e10");
 
 // Runs `read` on a corrupted copy of `original` and returns the error it throws.
 template <class Read>
@@ -43,14 +43,14 @@ std::string error_of(const std::filesystem::path& original, const std::string& n
 }
 
 std::string zkey_error(const std::function<void(std::vector<std::uint8_t>&)>& corrupt, bool subgroup = true) {
-  return error_of(kChain / "circuit_final.zkey", "bad.zkey", corrupt,
+  return error_of(kChainFixture / "circuit_final.zkey", "bad.zkey", corrupt,
                   [&](const auto& p) { read_zkey(p, {.check_subgroup = subgroup}); });
 }
 std::string r1cs_error(const std::function<void(std::vector<std::uint8_t>&)>& corrupt) {
-  return error_of(kChain / "circuit.r1cs", "bad.r1cs", corrupt, [](const auto& p) { read_r1cs(p); });
+  return error_of(kChainFixture / "circuit.r1cs", "bad.r1cs", corrupt, [](const auto& p) { read_r1cs(p); });
 }
 std::string wtns_error(const std::function<void(std::vector<std::uint8_t>&)>& corrupt) {
-  return error_of(kChain / "witness.wtns", "bad.wtns", corrupt, [](const auto& p) { read_wtns(p); });
+  return error_of(kChainFixture / "witness.wtns", "bad.wtns", corrupt, [](const auto& p) { read_wtns(p); });
 }
 
 // A point of E(Fp) outside G1 (almost every point is: the cofactor is ~2^126).
@@ -117,7 +117,7 @@ TEST(MalformedZkey, PointOutsideSubgroup) {
   const std::string e = zkey_error(plant);
   EXPECT_NE(e.find("A point 0: not in the prime-order subgroup"), std::string::npos) << e;
   // Without the subgroup check the on-curve point passes.
-  std::vector<std::uint8_t> bytes = read_bytes(kChain / "circuit_final.zkey");
+  std::vector<std::uint8_t> bytes = read_bytes(kChainFixture / "circuit_final.zkey");
   plant(bytes);
   write_bytes(scratch_path("unchecked.zkey"), bytes);
   EXPECT_NO_THROW(read_zkey(scratch_path("unchecked.zkey"), {.check_subgroup = false}));
@@ -164,12 +164,12 @@ TEST(MalformedWtns, SizeMismatchAndValues) {
 }
 
 TEST(MalformedInputs, FilesOfDifferentCircuits) {
-  const R1csFile r1cs = read_r1cs(kChain / "circuit.r1cs");
+  const R1csFile r1cs = read_r1cs(kChainFixture / "circuit.r1cs");
   const Zkey other = read_zkey(fixture_dir("sorted64x16") / "circuit_final.zkey", {.check_subgroup = false});
   EXPECT_THROW(check_same_circuit(r1cs, "chain.r1cs", other.header, "sorted.zkey"), FormatError);
-  const std::vector<Fr> witness = read_wtns(kChain / "witness.wtns");
+  const std::vector<Fr> witness = read_wtns(kChainFixture / "witness.wtns");
   EXPECT_THROW(zkey_witness(other, witness), std::invalid_argument);
-  EXPECT_THROW(read_zkey(kChain / "missing.zkey"), FormatError);
+  EXPECT_THROW(read_zkey(kChainFixture / "missing.zkey"), FormatError);
 }
 
 TEST(MalformedJson, ProofAndPublicAndKey) {
@@ -187,14 +187,14 @@ TEST(MalformedJson, ProofAndPublicAndKey) {
                FormatError);
   EXPECT_THROW(public_from_json(R"([3])", "pub"), FormatError);
   std::string vk =
-      io::read_bounded_file(kChain / "verification_key.json", kMaxVerifyingKeyJsonBytes, "verification key");
+      io::read_bounded_file(kChainFixture / "verification_key.json", kMaxVerifyingKeyJsonBytes, "verification key");
   vk.replace(vk.find("bls12381"), 8, "bn128");
   EXPECT_THROW(verifying_key_from_json(vk, "vk"), FormatError);
 }
 
 TEST(BellpersonVk, RoundTripAndErrors) {
   const groth16::VerifyingKey vk =
-      read_zkey(kChain / "circuit_final.zkey", {.check_subgroup = false}).key.vk;
+      read_zkey(kChainFixture / "circuit_final.zkey", {.check_subgroup = false}).key.vk;
   const std::vector<std::uint8_t> bytes = encode_bellperson_vk(vk);
   EXPECT_EQ(bytes.size(), 3 * 96 + 3 * 192 + 4 + vk.ic.size() * 96);
   EXPECT_EQ(decode_bellperson_vk(bytes, "vk.bin"), vk);

@@ -19,11 +19,11 @@ namespace {
 using ff::Fr;
 using G1 = ec::Jacobian<ec::G1Curve>;
 
-const std::vector<bool> kBits = {1, 0, 1, 1, 0, 1};
+const std::vector<bool> kKeyBits = {1, 0, 1, 1, 0, 1};
 
 const ProvingKey& honest_key() {
   static const ProvingKey key =
-      setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(5), kBits); }),
+      setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(5), kKeyBits); }),
             ToxicWaste::from_seed(11));
   return key;
 }

@@ -27,7 +27,7 @@ namespace {
 using ff::Fr;
 namespace fs = std::filesystem;
 
-const std::vector<bool> kBits = {1, 1, 0, 1};
+const std::vector<bool> kFileBits = {1, 1, 0, 1};
 
 class ParameterFile : public ::testing::Test {
  protected:
@@ -42,7 +42,7 @@ class ParameterFile : public ::testing::Test {
 
   static const ProvingKey& key() {
     static const ProvingKey k = setup(
-        testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }),
+        testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kFileBits); }),
         ToxicWaste::from_seed(7));
     return k;
   }
@@ -93,10 +93,10 @@ TEST_F(ParameterFile, RoundTripIsExactAndProves) {
   ProvingKey loaded = load_parameter_file(path_);
   EXPECT_EQ(loaded, key());
   Fr x = Fr::from_u64(77);
-  PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kBits); });
+  PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kFileBits); });
   CpuProver cpu;
   Proof proof = prove(cpu, std::move(w), loaded, Blinding::random());
-  EXPECT_TRUE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kBits)));
+  EXPECT_TRUE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kFileBits)));
 }
 
 TEST_F(ParameterFile, SectionsArePageAlignedSoPointsAreUsableInPlace) {
@@ -150,7 +150,7 @@ TEST_F(ParameterFile, StreamedQueriesWriteTheSameFile) {
 TEST_F(ParameterFile, AStreamedSetupWritesTheSameFileAsTheKeyInMemory) {
   const ToxicWaste secrets = ToxicWaste::from_seed(7);
   const SetupScalars scalars =
-      setup_scalars(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }), secrets);
+      setup_scalars(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kFileBits); }), secrets);
   std::map<std::string, std::pair<std::size_t, std::size_t>> last;  // query → (done, total)
   std::size_t reports = 0;
   const fs::path streamed = dir_ / "streamed-setup.zkp";
@@ -207,12 +207,12 @@ TEST_F(ParameterFile, ATruncationUnderALoadedKeyIsReportedNotFatal) {
   EXPECT_EQ(mapping->damage(), std::nullopt);
 
   const Fr x = Fr::from_u64(77);
-  PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kBits); });
+  PartitionWitness w = testing::synthesize([&](auto& cs) { testing::cubic_with_bits(cs, x, kFileBits); });
   CpuProver cpu;
   const Proof proof = prove(cpu, std::move(w), loaded, Blinding::random());
   ASSERT_TRUE(mapping->damage().has_value());
   EXPECT_GE(*mapping->damage(), 4096u);
-  EXPECT_FALSE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kBits)));
+  EXPECT_FALSE(verify(PreparedVerifyingKey(loaded.vk), proof, testing::cubic_public_inputs(x, kFileBits)));
   // A load through the damaged mapping says why, not what the zeros look like.
   try {
     load_parameter_file(mapping);
@@ -382,7 +382,7 @@ TEST_F(ParameterFile, KeyWithGammaEqualToDeltaIsRefusedUnlessAllowed) {
 }
 
 TEST(PreparedVerifyingKeyTest, RefusesKeysThatAcceptForgedProofs) {
-  const ProvingKey key = setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kBits); }),
+  const ProvingKey key = setup(testing::record([](auto& cs) { testing::cubic_with_bits(cs, Fr::from_u64(1), kFileBits); }),
                                ToxicWaste::from_seed(3));
   EXPECT_NO_THROW(PreparedVerifyingKey{key.vk});
   VerifyingKey bad = key.vk;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using testing::TempDir;
 
 template <class Read>
-std::string file_error_of(Read read) {
+std::string read_error_of(Read read) {
   try {
     read();
   } catch (const FileError& e) {
@@ -41,23 +41,23 @@ TEST(BoundedRead, AFileOverTheBoundIsRefusedWithTheBoundNamed) {
   TempDir dir;
   const fs::path path = dir.path() / "vk.json";
   std::ofstream(path, std::ios::binary) << std::string(101, ' ');
-  const std::string err = file_error_of([&] { read_bounded_file(path, 100, "proof.json"); });
+  const std::string err = read_error_of([&] { read_bounded_file(path, 100, "proof.json"); });
   EXPECT_EQ(err, path.string() + ": 101 bytes, more than the 100 a proof.json can hold");
 }
 
 TEST(BoundedRead, DevicesAndFifosAreRefusedWithoutBlocking) {
-  EXPECT_EQ(file_error_of([] { read_bounded_file("/dev/zero", 1024, "proof"); }), "/dev/zero: not a regular file");
+  EXPECT_EQ(read_error_of([] { read_bounded_file("/dev/zero", 1024, "proof"); }), "/dev/zero: not a regular file");
   TempDir dir;
   const fs::path fifo = dir.path() / "input.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // Returns: no writer is awaited.
-  EXPECT_EQ(file_error_of([&] { read_bounded_file(fifo, 1024, "proof"); }), fifo.string() + ": not a regular file");
+  EXPECT_EQ(read_error_of([&] { read_bounded_file(fifo, 1024, "proof"); }), fifo.string() + ": not a regular file");
 }
 
 TEST(BoundedRead, AMissingFileIsNamed) {
   TempDir dir;
   const fs::path path = dir.path() / "absent.json";
-  EXPECT_EQ(file_error_of([&] { read_bounded_file(path, 1024, "proof"); }),
+  EXPECT_EQ(read_error_of([&] { read_bounded_file(path, 1024, "proof"); }),
             path.string() + ": cannot open: No such file or directory");
 }
 

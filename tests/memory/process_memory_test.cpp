@@ -20,7 +20,7 @@
 namespace zkpipe::memory {
 namespace {
 
-constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kOneMiB = std::size_t{1} << 20;
 
 void touch(std::vector<char>& v) {
   for (std::size_t i = 0; i < v.size(); i += 4096) v[i] = 1;
@@ -32,20 +32,20 @@ void touch(std::vector<char>& v) {
 TEST(Allocator, TunedMallocReturnsFreedLargeBlocks) {
   ASSERT_TRUE(tune_allocator());
   {
-    std::vector<char> raise(16 * kMiB);
+    std::vector<char> raise(16 * kOneMiB);
     touch(raise);
   }
   const std::size_t before = resident_bytes();
   {
     std::vector<std::vector<char>> blocks;
     for (int i = 0; i < 4; ++i) {
-      blocks.emplace_back(8 * kMiB);
+      blocks.emplace_back(8 * kOneMiB);
       touch(blocks.back());
     }
     auto pin = std::make_unique<std::uint64_t>(1);
-    EXPECT_GE(resident_bytes(), before + 30 * kMiB);
+    EXPECT_GE(resident_bytes(), before + 30 * kOneMiB);
     blocks.clear();
-    EXPECT_LT(resident_bytes(), before + 2 * kMiB);
+    EXPECT_LT(resident_bytes(), before + 2 * kOneMiB);
     EXPECT_EQ(*pin, 1u);
   }
 }
@@ -55,7 +55,7 @@ TEST(Allocator, HeapCountsSmallBlocks) {
   const std::size_t before = malloc_heap_bytes();
   std::vector<std::unique_ptr<char[]>> small;
   for (int i = 0; i < 8192; ++i) small.push_back(std::make_unique<char[]>(1024));
-  EXPECT_GE(malloc_heap_bytes(), before + 7 * kMiB);
+  EXPECT_GE(malloc_heap_bytes(), before + 7 * kOneMiB);
 }
 
 // The reference for code_resident_bytes: the Rss lines of /proc/self/smaps summed
@@ -104,7 +104,7 @@ TEST(ProcessMemory, CodeIsExecutableImagesNotMappedDataFiles) {
   const int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   unlink(path);
-  constexpr std::size_t kBytes = 8 * kMiB;
+  constexpr std::size_t kBytes = 8 * kOneMiB;
   ASSERT_EQ(ftruncate(fd, kBytes), 0);
   void* p = mmap(nullptr, kBytes, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
@@ -114,18 +114,18 @@ TEST(ProcessMemory, CodeIsExecutableImagesNotMappedDataFiles) {
   for (std::size_t i = 0; i < kBytes; i += 4096) sum += static_cast<const volatile char*>(p)[i];
   EXPECT_EQ(sum, 0u);
   EXPECT_GE(resident_bytes(), rss_before + kBytes * 9 / 10);
-  EXPECT_LT(code_resident_bytes(), code + kMiB);
+  EXPECT_LT(code_resident_bytes(), code + kOneMiB);
   munmap(p, kBytes);
 }
 
 TEST(ProcessMemory, UntrackedSubtractsBaselineTrackedAndRuntimeGrowth) {
   MemoryBaseline b;
-  b.rss = 100 * kMiB;
-  b.runtime = {10 * kMiB, 5 * kMiB};
+  b.rss = 100 * kOneMiB;
+  b.runtime = {10 * kOneMiB, 5 * kOneMiB};
   // 300 MiB resident: 100 baseline, 150 tracked, runtime grown from 15 to 35 MiB.
-  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kMiB, 150 * kMiB, 35 * kMiB, b), static_cast<double>(30 * kMiB));
+  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kOneMiB, 150 * kOneMiB, 35 * kOneMiB, b), static_cast<double>(30 * kOneMiB));
   // A runtime that shrank below its baseline leaves more untracked, not less.
-  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kMiB, 150 * kMiB, 5 * kMiB, b), static_cast<double>(60 * kMiB));
+  EXPECT_DOUBLE_EQ(untracked_bytes(300 * kOneMiB, 150 * kOneMiB, 5 * kOneMiB, b), static_cast<double>(60 * kOneMiB));
 }
 
 TEST(ProcessMemory, RuntimeIsCodePlusHeap) {

@@ -38,6 +38,7 @@
 #include "groth16/synthesis.hpp"
 #include "groth16/verifier.hpp"
 #include "io/mapping_faults.hpp"
+#include "io/temp_dir.hpp"
 #include "circuits/porep_like/porep_circuit.hpp"
 #include "grpc/reflection/v1/reflection.grpc.pb.h"
 #include "service/api/cuzk_server.hpp"
@@ -57,19 +58,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using testing::eventually;
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "zkpipe-service-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using io::testing::TempDir;
 
 void write_key(const fs::path& path, std::uint64_t setup_seed) {
   const porep_like::PorepLikeCircuit circuit(porep_like::find_preset("tiny"), 1, 1);

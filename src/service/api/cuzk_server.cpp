@@ -58,9 +58,9 @@ const char* kind_label(cuzk::v1::ProofKind kind) {
 
 // One wait for a job's end, parked in the await registry (no thread held), answered
 // TIMEOUT when `timeout` passes first. Holds itself until gRPC is done with it.
-class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<AwaitCall> {
+class CuzkAwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shared_from_this<CuzkAwaitCall> {
  public:
-  AwaitCall(ProvingService& service, PeerLimit::Slot slot, std::string job_id, cuzk::v1::AwaitProofResponse* out)
+  CuzkAwaitCall(ProvingService& service, PeerLimit::Slot slot, std::string job_id, cuzk::v1::AwaitProofResponse* out)
       : service_(service), slot_(std::move(slot)), job_id_(std::move(job_id)), out_(out) {}
 
   void start(std::uint64_t job, std::chrono::milliseconds timeout) {
@@ -131,7 +131,7 @@ class AwaitCall final : public grpc::ServerUnaryReactor, public std::enable_shar
   PeerLimit::Slot slot_;
   const std::string job_id_;
   cuzk::v1::AwaitProofResponse* const out_;
-  std::shared_ptr<AwaitCall> self_;
+  std::shared_ptr<CuzkAwaitCall> self_;
   std::mutex mutex_;
   std::optional<AwaitRegistry::Ticket> ticket_;
   std::unique_ptr<grpc::Alarm> alarm_;
@@ -173,7 +173,7 @@ grpc::ServerUnaryReactor* CuzkService::AwaitProof(grpc::CallbackServerContext* c
   }
   auto slot = peers_.acquire(ctx->peer());
   if (!slot) return finished(ctx, too_many_waits(peers_));
-  auto call = std::make_shared<AwaitCall>(service_, std::move(*slot), request->job_id(), response);
+  auto call = std::make_shared<CuzkAwaitCall>(service_, std::move(*slot), request->job_id(), response);
   call->start(job, std::chrono::milliseconds(request->timeout_ms()));
   return call.get();
 }

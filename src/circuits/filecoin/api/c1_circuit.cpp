@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "circuits/filecoin/core/hex_bytes.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "circuits/filecoin/hashers/poseidon_hash.hpp"
 #include "circuits/filecoin/hashers/sha256_domain.hpp"
 #include "circuits/filecoin/porep/challenges.hpp"
@@ -20,21 +21,7 @@ using ff::Fr;
 
 namespace {
 
-std::size_t log_base(std::uint64_t n, std::size_t base) {
-  std::size_t k = 0;
-  for (; n > 1; n /= base) ++k;
-  return k;
-}
-
 std::string indexed(std::string path, std::size_t i) { return path + '[' + std::to_string(i) + ']'; }
-
-// VanillaSealProof's variants are named after the V1 proof of each sector size.
-std::string_view vanilla_variant(const core::SealProof& proof) {
-  for (const core::SealProof& p : core::seal_proofs()) {
-    if (p.sector_bytes == proof.sector_bytes) return p.name;
-  }
-  return proof.name;
-}
 
 // Where a Merkle proof's fields sit in c1.json.
 struct MerkleAt {
@@ -61,11 +48,11 @@ TreeLevels replica_tree_levels(const core::SectorShape& s, const core::TreeShape
   const std::uint64_t base_leaves = s.nodes() / std::max<std::size_t>(1, t.sub) / std::max<std::size_t>(1, t.top);
   const MerkleProof::Kind kind =
       t.top != 0 ? MerkleProof::Kind::kTop : t.sub != 0 ? MerkleProof::Kind::kSub : MerkleProof::Kind::kSingle;
-  return {kind, t.base, log_base(base_leaves, t.base), t.sub, t.top};
+  return {kind, t.base, core::tree_levels(base_leaves, t.base), t.sub, t.top};
 }
 
 TreeLevels data_tree_levels(const core::SectorShape& s) {
-  return {MerkleProof::Kind::kSingle, 2, log_base(s.nodes(), 2), 0, 0};
+  return {MerkleProof::Kind::kSingle, 2, core::tree_levels(s.nodes(), 2), 0, 0};
 }
 
 // The checks of one C1 output against its sector, and the conversion of each vanilla
@@ -82,7 +69,7 @@ class C1Checker {
         replica_levels_(replica_tree_levels(shape_, tree_shape_)),
         data_levels_(data_tree_levels(shape_)),
         graph_(seal_graph(proof_)),
-        vanilla_at_(std::string("vanilla_proofs.") + std::string(vanilla_variant(proof_))) {}
+        vanilla_at_(std::string("vanilla_proofs.") + std::string(core::vanilla_variant(proof_))) {}
 
   [[noreturn]] void fail(std::string json_path, const std::string& problem) const {
     throw C1OutputError(source_, std::move(json_path), problem);

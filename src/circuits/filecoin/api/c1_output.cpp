@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/filecoin/api/c1_output_shape.hpp"
+#include "circuits/filecoin/core/tree_poseidon.hpp"
 #include "circuits/filecoin/porep/labels.hpp"
 #include "circuits/filecoin/porep/sdr_graph.hpp"
 #include "ff/fr.hpp"
@@ -71,24 +72,6 @@ bool is_canonical_fr(const core::NodeBytes& bytes) {
   return ff::limbs_less(limbs, ff::FrParams::kModulus);
 }
 
-std::size_t log_base(std::uint64_t n, std::size_t base) {
-  std::size_t k = 0;
-  while (n > 1) {
-    n /= base;
-    ++k;
-  }
-  return k;
-}
-
-// The registered proof of version V1 with the same sector size: VanillaSealProof's
-// variants are named after those five, whatever the version.
-std::string_view vanilla_variant(const core::SealProof& proof) {
-  for (const core::SealProof& p : core::seal_proofs()) {
-    if (p.sector_bytes == proof.sector_bytes) return p.name;
-  }
-  return proof.name;
-}
-
 // What a tree of the replica (tree_r_last, tree_c) or of the data (tree_d) looks like.
 struct TreeShape {
   const char* name;
@@ -105,10 +88,10 @@ struct TreeShape {
 TreeShape replica_tree(const core::SectorShape& s) {
   const std::uint64_t base_leaves =
       s.nodes() / std::max<std::size_t>(1, s.sub_arity) / std::max<std::size_t>(1, s.top_arity);
-  return {"the replica's trees", s.base_arity, log_base(base_leaves, s.base_arity), s.sub_arity, s.top_arity};
+  return {"the replica's trees", s.base_arity, core::tree_levels(base_leaves, s.base_arity), s.sub_arity, s.top_arity};
 }
 
-TreeShape data_tree(const core::SectorShape& s) { return {"tree_d", 2, log_base(s.nodes(), 2), 0, 0}; }
+TreeShape data_tree(const core::SectorShape& s) { return {"tree_d", 2, core::tree_levels(s.nodes(), 2), 0, 0}; }
 
 class Reader {
  public:
@@ -323,7 +306,7 @@ class Reader {
 
     const Where vp_at = root / "vanilla_proofs";
     const Json& vp = member(j, root, "vanilla_proofs");
-    const std::string_view variant = vanilla_variant(proof);
+    const std::string_view variant = core::vanilla_variant(proof);
     if (!vp.is_object() || vp.size() != 1) {
       fail(vp_at, "expected an object with one member, " + std::string(variant) + ", got " +
                       (vp.is_object() ? count_of(vp.size(), "members") : kind_of(vp)));
@@ -755,7 +738,7 @@ class Writer {
     out_ += '"';
     key("vanilla_proofs");
     out_ += "{\"";
-    out_ += vanilla_variant(c.registered_proof);
+    out_ += core::vanilla_variant(c.registered_proof);
     out_ += "\":[";
     for (std::size_t k = 0; k < c.vanilla_proofs.size(); ++k) {
       if (k) out_ += ',';

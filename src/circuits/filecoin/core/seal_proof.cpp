@@ -82,4 +82,11 @@ PorepId make_porep_id(std::uint64_t registered_id, std::uint64_t nonce) {
   return id;
 }
 
+std::string_view vanilla_variant(const SealProof& proof) {
+  for (const SealProof& p : seal_proofs()) {
+    if (p.sector_bytes == proof.sector_bytes) return p.name;
+  }
+  return proof.name;
+}
+
 }  // namespace zkpipe::filecoin::core

@@ -42,6 +42,10 @@ struct SealProof {
 // All twenty, in registered-id order (0..19).
 std::span<const SealProof> seal_proofs();
 
+// The name bincode gives proof's VanillaSealProof variant: the V1 proof of the same
+// sector size, whatever the version.
+std::string_view vanilla_variant(const SealProof& proof);
+
 // Throw std::invalid_argument naming what was asked and what exists.
 const SealProof& seal_proof(std::string_view name);
 const SealProof& seal_proof(std::uint64_t registered_id);

@@ -9,8 +9,6 @@
 namespace zkpipe::filecoin::core {
 namespace {
 
-bool is_layer_arity(std::size_t a) { return a == 2 || a == 4 || a == 8; }
-
 std::string shape_name(const TreeShape& s) {
   return std::to_string(s.base) + "-" + std::to_string(s.sub) + "-" + std::to_string(s.top);
 }
@@ -18,8 +16,7 @@ std::string shape_name(const TreeShape& s) {
 // The arity of each level's parents, leaves first: the base levels of one base tree,
 // then the sub level and the top level where the shape has them.
 std::vector<std::size_t> level_arities(std::uint64_t leaf_count, const TreeShape& shape) {
-  if (!is_layer_arity(shape.base) || (shape.sub != 0 && !is_layer_arity(shape.sub)) ||
-      (shape.top != 0 && !is_layer_arity(shape.top)) || (shape.top != 0 && shape.sub == 0)) {
+  if (!is_supported_shape(shape)) {
     throw std::invalid_argument("SparsePoseidonTree: shape " + shape_name(shape) + " is not supported");
   }
   const std::uint64_t trees = std::uint64_t{shape.sub == 0 ? 1 : shape.sub} * (shape.top == 0 ? 1 : shape.top);

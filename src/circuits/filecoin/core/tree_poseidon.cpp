@@ -10,8 +10,6 @@ namespace zkpipe::filecoin::core {
 
 namespace {
 
-bool is_layer_arity(std::size_t a) { return a == 2 || a == 4 || a == 8; }
-
 std::vector<Fr> others(std::span<const Fr> nodes, std::size_t skip) {
   std::vector<Fr> out;
   out.reserve(nodes.size() - 1);
@@ -55,9 +53,20 @@ TreeShape sector_tree_shape(std::uint64_t sector_size) {
   }
 }
 
+bool is_supported_shape(const TreeShape& shape) {
+  auto layer = [](std::size_t a) { return a == 2 || a == 4 || a == 8; };
+  return layer(shape.base) && (shape.sub == 0 || layer(shape.sub)) && (shape.top == 0 || layer(shape.top)) &&
+         (shape.top == 0 || shape.sub != 0);
+}
+
+std::size_t tree_levels(std::uint64_t leaves, std::size_t arity) {
+  std::size_t k = 0;
+  for (; leaves > 1; leaves /= arity) ++k;
+  return k;
+}
+
 PoseidonTree::PoseidonTree(std::vector<Fr> leaves, TreeShape shape) : shape_(shape), leaf_count_(leaves.size()) {
-  if (!is_layer_arity(shape.base) || (shape.sub != 0 && !is_layer_arity(shape.sub)) ||
-      (shape.top != 0 && !is_layer_arity(shape.top)) || (shape.top != 0 && shape.sub == 0)) {
+  if (!is_supported_shape(shape)) {
     throw std::invalid_argument("PoseidonTree: shape " + std::to_string(shape.base) + "-" + std::to_string(shape.sub) +
                                 "-" + std::to_string(shape.top) + " is not supported");
   }

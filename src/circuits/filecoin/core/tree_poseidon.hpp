@@ -24,6 +24,13 @@ struct TreeShape {
   bool operator==(const TreeShape&) const = default;
 };
 
+// Whether the arities are ones the trees support: base 2, 4 or 8; sub and top 0, 2,
+// 4 or 8; no top without a sub.
+bool is_supported_shape(const TreeShape& shape);
+
+// The levels above `leaves` leaves in a tree of one arity: ⌊log_arity(leaves)⌋.
+std::size_t tree_levels(std::uint64_t leaves, std::size_t arity);
+
 // filecoin-proofs constants.rs: 2 KiB, 8 MiB, 512 MiB are 8-0-0; 4 KiB, 16 MiB,
 // 1 GiB 8-2-0; 16 KiB, 32 GiB 8-8-0; 32 KiB, 64 GiB 8-8-2. Throws
 // std::invalid_argument for any other size.

@@ -8,7 +8,7 @@ namespace zkpipe::filecoin::hashers {
 namespace {
 
 // "expand 32-byte k", little-endian.
-constexpr std::array<std::uint32_t, 4> kSigma = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+constexpr std::array<std::uint32_t, 4> kExpand32ByteK = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
 
 std::uint32_t load_le32(const std::uint8_t* p) {
   return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24);
@@ -32,7 +32,7 @@ ChaChaBlock chacha_block(const ChaChaKey& key, const std::array<std::uint32_t, 4
     throw std::invalid_argument("chacha_block: " + std::to_string(rounds) + " rounds, expected a positive even count");
   }
   std::array<std::uint32_t, 16> state{};
-  for (int i = 0; i < 4; ++i) state[i] = kSigma[i];
+  for (int i = 0; i < 4; ++i) state[i] = kExpand32ByteK[i];
   for (int i = 0; i < 8; ++i) state[4 + i] = load_le32(key.data() + 4 * i);
   for (int i = 0; i < 4; ++i) state[12 + i] = words12_15[i];
 
