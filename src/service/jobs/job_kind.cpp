@@ -78,8 +78,4 @@ bool every_partition_verifies(const groth16::ProvingKey& key, std::span<const gr
   return true;
 }
 
-engine::ProofRequest engine_request(PreparedJob& prepared, proving::HandOff how) {
-  return proving::hand_off(prepared.request, std::move(how)).request;
-}
-
 }  // namespace zkpipe::service::jobs

@@ -22,7 +22,6 @@
 
 #include "engine/engine.hpp"
 #include "io/read_only_file.hpp"
-#include "proving/hand_off.hpp"
 #include "proving/proof_request.hpp"
 #include "r1cs/partitioned_circuit.hpp"
 #include "service/config/path_policy.hpp"
@@ -51,7 +50,8 @@ struct CheckedJob {
 };
 
 // A job ready for the engine: its parameters held and its request built on them
-// (a circom job's public signals are set by its synthesis: public.json).
+// (a circom job's public signals are set by its synthesis: public.json). The queues
+// hand `request` to the engine through proving::hand_off, every proof checked.
 struct PreparedJob {
   residency::ParameterResidency::Lease lease;
   proving::PreparedRequest request;
@@ -131,8 +131,5 @@ PreparedJob circuit_job(residency::ParameterResidency::Lease lease, std::shared_
 bool every_partition_verifies(const groth16::ProvingKey& key, std::span<const groth16::Proof> proofs,
                               const r1cs::PartitionedCircuit& circuit);
 
-// The engine's request for the job (proving::hand_off; the queues check every proof):
-// its request moves out, its public signals stay. The caller adds on_complete.
-engine::ProofRequest engine_request(PreparedJob& prepared, proving::HandOff how);
 
 }  // namespace zkpipe::service::jobs

@@ -5,6 +5,7 @@
 
 #include "formats/excerpt.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "proving/hand_off.hpp"
 
 namespace zkpipe::service::queue::cluster {
 
@@ -187,13 +188,16 @@ void ClusterWorker::start_claimed(const std::vector<ClaimedPartition>& batch) {
   }
   work->lease = std::move(prepared.lease);
   work->public_signals = prepared.request.public_signals;
-  engine::ProofRequest request = jobs::engine_request(
-      prepared, {.label = "job " + std::to_string(work->job) + " partitions " + std::to_string(work->partitions.front()) +
-                           ".." + std::to_string(work->partitions.back()),
-                 // Stored as the engine's priority order.
-                 .priority = static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3)),
-                 .partitions = {work->partitions.begin(), work->partitions.end()},
-                 .verify = true});
+  const std::string label = "job " + std::to_string(work->job) + " partitions " +
+                            std::to_string(work->partitions.front()) + ".." + std::to_string(work->partitions.back());
+  engine::ProofRequest request =
+      proving::hand_off(prepared.request,
+                        {.label = label,
+                         // Stored as the engine's priority order.
+                         .priority = static_cast<engine::Priority>(std::clamp(batch.front().priority, 0, 3)),
+                         .partitions = {work->partitions.begin(), work->partitions.end()},
+                         .verify = true})
+          .request;
   request.on_complete = [this, work](const std::shared_future<engine::ProofResult>& result) {
     claimed_done(work, result);
   };

@@ -8,6 +8,7 @@
 
 #include "formats/excerpt.hpp"
 #include "formats/snarkjs_json.hpp"
+#include "proving/hand_off.hpp"
 
 namespace zkpipe::service::queue::local {
 
@@ -229,7 +230,11 @@ void LocalJobQueue::start(const std::shared_ptr<Job>& job) {
       std::lock_guard lock(mutex_);
       release_circuit_locked(*job);
     }
-    engine::ProofRequest request = jobs::engine_request(prepared, {.label = "job " + std::to_string(job->id), .priority = job->priority, .partitions = {}, .verify = true});
+    engine::ProofRequest request = proving::hand_off(prepared.request, {.label = "job " + std::to_string(job->id),
+                                                                         .priority = job->priority,
+                                                                         .partitions = {},
+                                                                         .verify = true})
+                                       .request;
     // The journal counts an attempt when the first partition starts synthesis, not
     // when the job enters the engine's queue: only a job that was really being
     // proved when the daemon died may be the one that kills it.
