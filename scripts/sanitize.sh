@@ -96,6 +96,7 @@ asan_excluded='^(snarkjs_roundtrip|Allocator\..*|ProcessMemory\.RuntimeIsCodePlu
 # polynomials, constraint systems, gadgets, circuits: fixed-size arithmetic checked
 # against GMP and naive references) run in the plain build; their readers of untrusted
 # input (C1 outputs, vanilla proofs) are the fuzzers' targets, under the same sanitizers.
+# The arithmetic layers' own units are built uninstrumented (CMakeLists.txt says why).
 asan_suites="memory;io;groth16;formats;engine;proving;service"
 
 # Each mode returns its tests' status itself: called as `run_x || …`, a function runs
