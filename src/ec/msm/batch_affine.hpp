@@ -1,8 +1,6 @@
 // Batch-affine bucket accumulation: buckets kept as affine points and additions
-// done in batches that share one field inversion (Montgomery's trick). An affine
-// addition with its share of the batch inversion costs about 6 multiplications
-// (3 for the batch inverse, λ, λ², λ·(x1 − x3)) against 10 for a mixed XYZZ addition,
-// and an affine bucket is half the size of an XYZZ one.
+// done in batches that share one field inversion (ec/batch_add.hpp). An affine
+// bucket is half the size of an XYZZ one.
 //
 // A batch may touch each bucket only once (the additions are computed together), so
 // a term whose bucket is already in the batch waits for the next batch. When a
@@ -11,8 +9,7 @@
 // keeps the cost at the XYZZ level rather than degrading to one inversion per
 // addition. A term equal to its bucket (a doubling,
 // rare) goes to the XYZZ array too, so a batch only ever holds
-// additions of distinct x, the form the eight-lane path (batch_affine_x8.hpp)
-// computes whenever the processor has AVX-512 IFMA.
+// additions of distinct x, the form BatchAdder computes.
 #pragma once
 
 #include <algorithm>
@@ -23,7 +20,7 @@
 #include <vector>
 
 #include "ec/affine.hpp"
-#include "ec/batch_affine_x8.hpp"
+#include "ec/batch_add.hpp"
 #include "ec/xyzz.hpp"
 
 namespace zkpipe::ec::detail {
@@ -31,18 +28,14 @@ namespace zkpipe::ec::detail {
 template <class Curve>
 class BatchAffineBuckets {
  public:
-  using Field = typename Curve::Field;
-
   // Batches are capped so that a batch rarely hits the same bucket twice. With
   // use_lanes, batches are computed eight additions at a time where the processor
   // has AVX-512 IFMA.
   BatchAffineBuckets(std::size_t buckets, std::size_t batch, bool use_lanes)
-      : affine_(buckets), overflow_(buckets), in_batch_(buckets, 0),
-        use_lanes_(use_lanes && ff::kCpuHasAvx512Ifma) {
+      : affine_(buckets), overflow_(buckets), in_batch_(buckets, 0), adder_(use_lanes) {
     batch_.reserve(batch);
     waiting_.reserve(batch);
     retry_.reserve(batch);
-    prefix_.resize(batch);
     capacity_ = batch;
   }
 
@@ -115,38 +108,10 @@ class BatchAffineBuckets {
   }
 
   void compute_batch() {
-#ifdef ZKPIPE_FF_X86_64
-    if (use_lanes_) {
-      batch_add_x8<Curve>(affine_, batch_, scratch_);
-      for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
-      batch_.clear();
-      return;
-    }
-#endif
-    // prefix_[i] = d_0·…·d_i over the denominators d_i.
-    Field acc = Field::one();
-    for (std::size_t i = 0; i < batch_.size(); ++i) {
-      acc *= denominator(batch_[i]);
-      prefix_[i] = acc;
-    }
-    Field inv = acc.inverse();
-    for (std::size_t i = batch_.size(); i-- > 0;) {
-      const Pending& e = batch_[i];
-      const Field d_inv = i > 0 ? inv * prefix_[i - 1] : inv;
-      if (i > 0) inv *= denominator(e);
-      Affine<Curve>& b = affine_[e.bucket];
-      const Field lambda = numerator(e) * d_inv;
-      const Field x3 = lambda.square() - b.x - e.point.x;
-      b.y = lambda * (b.x - x3) - b.y;
-      b.x = x3;
-      in_batch_[e.bucket] = 0;
-    }
+    adder_.add(affine_, batch_);
+    for (const Pending& e : batch_) in_batch_[e.bucket] = 0;
     batch_.clear();
   }
-
-  // λ = (y2 − y1) / (x2 − x1); the x differ (see add).
-  Field denominator(const Pending& e) const { return e.point.x - affine_[e.bucket].x; }
-  Field numerator(const Pending& e) const { return e.point.y - affine_[e.bucket].y; }
 
   // sum_b (b + 1)·bucket_b by running sums (see reduce_buckets): two XYZZ additions
   // per bucket.
@@ -173,8 +138,8 @@ class BatchAffineBuckets {
     const unsigned k = static_cast<unsigned>(std::bit_width(digits)) / 2;
     const std::size_t lo_mask = (std::size_t{1} << k) - 1;
     const std::size_t hi_top = digits >> k;
-    BatchAffineBuckets lo(lo_mask, lo_mask, use_lanes_);
-    BatchAffineBuckets hi(hi_top, hi_top, use_lanes_);
+    BatchAffineBuckets lo(lo_mask, lo_mask, adder_.uses_lanes());
+    BatchAffineBuckets hi(hi_top, hi_top, adder_.uses_lanes());
     auto fold = [&](BatchAffineBuckets& sums, std::size_t sum, std::size_t m) {
       const std::size_t b = m - 1;
       if (!affine_[b].infinity) sums.add(sum - 1, affine_[b]);
@@ -202,12 +167,8 @@ class BatchAffineBuckets {
   std::vector<Pending> batch_;
   std::vector<Pending> waiting_;
   std::vector<Pending> retry_;
-  std::vector<Field> prefix_;
-#ifdef ZKPIPE_FF_X86_64
-  BatchAddScratchX8<Curve> scratch_;
-#endif
+  BatchAdder<Curve> adder_;
   std::size_t capacity_ = 0;
-  bool use_lanes_;
 };
 
 }  // namespace zkpipe::ec::detail
