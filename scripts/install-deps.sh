@@ -7,6 +7,9 @@ packages=(
   build-essential cmake pkg-config
   libtbb-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
   libxxhash-dev libcli11-dev nlohmann-json3-dev
+  # Boost.Container's small_vector (header-only): the constraint system's linear
+  # combinations (src/r1cs/linear_combination.hpp).
+  libboost-dev
   python3
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes; 16, since
   # Debian 12's default clang 14 cannot compile src/ (lambdas capturing structured

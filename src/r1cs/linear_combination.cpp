@@ -21,7 +21,7 @@ LinearCombination& LinearCombination::operator*=(const Fr& scalar) {
 }
 
 void LinearCombination::compact() {
-  std::sort(terms_.begin(), terms_.end(), [](const Term& a, const Term& b) { return a.var < b.var; });
+  std::sort(terms_.data(), terms_.data() + terms_.size(), [](const Term& a, const Term& b) { return a.var < b.var; });
   std::size_t out = 0;
   for (std::size_t i = 0; i < terms_.size();) {
     Term merged = terms_[i];
@@ -32,7 +32,7 @@ void LinearCombination::compact() {
 }
 
 Fr LinearCombination::evaluate(const Assignment& z) const {
-  return evaluate_terms(terms_, [&](Variable v) -> const Fr& { return z[v]; });
+  return evaluate_terms(terms(), [&](Variable v) -> const Fr& { return z[v]; });
 }
 
 LinearCombination operator+(LinearCombination a, const LinearCombination& b) { return a += b; }

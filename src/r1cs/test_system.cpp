@@ -30,7 +30,8 @@ void TestSystem::enforce(const LC& a, const LC& b, const LC& c) {
     paths_.push_back(std::move(path));
     path_changed_ = false;
   }
-  constraints_.push_back(Constraint{a, b, c, paths_.size() - 1});
+  const auto terms = [](const LC& lc) { return std::vector<Term>(lc.terms().begin(), lc.terms().end()); };
+  constraints_.push_back(Constraint{terms(a), terms(b), terms(c), paths_.size() - 1});
 }
 
 void TestSystem::push_scope(std::string_view label, std::size_t index) {
@@ -53,7 +54,10 @@ std::optional<std::string> TestSystem::which_is_unsatisfied() const {
   const Assignment z = assignment();
   for (std::size_t i = 0; i < constraints_.size(); ++i) {
     const Constraint& k = constraints_[i];
-    if (k.a.evaluate(z) * k.b.evaluate(z) == k.c.evaluate(z)) continue;
+    const auto value = [&](const std::vector<Term>& terms) {
+      return evaluate_terms(terms, [&](Variable v) -> const Fr& { return z[v]; });
+    };
+    if (value(k.a) * value(k.b) == value(k.c)) continue;
     const std::string& path = paths_[k.path];
     return (path.empty() ? "" : path + ": ") + "constraint " + std::to_string(i) + " not satisfied";
   }

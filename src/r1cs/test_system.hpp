@@ -45,10 +45,12 @@ class TestSystem final : public ConstraintSystem {
   void set_input(Variable v, const Fr& value) { inputs_.at(v.index()) = value; }
 
  private:
+  // The terms on the heap, as many as they are: a combination keeps up to four inline
+  // (sized for building one, not for keeping millions).
   struct Constraint {
-    LC a;
-    LC b;
-    LC c;
+    std::vector<Term> a;
+    std::vector<Term> b;
+    std::vector<Term> c;
     std::size_t path;  // index into paths_
   };
 
