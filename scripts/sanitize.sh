@@ -72,8 +72,8 @@ configure() {
 #   cli.filecoin                 a 2^22 setup and proof (2 min in the plain build); its
 #                                seal, C1 and .params checks run under ASan in test_proving
 #   UpdateService.AnUpdateIsProvedFromItsVanillaPartitionProofsDirectlyAndThroughCuzk
-#                                a 1.25 M-constraint SnapDeals key set up and two proofs
-#                                (70 s in the plain build); the same job code runs under
+#                                a 1.7 M-constraint SnapDeals key set up and two proofs
+#                                (62 s in the plain suites on 2 cores); the same job code runs under
 #                                ASan in the refusal tests and the PoSt jobs' proofs
 #   FilecoinStackedCircuit.(SeveralPartitionsAndChallenges|ValuesOnlyWitnessEqualsTheFullSynthesis|
 #     ShapeFromOneChallengeEqualsTheSynthesis|TwoKiBSealProofPartition),

@@ -479,7 +479,7 @@ TEST_F(ClusterQueueTest, AWinningPostIsProvedThroughTheQueue) {
 
 // A SnapDeals update through the queue: its vanilla partition proofs stored with the
 // job, proved and assembled by the daemon, the proof verifying. Its key's setup (a
-// 1.25 M-constraint circuit) is most of the test's time.
+// 1.7 M-constraint circuit) is most of the test's time.
 TEST_F(ClusterQueueTest, ASnapDealsUpdateIsProvedThroughTheQueue) {
   const io::testing::TempDir dir;
   const std::filesystem::path key = std::filesystem::canonical(dir.path()) / "snap-2k.zkp";
