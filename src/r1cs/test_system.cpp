@@ -52,11 +52,11 @@ void TestSystem::pop_scope() {
 
 std::optional<std::string> TestSystem::which_is_unsatisfied() const {
   const Assignment z = assignment();
+  const auto value = [&](const std::vector<Term>& terms) {
+    return evaluate_terms(terms, [&](Variable v) -> const Fr& { return z[v]; });
+  };
   for (std::size_t i = 0; i < constraints_.size(); ++i) {
     const Constraint& k = constraints_[i];
-    const auto value = [&](const std::vector<Term>& terms) {
-      return evaluate_terms(terms, [&](Variable v) -> const Fr& { return z[v]; });
-    };
     if (value(k.a) * value(k.b) == value(k.c)) continue;
     const std::string& path = paths_[k.path];
     return (path.empty() ? "" : path + ": ") + "constraint " + std::to_string(i) + " not satisfied";

@@ -131,5 +131,4 @@ PreparedJob circuit_job(residency::ParameterResidency::Lease lease, std::shared_
 bool every_partition_verifies(const groth16::ProvingKey& key, std::span<const groth16::Proof> proofs,
                               const r1cs::PartitionedCircuit& circuit);
 
-
 }  // namespace zkpipe::service::jobs
