@@ -1,6 +1,6 @@
 // GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
 // events after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [arith|msm|msm_g2|msm_streamed|ntt|tiles|start|prove|all] [max_log]
+//   bench_gpu [arith|msm|msm_g2|msm_streamed|msm_chunks|ntt|tiles|start|prove|all] [max_log]
 //   bench_gpu hold FREE_GIB SECONDS   holds all but FREE_GIB of the device's free
 //                                     memory for SECONDS: another process's share of
 //                                     a card, to run zkpipe beside (a smaller card)
@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -235,6 +236,58 @@ void bench_msm_g2(unsigned max_log) {
       std::fflush(stdout);
     }
   }
+}
+
+// What one resident sum costs at the sizes a streamed MSM's chunks take, for
+// both groups and both kinds of scalars (random; a PoRep witness's mix: 51 % zeros,
+// 47 % ones): CUDA-event time beside wall time (the host's Horner and the
+// synchronizations), and the phases. The fixed part of a chunk is what a streamed
+// sum pays per chunk beyond its share of the resident sum.
+template <class Curve>
+void bench_msm_chunks_of(unsigned max_log, const char* group) {
+  gpu::PinnedStaging staging;
+  gpu::DeviceMsm msm;
+  EventTimer timer;
+  const std::size_t most = std::size_t{1} << max_log;
+  const gpu::DeviceBases<Curve> bases = [&] {
+    if constexpr (std::is_same_v<Curve, ec::G1Curve>) {
+      return gpu::DeviceBases<Curve>(bench_points(most), staging, nullptr);
+    } else {
+      return gpu::DeviceBases<Curve>(bench_points_g2(most), staging, nullptr);
+    }
+  }();
+  for (const bool witness : {true, false}) {
+    const std::vector<Fr> scalars =
+        witness ? ec::msm_testing::witness_like_scalars(most, 51, 47, max_log) : random_fr(most, max_log);
+    const gpu::DeviceBuffer<Fr> d_scalars = on_device(scalars, staging);
+    for (unsigned lg = 18; lg <= max_log; lg += 2) {
+      const std::size_t n = std::size_t{1} << lg;
+      msm.set_phase_timing(false);
+      const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s); });
+      std::vector<double> wall;
+      for (int run = 0; run < kRuns; ++run) {
+        const auto t0 = std::chrono::steady_clock::now();
+        msm.sum(bases, d_scalars.data(), n, nullptr);
+        wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      std::sort(wall.begin(), wall.end());
+      msm.set_phase_timing(true);
+      msm.sum(bases, d_scalars.data(), n, nullptr);
+      const gpu::MsmPhaseTimes& t = msm.last_phases();
+      std::printf("%s %-8s 2^%-3u %9.2f %9.2f | %7.2f %7.2f %7.2f %10.2f %7.2f %7.2f\n", group,
+                  witness ? "witness" : "random", lg, ms, wall[wall.size() / 2], t.digits, t.sort, t.order,
+                  t.accumulate, t.reduce, t.ones);
+      std::fflush(stdout);
+    }
+  }
+  msm.set_phase_timing(false);
+}
+
+void bench_msm_chunks(unsigned max_log) {
+  std::printf("\n== MSM per chunk size (resident; events ms, wall ms | phases, ms) ==\n");
+  std::printf("group scalars  n       events      wall |  digits    sort   order accumulate  reduce    ones\n");
+  bench_msm_chunks_of<ec::G1Curve>(max_log, "G1");
+  bench_msm_chunks_of<ec::G2Curve>(max_log, "G2");
 }
 
 void bench_ntt(unsigned max_log) {
@@ -495,6 +548,7 @@ int main(int argc, char** argv) {
   if (what == "arith" || what == "all") zkpipe::gpu::bench_arith();
   if (what == "msm" || what == "all") bench_msm(max_log);
   if (what == "msm_streamed") bench_msm_streamed(max_log);
+  if (what == "msm_chunks") bench_msm_chunks(max_log);
   if (what == "msm_g2" || what == "all") bench_msm_g2(max_log);
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
   if (what == "tiles") bench_ntt_tiles(max_log);

@@ -110,8 +110,10 @@ template unsigned DeviceMsm::default_window_bits<ec::G1Curve>(std::size_t);
 template unsigned DeviceMsm::default_window_bits<ec::G2Curve>(std::size_t);
 
 template <class Curve>
-std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
-  const msm_shape::ScratchCounts k = msm_shape::scratch_counts(n, default_window_bits<Curve>(n));
+std::size_t DeviceMsm::scratch_bytes(std::size_t n, std::size_t sorted_terms) {
+  // The sort and the buckets hold one slice of the general terms; the indices, all n.
+  const std::size_t sorted = std::min(n, sorted_terms);
+  const msm_shape::ScratchCounts k = msm_shape::scratch_counts(sorted, default_window_bits<Curve>(sorted));
   const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
   const std::size_t sort = k.entries * 4 * sizeof(std::uint32_t)    // keys, values and their sorted copies
                            + k.entries * 2 * sizeof(std::uint32_t)  // the sort's alternate buffers
@@ -125,7 +127,7 @@ std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
          + std::size_t{msm_shape::kOnesThreads} * xyzz;
 }
 
-template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t);
-template std::size_t DeviceMsm::scratch_bytes<ec::G2Curve>(std::size_t);
+template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t, std::size_t);
+template std::size_t DeviceMsm::scratch_bytes<ec::G2Curve>(std::size_t, std::size_t);
 
 }  // namespace zkpipe::gpu

@@ -37,19 +37,27 @@ StreamedMsm<Curve>::~StreamedMsm() {
 }
 
 template <class Curve>
-std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
-  if (n == 0) return 0;
-  if (chunk_points_ != 0) return std::min(chunk_points_, n);
+typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(std::size_t n, std::size_t general,
+                                                                        bool sparse) const {
+  if (n == 0) return {};
+  if (chunk_points_ != 0) return {std::min(chunk_points_, n), 0};
+  // A chunk of m points holds about m·general/n general terms; a quarter more and
+  // 2^16 allow for an uneven spread.
+  const auto sorted_terms = [&](std::size_t m) {
+    if (general >= n) return m;
+    const auto share = static_cast<std::size_t>(static_cast<double>(m) * static_cast<double>(general) / n * 1.25);
+    return std::min(m, share + (std::size_t{1} << 16));
+  };
   const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
   // The chunk buffers already held are reused, so they count as available.
   const std::size_t available = free_bytes + device_bytes();
   const std::size_t margin = device_memory_margin(free_bytes);
   const std::size_t budget = available > margin ? available - margin : 0;
-  // Two buffers of points and indices, the gathered scalars and the sum's scratch.
+  // Two buffers of points (and indices), the gathered scalars and the sum's scratch.
+  const std::size_t per_point = 2 * (sizeof(AffineWords<Curve>) + (sparse ? sizeof(std::uint32_t) : 0)) +
+                                (sparse ? sizeof(ff::Fr) : 0);
   const auto fits = [&](std::size_t m) {
-    return 2 * m * (sizeof(AffineWords<Curve>) + sizeof(std::uint32_t)) + m * sizeof(ff::Fr) +
-               DeviceMsm::scratch_bytes<Curve>(m) <=
-           budget;
+    return m * per_point + DeviceMsm::scratch_bytes<Curve>(m, sorted_terms(m)) <= budget;
   };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
@@ -63,7 +71,8 @@ std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
       hi = mid - 1;
     }
   }
-  return std::max(lo, std::min(n, kMinChunkPoints));
+  const std::size_t points = std::max(lo, std::min(n, kMinChunkPoints));
+  return {points, general >= n ? 0 : sorted_terms(points)};
 }
 
 template <class Curve>
@@ -125,7 +134,8 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   if (sent == 0) return Jacobian::identity();
   // No zeros: consecutive runs, no indices to send or scalars to gather.
   const bool sparse = sent < n;
-  const std::size_t chunk = chunk_points(sent);
+  const ChunkShape shape = chunk_shape(sent, msm.count_general_terms(scalars, n, stream), sparse);
+  const std::size_t chunk = shape.points;
   const std::size_t chunks = (sent + chunk - 1) / chunk;
   const auto count_of = [&](std::size_t k) { return std::min(chunk, sent - k * chunk); };
   reserve(chunk, chunks > 1 ? 2 : 1, sparse);
@@ -154,7 +164,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
       chunk_scalars = gathered_.data();
     }
     acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), chunk_scalars, count_of(k), stream,
-                        window_bits);
+                        window_bits, shape.sorted_terms);
     if (next.valid()) next.get();
   }
   return acc;
@@ -168,7 +178,8 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<C
   last_sent_bytes_ = 0;
   last_zero_terms_ = 0;
   if (n == 0) return Jacobian::identity();
-  const std::size_t chunk = chunk_points(n);
+  const ChunkShape shape = chunk_shape(n, msm.count_general_terms(scalars, n, stream), false);
+  const std::size_t chunk = shape.points;
   const std::size_t chunks = (n + chunk - 1) / chunk;
   const auto count_of = [&](std::size_t k) { return std::min(chunk, n - k * chunk); };
   reserve(chunk, chunks > 1 ? 2 : 1, false);
@@ -190,7 +201,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<C
     if (k + 1 < chunks) upload(k + 1);
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
     acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
-                        stream, window_bits);
+                        stream, window_bits, shape.sorted_terms);
   }
   return acc;
 }

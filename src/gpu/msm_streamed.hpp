@@ -73,8 +73,21 @@ class StreamedMsm {
   ec::Jacobian<Curve> sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars, std::size_t n,
                           cudaStream_t stream, unsigned window_bits = 0);
 
-  // Points per chunk for a sum of n terms (at most n).
-  std::size_t chunk_points(std::size_t n) const;
+  // A sum's chunks: points per chunk, and the most general terms (scalars other than
+  // 0 and 1) one chunk's sum sorts at once (DeviceMsm's max_sorted_terms; 0: no bound).
+  struct ChunkShape {
+    std::size_t points = 0;
+    std::size_t sorted_terms = 0;
+  };
+  // For a sum of n terms of which `general` are general, their points (and indices,
+  // when sparse) sent: the largest chunk whose buffers and sum's scratch fit in the
+  // free device memory, the scratch sized for the chunk's share of the general terms
+  // with room for an uneven spread — a witness's chunks (1–2 % general) are then
+  // bounded by their points alone, not by a sort they do not need. A chunk that holds
+  // more general terms than that sorts them in slices. With chunk_points set: that.
+  ChunkShape chunk_shape(std::size_t n, std::size_t general, bool sparse) const;
+  // Points per chunk for a sum of n terms (at most n), all of them general.
+  std::size_t chunk_points(std::size_t n) const { return chunk_shape(n, n, true).points; }
 
   // Device memory held by the chunk buffers, their indices, the gathered scalars and
   // the bitmap, in bytes.

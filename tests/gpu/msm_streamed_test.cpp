@@ -20,6 +20,7 @@
 #include "ec/msm/msm.hpp"
 #include "ec/msm/testing.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/device_memory.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/nonzero_terms.hpp"
@@ -259,6 +260,58 @@ TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
   const std::size_t estimate = DeviceMsm::scratch_bytes<TypeParam>(n);
   EXPECT_LE(used, estimate + slack) << "estimate " << estimate;
   EXPECT_LE(estimate, 2 * used + slack) << "used " << used;
+}
+
+// A sum whose general terms are sorted in slices (the bound a streamed chunk's
+// scratch is sized by) is the same point as one sort's: slices of one term, of a
+// few, of nearly all, and more than there are; random scalars, a witness's mix and
+// the edge cases.
+TYPED_TEST(GpuStreamedMsm, GeneralTermsSortedInSlicesEqualOneSort) {
+  const std::size_t n = 1000;
+  auto points = ec::msm_testing::random_points<TypeParam>(n, 66);
+  std::vector<Fr> edge = ec::msm_testing::random_scalars(n, 67);
+  ec::msm_testing::mix_in_edge_cases(points, edge);
+  for (const std::vector<Fr>& scalars :
+       {ec::msm_testing::random_scalars(n, 68), ec::msm_testing::witness_like_scalars(n, 40, 40, 69), edge}) {
+    const DeviceBuffer<Fr> d = this->upload(scalars);
+    PinnedStaging staging;
+    const DeviceBases<TypeParam> bases(points, staging, nullptr);
+    const auto expected = ec::msm<TypeParam>(points, scalars);
+    for (std::size_t slice : {1, 7, 100, 999, 5000}) {
+      EXPECT_EQ(this->msm_->sum(bases, d.data(), n, nullptr, 0, slice), expected) << "slices of " << slice;
+    }
+    EXPECT_EQ(this->msm_->sum(bases, d.data(), n, nullptr, 9, 64), expected) << "a fixed window";
+  }
+}
+
+TYPED_TEST(GpuStreamedMsm, CountsTheGeneralTerms) {
+  std::vector<Fr> scalars = ec::msm_testing::witness_like_scalars(5000, 30, 50, 70);
+  scalars[0] = -Fr::one();
+  scalars[1] = Fr::one() + Fr::one();
+  const auto general = static_cast<std::size_t>(std::count_if(
+      scalars.begin(), scalars.end(), [](const Fr& s) { return !s.is_zero() && s != Fr::one(); }));
+  ASSERT_GT(general, 0u);
+  ASSERT_LT(general, scalars.size());
+  const DeviceBuffer<Fr> d = this->upload(scalars);
+  EXPECT_EQ(this->msm_->count_general_terms(d.data(), scalars.size(), nullptr), general);
+  EXPECT_EQ(this->msm_->count_general_terms(d.data(), 2, nullptr), 2u);
+  EXPECT_EQ(this->msm_->count_general_terms(d.data(), 0, nullptr), 0u);
+}
+
+// A sum of a witness's scalars (few general terms) gets chunks bounded by their
+// points, larger than a sum of general terms gets in the same memory, and a bound on
+// its sorts below the chunk; sizes far beyond the device, so that memory decides.
+TYPED_TEST(GpuStreamedMsm, AWitnessSumGetsLargerChunksThanAGeneralOne) {
+  const StreamedMsm<TypeParam> streamed;
+  const std::size_t n = std::size_t{1} << 34;
+  const auto all_general = streamed.chunk_shape(n, n, false);
+  const auto witness = streamed.chunk_shape(n, n / 64, false);
+  EXPECT_EQ(all_general.sorted_terms, 0u) << "every term general: no bound on the sort";
+  EXPECT_GT(witness.points, all_general.points);
+  EXPECT_GT(witness.sorted_terms, 0u);
+  EXPECT_LT(witness.sorted_terms, witness.points);
+  EXPECT_LE(witness.points * sizeof(AffineWords<TypeParam>) * 2, available_device_bytes(
+                                                                     memory::BufferLedger::process(), 0));
 }
 
 // The host's scan of the non-zero bitmap against a bit-by-bit one (no GPU needed):
