@@ -57,7 +57,7 @@ struct CudaProverOptions {
   // Points per streamed chunk; 0: the largest that fits in free device memory.
   std::size_t stream_chunk_points = 0;
   // The most terms one MSM pass over resident points sums; longer MSMs add up
-  // several passes. The sort's scratch grows with the terms (~330 bytes a term), so
+  // several passes. The sort's scratch grows with the terms (~250 bytes a term), so
   // at 2^27 one pass's would not fit beside a resident key; two passes of 2^26 cost
   // what one of 2^27 does.
   std::size_t max_msm_pass_terms = std::size_t{1} << 26;

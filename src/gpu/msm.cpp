@@ -115,9 +115,8 @@ std::size_t DeviceMsm::scratch_bytes(std::size_t n, std::size_t sorted_terms) {
   const std::size_t sorted = std::min(n, sorted_terms);
   const msm_shape::ScratchCounts k = msm_shape::scratch_counts(sorted, default_window_bits<Curve>(sorted));
   const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
-  const std::size_t sort = k.entries * 4 * sizeof(std::uint32_t)    // keys, values and their sorted copies
-                           + k.entries * 2 * sizeof(std::uint32_t)  // the sort's alternate buffers
-                           + (std::size_t{1} << 20);                // its histograms
+  const std::size_t sort = k.entries * 4 * sizeof(std::uint32_t)  // keys and values, twice: the sort's two buffers
+                           + (std::size_t{1} << 20);              // its histograms
   const std::size_t per_bucket = 8 * sizeof(std::uint32_t) + xyzz;  // bounds, order by size, chunk counts, sums
   // Chunks of split buckets: each such bucket exceeds the chunk length, at least 4×
   // the mean, so they number at most 2·entries/chunk_len ≤ buckets / 2.

@@ -240,7 +240,7 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
     auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
     auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
-    launch_chunks(sorted_values_.data(), bucket_start_.data(), bucket_end_.data(), plan.plan, plan.chunks,
+    launch_chunks(plan.sorted_values, bucket_start_.data(), bucket_end_.data(), plan.plan, plan.chunks,
                   dev_bases, dev_partials, dev_buckets, stream);
     chunk_combine_kernel<Xyzz><<<blocks_for(plan.plan.buckets), kThreads, 0, stream>>>(plan.plan, dev_partials,
                                                                                        dev_buckets);

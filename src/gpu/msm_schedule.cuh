@@ -28,6 +28,9 @@ struct MsmTerms {
 // One slice of the general terms, scheduled.
 struct MsmSchedule {
   msm_shape::ScratchCounts counts{};
+  // The entries' values (point index and sign) in bucket order, in one of the sort's
+  // two buffers.
+  const std::uint32_t* sorted_values = nullptr;
   ChunkPlan plan{};
   std::uint32_t chunks = 0;  // of all buckets
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 #include <stdexcept>
+#include <utility>
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_memory.hpp"
@@ -33,6 +34,8 @@ StreamedMsm<Curve>::StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_
 
 template <class Curve>
 StreamedMsm<Curve>::~StreamedMsm() {
+  // A prefetch may still be copying into a buffer freed below.
+  cudaStreamSynchronize(copy_stream_);
   cudaStreamDestroy(copy_stream_);
 }
 
@@ -126,6 +129,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
   last_sent_bytes_ = 0;
   last_zero_terms_ = 0;
+  take_prefetch(nullptr, 0);  // its buffer is refilled below
   if (n == 0) return Jacobian::identity();
   if (n >= (std::size_t{1} << 32)) throw std::invalid_argument("StreamedMsm: too many terms");
   const SetBits nonzero = nonzero_terms(scalars, n, stream);
@@ -171,37 +175,81 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
 }
 
 template <class Curve>
+void StreamedMsm<Curve>::copy_chunk(const AffineWords<Curve>* source, std::size_t first, std::size_t count, int slot) {
+  chunks_[slot].reserve(count);
+  check(cudaMemcpyAsync(chunks_[slot].data(), source + first, count * sizeof(AffineWords<Curve>),
+                        cudaMemcpyHostToDevice, copy_stream_),
+        "copy a pinned chunk");
+  check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
+}
+
+template <class Curve>
+void StreamedMsm<Curve>::prefetch_into(int slot, const AffineWords<Curve>* source, std::size_t n) {
+  const std::size_t points = std::min(n, chunks_[slot].capacity());
+  if (points == 0) return;
+  copy_chunk(source, 0, points, slot);
+  prefetched_ = Prefetched{source, points, slot};
+}
+
+template <class Curve>
+void StreamedMsm<Curve>::prefetch(const PinnedPoints<Curve>& bases, std::size_t n) {
+  if (n > bases.size()) throw std::invalid_argument("StreamedMsm: prefetch of more points than the bases hold");
+  take_prefetch(nullptr, 0);
+  // No sum is in flight: the larger buffer takes the most.
+  prefetch_into(chunks_[1].capacity() > chunks_[0].capacity() ? 1 : 0, bases.span().data(), n);
+}
+
+template <class Curve>
+std::optional<typename StreamedMsm<Curve>::Prefetched> StreamedMsm<Curve>::take_prefetch(
+    const AffineWords<Curve>* source, std::size_t n) {
+  std::optional<Prefetched> taken = std::exchange(prefetched_, std::nullopt);
+  if (taken && source != nullptr && taken->source == source && n > 0) {
+    taken->points = std::min(taken->points, n);
+    return taken;
+  }
+  if (taken) check(cudaStreamSynchronize(copy_stream_), "drop a prefetched chunk");
+  return std::nullopt;
+}
+
+template <class Curve>
 ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars,
-                                            std::size_t n, cudaStream_t stream, unsigned window_bits) {
+                                            std::size_t n, cudaStream_t stream, unsigned window_bits,
+                                            const PinnedPoints<Curve>* next, std::size_t next_n) {
   using Jacobian = ec::Jacobian<Curve>;
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
+  if (next != nullptr && next_n > next->size()) {
+    throw std::invalid_argument("StreamedMsm: a next sum of more points than its bases hold");
+  }
   last_sent_bytes_ = 0;
   last_zero_terms_ = 0;
+  const AffineWords<Curve>* host = bases.span().data();
+  const std::optional<Prefetched> ready = take_prefetch(host, n);
   if (n == 0) return Jacobian::identity();
   const ChunkShape shape = chunk_shape(n, msm.count_general_terms(scalars, n, stream), false);
-  const std::size_t chunk = shape.points;
-  const std::size_t chunks = (n + chunk - 1) / chunk;
-  const auto count_of = [&](std::size_t k) { return std::min(chunk, n - k * chunk); };
-  reserve(chunk, chunks > 1 ? 2 : 1, false);
   last_sent_bytes_ = n * sizeof(AffineWords<Curve>);
-  const AffineWords<Curve>* host = bases.span().data();
-  const auto upload = [&](std::size_t k) {
-    const int slot = static_cast<int>(k % 2);
-    check(cudaMemcpyAsync(chunks_[slot].data(), host + k * chunk, count_of(k) * sizeof(AffineWords<Curve>),
-                          cudaMemcpyHostToDevice, copy_stream_),
-          "copy a pinned chunk");
-    check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
-  };
-  upload(0);
+  // The first chunk may be the prefetched one, of its own length; the rest are of
+  // the shape's.
+  std::size_t first = 0;
+  std::size_t count = ready ? ready->points : std::min(shape.points, n);
+  int slot = ready ? ready->slot : 0;
+  if (!ready) copy_chunk(host, 0, count, slot);
   Jacobian acc = Jacobian::identity();
-  for (std::size_t k = 0; k < chunks; ++k) {
-    const int slot = static_cast<int>(k % 2);
-    // Chunk k + 1 goes into the other buffer, whose last reader (the sum of chunk
-    // k − 1) has returned.
-    if (k + 1 < chunks) upload(k + 1);
+  while (count > 0) {
+    // The other buffer's last reader (the sum of the chunk before) has returned: it
+    // takes this sum's next chunk or, after the last, the next sum's first points.
+    const std::size_t following = first + count;
+    const std::size_t following_count = std::min(shape.points, n - following);
+    if (following_count > 0) {
+      copy_chunk(host, following, following_count, 1 - slot);
+    } else if (next != nullptr) {
+      prefetch_into(1 - slot, next->span().data(), next_n);
+    }
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
-    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
-                        stream, window_bits, shape.sorted_terms);
+    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count), scalars + first, count, stream,
+                        window_bits, shape.sorted_terms);
+    first = following;
+    count = following_count;
+    slot = 1 - slot;
   }
   return acc;
 }

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -70,8 +71,23 @@ class StreamedMsm {
                           std::size_t n, cudaStream_t stream, unsigned window_bits = 0);
 
   // The same sum from bases in page-locked memory, copied chunk by chunk as they are.
+  // With `next` set, the first chunk of the sum to follow, over next's first next_n
+  // points, is copied into the free buffer while this sum's last chunk computes (as
+  // prefetch() does), and that sum starts without waiting for the link.
   ec::Jacobian<Curve> sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars, std::size_t n,
-                          cudaStream_t stream, unsigned window_bits = 0);
+                          cudaStream_t stream, unsigned window_bits = 0, const PinnedPoints<Curve>* next = nullptr,
+                          std::size_t next_n = 0);
+
+  // Starts copying the first points of a later sum over the first n of `bases` into a
+  // chunk buffer, on the copy stream, so that they cross the link under the kernels
+  // queued before that sum (the h step's NTTs, another group's MSM). Only the next
+  // page-locked sum over the same bases uses them; any other sum drops them. Fills
+  // only buffers already allocated (a chunk's worth, from earlier sums): it never
+  // takes device memory, so it cannot fail for want of it. Call between sums, with
+  // the construction's device current.
+  void prefetch(const PinnedPoints<Curve>& bases, std::size_t n);
+  // Points of the prefetch waiting for its sum (0: none).
+  std::size_t prefetched_points() const { return prefetched_ ? prefetched_->points : 0; }
 
   // A sum's chunks: points per chunk, and the most general terms (scalars other than
   // 0 and 1) one chunk's sum sorts at once (DeviceMsm's max_sorted_terms; 0: no bound).
@@ -106,6 +122,20 @@ class StreamedMsm {
   // The first `buffers` chunk buffers hold at least `points` points each (one
   // suffices when the sum is a single chunk), with room for their indices when sparse.
   void reserve(std::size_t points, int buffers, bool sparse);
+  // Points [first, first + count) of a page-locked source into buffer `slot` (grown to
+  // hold them) on the copy stream, then records uploaded_[slot].
+  void copy_chunk(const AffineWords<Curve>* source, std::size_t first, std::size_t count, int slot);
+  // Into buffer `slot`, as many of the first n points of `source` as it holds already.
+  void prefetch_into(int slot, const AffineWords<Curve>* source, std::size_t n);
+  // The prefetched points when they are the first of `source`, at most n of them;
+  // otherwise none, and a prefetch of other points is waited for and dropped (its
+  // buffer may then be regrown).
+  struct Prefetched {
+    const AffineWords<Curve>* source = nullptr;
+    std::size_t points = 0;
+    int slot = 0;
+  };
+  std::optional<Prefetched> take_prefetch(const AffineWords<Curve>* source, std::size_t n);
   // The non-zero scalars among the first n: their count, and their ascending
   // indices unless none is zero.
   SetBits nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
@@ -126,6 +156,7 @@ class StreamedMsm {
   DeviceBuffer<std::uint32_t> bitmap_;      // non-zero scalars
   PinnedBuffer<std::uint32_t> host_bitmap_;
   CudaEvent uploaded_[2];
+  std::optional<Prefetched> prefetched_;
   std::size_t last_sent_bytes_ = 0;
   std::size_t last_zero_terms_ = 0;
 };

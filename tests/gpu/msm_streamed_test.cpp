@@ -186,6 +186,57 @@ TYPED_TEST(GpuStreamedMsm, FromAPageLockedCopyEqualsTheHostSum) {
   EXPECT_THROW(streamed.sum(*this->msm_, pinned, d.data(), n + 1, nullptr), std::invalid_argument);
 }
 
+// The first points of the next sum, copied ahead (under the last chunk of the sum
+// before, or by prefetch()), serve only a sum over the same page-locked bases: any
+// other sum drops them, and every sum stays equal to the host's.
+TYPED_TEST(GpuStreamedMsm, PrefetchedPointsServeOnlyTheirOwnBases) {
+  using Affine = ec::Affine<TypeParam>;
+  const std::size_t n = 2000;
+  const auto first_points = ec::msm_testing::random_points<TypeParam>(n, 83);
+  const auto second_points = ec::msm_testing::random_points<TypeParam>(n, 84);
+  const PinnedPoints<TypeParam> first(first_points, false, memory::BufferLedger::process());
+  const PinnedPoints<TypeParam> second(second_points, false, memory::BufferLedger::process());
+  const auto scalars = ec::msm_testing::witness_like_scalars(n, 30, 30, 85);
+  const DeviceBuffer<Fr> d = this->upload(scalars);
+  const auto expected = [&](const std::vector<Affine>& points, std::size_t m) {
+    return ec::msm<TypeParam>(std::span<const Affine>(points).first(m), std::span<const Fr>(scalars).first(m));
+  };
+  StreamedMsm<TypeParam> streamed(700);
+  DeviceMsm& msm = *this->msm_;
+  // A new StreamedMsm has no buffer to fill: nothing is prefetched, nothing allocated.
+  streamed.prefetch(second, n);
+  EXPECT_EQ(streamed.prefetched_points(), 0u);
+  EXPECT_EQ(streamed.device_bytes(), 0u);
+
+  // Chained: the second sum's first 700 points cross under the first sum's last chunk.
+  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr, 0, &second, n), expected(first_points, n));
+  EXPECT_EQ(streamed.prefetched_points(), 700u);
+  EXPECT_EQ(streamed.sum(msm, second, d.data(), n, nullptr), expected(second_points, n));
+  EXPECT_EQ(streamed.prefetched_points(), 0u);
+
+  // Prefetched for the second bases, then a sum over the first: dropped, both right.
+  streamed.prefetch(second, n);
+  EXPECT_EQ(streamed.prefetched_points(), 700u);
+  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
+  EXPECT_EQ(streamed.prefetched_points(), 0u);
+  EXPECT_EQ(streamed.sum(msm, second, d.data(), n, nullptr), expected(second_points, n));
+
+  // A sum over fewer points than were prefetched uses only its own; a chained next of
+  // fewer points than a chunk prefetches only those.
+  streamed.prefetch(first, n);
+  EXPECT_EQ(streamed.sum(msm, first, d.data(), 300, nullptr, 0, &second, 5), expected(first_points, 300));
+  EXPECT_EQ(streamed.prefetched_points(), 5u);
+  EXPECT_EQ(streamed.sum(msm, second, d.data(), 5, nullptr), expected(second_points, 5));
+
+  // A staged sum (from the host points) after a prefetch drops it and refills the buffers.
+  streamed.prefetch(first, n);
+  EXPECT_EQ(this->streamed_sum(streamed, second_points, scalars), expected(second_points, n));
+  EXPECT_EQ(streamed.prefetched_points(), 0u);
+  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
+  EXPECT_THROW(streamed.prefetch(first, n + 1), std::invalid_argument);
+  EXPECT_THROW(streamed.sum(msm, first, d.data(), n, nullptr, 0, &second, n + 1), std::invalid_argument);
+}
+
 // The copy holds the device's layout of the points (infinity as (0, 0)); a
 // file-mapped source's pages leave the resident set once copied and still read back.
 TYPED_TEST(GpuStreamedMsm, PageLockedCopyIsTheDeviceLayoutAndReleasesAMappedSource) {
