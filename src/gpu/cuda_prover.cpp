@@ -749,7 +749,7 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
   // streamed sum below copies the next one's first points under its last chunk.
   const PinnedKeyPoints* pinned = bases.pinned.get();
   const auto pinned_h = pinned ? pinned_query(pinned->h) : nullptr;
-  if (pinned_h != nullptr) s.streamed<ec::G1Curve>().prefetch(*pinned_h, key.h.size());
+  if (pinned_h != nullptr) s.streamed<ec::G1Curve>().prefetch(work.msm, *pinned_h, key.h.size());
   ntt.h_scalars(work.a.data(), work.b.data(), work.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
   if (deferred) {
     assignment->expand_aux(vectors.aux, s.stream);
@@ -812,7 +812,7 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
 
   const bool g2 = s.options.g2_msm_on_device;
   // The G2 sum's first points cross while the G1 one runs (another StreamedMsm's buffers).
-  if (g2 && pinned_b_g2 != nullptr) s.streamed<ec::G2Curve>().prefetch(*pinned_b_g2, b_count);
+  if (g2 && pinned_b_g2 != nullptr) s.streamed<ec::G2Curve>().prefetch(work.msm, *pinned_b_g2, b_count);
   s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
   sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, pinned_b_g1, vectors.scalars, b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});

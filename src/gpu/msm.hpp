@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -158,6 +159,13 @@ class DeviceMsm {
   static std::size_t scratch_bytes(std::size_t n) {
     return scratch_bytes<Curve>(n, n);
   }
+  // What such a sum would add to the scratch this DeviceMsm holds: each buffer grows
+  // only where the sum needs more than it holds, so scratch held for another shape of
+  // sum (a wide sort, long index lists) serves this one without counting twice.
+  template <class Curve>
+  std::size_t scratch_growth(std::size_t n, std::size_t sorted_terms) const;
+  // Device memory the scratch holds now.
+  std::size_t scratch_held_bytes() const;
 
   // Records events between the phases of every later sum (a little overhead).
   void set_phase_timing(bool on);
@@ -179,6 +187,13 @@ class DeviceMsm {
   MsmSchedule schedule(const ff::Fr* scalars, std::uint32_t first_term, std::uint32_t terms, unsigned window_bits,
                        unsigned widest_window, cudaStream_t stream);
   static unsigned window_bits_for(std::size_t n, unsigned widest_window);
+  // Bytes per scratch buffer, in the order of held_scratch(): what a sum of n terms,
+  // sorted_terms at a time, at the default window needs (CUB's storage estimated),
+  // and what the buffers hold now.
+  using ScratchSizes = std::array<std::size_t, 18>;
+  template <class Curve>
+  static ScratchSizes scratch_needs(std::size_t n, std::size_t sorted_terms);
+  ScratchSizes held_scratch() const;
   // Records phase event i on stream when phase timing is on.
   void mark_phase(int i, cudaStream_t stream);
 

@@ -40,8 +40,8 @@ StreamedMsm<Curve>::~StreamedMsm() {
 }
 
 template <class Curve>
-typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(std::size_t n, std::size_t general,
-                                                                        bool sparse) const {
+typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(const DeviceMsm& msm, std::size_t n,
+                                                                        std::size_t general, bool sparse) const {
   if (n == 0) return {};
   if (chunk_points_ != 0) return {std::min(chunk_points_, n), 0};
   // A chunk of m points holds about m·general/n general terms; a quarter more and
@@ -52,15 +52,18 @@ typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(std::siz
     return std::min(m, share + (std::size_t{1} << 16));
   };
   const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
-  // The chunk buffers already held are reused, so they count as available.
-  const std::size_t available = free_bytes + device_bytes();
   const std::size_t margin = device_memory_margin(free_bytes);
-  const std::size_t budget = available > margin ? available - margin : 0;
+  const std::size_t budget = free_bytes > margin ? free_bytes - margin : 0;
+  const auto growth = [](std::size_t need, std::size_t held) { return need > held ? need - held : 0; };
   // Two buffers of points (and indices), the gathered scalars and the sum's scratch.
-  const std::size_t per_point = 2 * (sizeof(AffineWords<Curve>) + (sparse ? sizeof(std::uint32_t) : 0)) +
-                                (sparse ? sizeof(ff::Fr) : 0);
   const auto fits = [&](std::size_t m) {
-    return m * per_point + DeviceMsm::scratch_bytes<Curve>(m, sorted_terms(m)) <= budget;
+    std::size_t grown = msm.scratch_growth<Curve>(m, sorted_terms(m));
+    for (int slot = 0; slot < 2; ++slot) {
+      grown += growth(m * sizeof(AffineWords<Curve>), chunks_[slot].capacity() * sizeof(AffineWords<Curve>));
+      if (sparse) grown += growth(m * sizeof(std::uint32_t), indices_[slot].capacity() * sizeof(std::uint32_t));
+    }
+    if (sparse) grown += growth(m * sizeof(ff::Fr), gathered_.capacity() * sizeof(ff::Fr));
+    return grown <= budget;
   };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
@@ -138,7 +141,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   if (sent == 0) return Jacobian::identity();
   // No zeros: consecutive runs, no indices to send or scalars to gather.
   const bool sparse = sent < n;
-  const ChunkShape shape = chunk_shape(sent, msm.count_general_terms(scalars, n, stream), sparse);
+  const ChunkShape shape = chunk_shape(msm, sent, msm.count_general_terms(scalars, n, stream), sparse);
   const std::size_t chunk = shape.points;
   const std::size_t chunks = (sent + chunk - 1) / chunk;
   const auto count_of = [&](std::size_t k) { return std::min(chunk, sent - k * chunk); };
@@ -192,11 +195,13 @@ void StreamedMsm<Curve>::prefetch_into(int slot, const AffineWords<Curve>* sourc
 }
 
 template <class Curve>
-void StreamedMsm<Curve>::prefetch(const PinnedPoints<Curve>& bases, std::size_t n) {
+void StreamedMsm<Curve>::prefetch(const DeviceMsm& msm, const PinnedPoints<Curve>& bases, std::size_t n) {
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: prefetch of more points than the bases hold");
   take_prefetch(nullptr, 0);
-  // No sum is in flight: the larger buffer takes the most.
-  prefetch_into(chunks_[1].capacity() > chunks_[0].capacity() ? 1 : 0, bases.span().data(), n);
+  // No sum is in flight: the larger buffer takes the most, but no more than a chunk
+  // of general terms (a sum uses no more of it).
+  const std::size_t points = std::min(n, chunk_shape(msm, n, n, false).points);
+  prefetch_into(chunks_[1].capacity() > chunks_[0].capacity() ? 1 : 0, bases.span().data(), points);
 }
 
 template <class Curve>
@@ -225,12 +230,13 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<C
   const AffineWords<Curve>* host = bases.span().data();
   const std::optional<Prefetched> ready = take_prefetch(host, n);
   if (n == 0) return Jacobian::identity();
-  const ChunkShape shape = chunk_shape(n, msm.count_general_terms(scalars, n, stream), false);
+  const ChunkShape shape = chunk_shape(msm, n, msm.count_general_terms(scalars, n, stream), false);
   last_sent_bytes_ = n * sizeof(AffineWords<Curve>);
-  // The first chunk may be the prefetched one, of its own length; the rest are of
-  // the shape's.
+  // The first chunk may be the prefetched one, of its own length but never longer
+  // than the shape's (its sum's scratch is sized for those); the rest are of the
+  // shape's.
   std::size_t first = 0;
-  std::size_t count = ready ? ready->points : std::min(shape.points, n);
+  std::size_t count = ready ? std::min(ready->points, shape.points) : std::min(shape.points, n);
   int slot = ready ? ready->slot : 0;
   if (!ready) copy_chunk(host, 0, count, slot);
   Jacobian acc = Jacobian::identity();

@@ -78,14 +78,14 @@ class StreamedMsm {
                           cudaStream_t stream, unsigned window_bits = 0, const PinnedPoints<Curve>* next = nullptr,
                           std::size_t next_n = 0);
 
-  // Starts copying the first points of a later sum over the first n of `bases` into a
-  // chunk buffer, on the copy stream, so that they cross the link under the kernels
+  // Starts copying the first points of a later sum over the first n of `bases` (in
+  // `msm`) into a chunk buffer, on the copy stream, so that they cross the link under the kernels
   // queued before that sum (the h step's NTTs, another group's MSM). Only the next
   // page-locked sum over the same bases uses them; any other sum drops them. Fills
   // only buffers already allocated (a chunk's worth, from earlier sums): it never
   // takes device memory, so it cannot fail for want of it. Call between sums, with
   // the construction's device current.
-  void prefetch(const PinnedPoints<Curve>& bases, std::size_t n);
+  void prefetch(const DeviceMsm& msm, const PinnedPoints<Curve>& bases, std::size_t n);
   // Points of the prefetch waiting for its sum (0: none).
   std::size_t prefetched_points() const { return prefetched_ ? prefetched_->points : 0; }
 
@@ -96,14 +96,18 @@ class StreamedMsm {
     std::size_t sorted_terms = 0;
   };
   // For a sum of n terms of which `general` are general, their points (and indices,
-  // when sparse) sent: the largest chunk whose buffers and sum's scratch fit in the
-  // free device memory, the scratch sized for the chunk's share of the general terms
-  // with room for an uneven spread — a witness's chunks (1–2 % general) are then
-  // bounded by their points alone, not by a sort they do not need. A chunk that holds
-  // more general terms than that sorts them in slices. With chunk_points set: that.
-  ChunkShape chunk_shape(std::size_t n, std::size_t general, bool sparse) const;
-  // Points per chunk for a sum of n terms (at most n), all of them general.
-  std::size_t chunk_points(std::size_t n) const { return chunk_shape(n, n, true).points; }
+  // when sparse) sent, its chunks summed in `msm`: the largest chunk for which what
+  // the chunk buffers and msm's scratch must grow fits in the free device memory
+  // (less a margin). Buffers are kept at their largest, so those held for a sum of
+  // another shape count as far as they serve. The scratch is sized for the chunk's
+  // share of the general terms with room for an uneven spread — a witness's chunks
+  // (1–2 % general) are then bounded by their points alone, not by a sort they do
+  // not need; a chunk that holds more general terms than that sorts them in slices.
+  // With chunk_points set: that.
+  ChunkShape chunk_shape(const DeviceMsm& msm, std::size_t n, std::size_t general, bool sparse) const;
+  // Points per chunk for a sum of n terms (at most n), all of them general, with no
+  // scratch held yet.
+  std::size_t chunk_points(std::size_t n) const { return chunk_shape(DeviceMsm(*ledger_), n, n, true).points; }
 
   // Device memory held by the chunk buffers, their indices, the gathered scalars and
   // the bitmap, in bytes.

@@ -67,11 +67,11 @@ if grep -q "^This build carries GPU code for: " "$dir/devices.txt"; then
     { echo "FAIL: circuit info: no GPU line:" >&2; cat "$dir/info.txt" >&2; exit 1; }
   grep -q "device-memory 16.0 GiB: points resident" "$dir/info.txt" ||
     { echo "FAIL: circuit info: a tiny key not resident in 16 GiB:" >&2; cat "$dir/info.txt" >&2; exit 1; }
-  "$zkpipe" circuit info --preset 2e20 --device-memory 300MiB | grep -q "refused, below the least" ||
-    { echo "FAIL: circuit info: 300 MiB for 2e20 not refused" >&2; exit 1; }
+  "$zkpipe" circuit info --preset 2e20 --device-memory 260MiB | grep -q "refused, below the least" ||
+    { echo "FAIL: circuit info: 260 MiB for 2e20 not refused" >&2; exit 1; }
   # devices plans a circuit too, within --device-memory (or each GPU's free memory).
-  "$zkpipe" devices --preset 2e20 --device-memory 300MiB | grep -q "refused, below the least" ||
-    { echo "FAIL: devices: 300 MiB for 2e20 not refused" >&2; exit 1; }
+  "$zkpipe" devices --preset 2e20 --device-memory 260MiB | grep -q "refused, below the least" ||
+    { echo "FAIL: devices: 260 MiB for 2e20 not refused" >&2; exit 1; }
   "$zkpipe" devices --preset tiny --device-memory 1GiB | grep -q "1.0 GiB: points resident, evaluator resident" ||
     { echo "FAIL: devices: tiny at 1 GiB not resident" >&2; exit 1; }
   expect_failure "devices: a budget without a circuit" "name one" "$zkpipe" devices --device-memory 1GiB

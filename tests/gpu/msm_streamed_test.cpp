@@ -204,7 +204,7 @@ TYPED_TEST(GpuStreamedMsm, PrefetchedPointsServeOnlyTheirOwnBases) {
   StreamedMsm<TypeParam> streamed(700);
   DeviceMsm& msm = *this->msm_;
   // A new StreamedMsm has no buffer to fill: nothing is prefetched, nothing allocated.
-  streamed.prefetch(second, n);
+  streamed.prefetch(msm, second, n);
   EXPECT_EQ(streamed.prefetched_points(), 0u);
   EXPECT_EQ(streamed.device_bytes(), 0u);
 
@@ -215,7 +215,7 @@ TYPED_TEST(GpuStreamedMsm, PrefetchedPointsServeOnlyTheirOwnBases) {
   EXPECT_EQ(streamed.prefetched_points(), 0u);
 
   // Prefetched for the second bases, then a sum over the first: dropped, both right.
-  streamed.prefetch(second, n);
+  streamed.prefetch(msm, second, n);
   EXPECT_EQ(streamed.prefetched_points(), 700u);
   EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
   EXPECT_EQ(streamed.prefetched_points(), 0u);
@@ -223,17 +223,17 @@ TYPED_TEST(GpuStreamedMsm, PrefetchedPointsServeOnlyTheirOwnBases) {
 
   // A sum over fewer points than were prefetched uses only its own; a chained next of
   // fewer points than a chunk prefetches only those.
-  streamed.prefetch(first, n);
+  streamed.prefetch(msm, first, n);
   EXPECT_EQ(streamed.sum(msm, first, d.data(), 300, nullptr, 0, &second, 5), expected(first_points, 300));
   EXPECT_EQ(streamed.prefetched_points(), 5u);
   EXPECT_EQ(streamed.sum(msm, second, d.data(), 5, nullptr), expected(second_points, 5));
 
   // A staged sum (from the host points) after a prefetch drops it and refills the buffers.
-  streamed.prefetch(first, n);
+  streamed.prefetch(msm, first, n);
   EXPECT_EQ(this->streamed_sum(streamed, second_points, scalars), expected(second_points, n));
   EXPECT_EQ(streamed.prefetched_points(), 0u);
   EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
-  EXPECT_THROW(streamed.prefetch(first, n + 1), std::invalid_argument);
+  EXPECT_THROW(streamed.prefetch(msm, first, n + 1), std::invalid_argument);
   EXPECT_THROW(streamed.sum(msm, first, d.data(), n, nullptr, 0, &second, n + 1), std::invalid_argument);
 }
 
@@ -355,8 +355,9 @@ TYPED_TEST(GpuStreamedMsm, CountsTheGeneralTerms) {
 TYPED_TEST(GpuStreamedMsm, AWitnessSumGetsLargerChunksThanAGeneralOne) {
   const StreamedMsm<TypeParam> streamed;
   const std::size_t n = std::size_t{1} << 34;
-  const auto all_general = streamed.chunk_shape(n, n, false);
-  const auto witness = streamed.chunk_shape(n, n / 64, false);
+  const DeviceMsm msm;
+  const auto all_general = streamed.chunk_shape(msm, n, n, false);
+  const auto witness = streamed.chunk_shape(msm, n, n / 64, false);
   EXPECT_EQ(all_general.sorted_terms, 0u) << "every term general: no bound on the sort";
   EXPECT_GT(witness.points, all_general.points);
   EXPECT_GT(witness.sorted_terms, 0u);
