@@ -510,12 +510,13 @@ struct CudaProver::State {
 
   // Into `out`: the host values `prefix`, then the aux values (on the device at
   // `aux`) whose density bit is set — the scalar order of groth16::a_query_scalars
-  // / b_query_scalars, selected on the device: prefix.size() + count_selected(density,
-  // aux_count) of them.
-  void query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density, const Fr* aux,
-                     std::size_t aux_count, Fr* out) {
+  // / b_query_scalars, selected on the device. Returns their count.
+  std::size_t query_scalars(const std::vector<Fr>& prefix, const r1cs::DensityBitmap& density, const Fr* aux,
+                            std::size_t aux_count, Fr* out) {
+    const std::size_t total = prefix.size() + count_selected(density, aux_count);
     staging.upload(out, std::span<const Fr>(prefix), stream);
     work->select.select(aux, aux_count, density, out + prefix.size(), staging, stream);
+    return total;
   }
 
   // Where a partition's full aux and query scalars go. Lean: into b's and c's
@@ -567,21 +568,17 @@ struct CudaProver::State {
   }
 
   // Σ scalars[i]·points[i] for i < n from the resident points, or, when this query
-  // is not resident (its view empty), from the host ones in chunks. `next`: the
-  // page-locked points of the query summed next over the same group, whose first
-  // next_n points are then copied while this sum's last chunk computes.
+  // is not resident (its view empty), from the host ones in chunks.
   template <class Curve>
   ec::Jacobian<Curve> msm_sum(const KeyBases& key_bases, DeviceBasesView<Curve> resident,
                               const groth16::PointArray<ec::Affine<Curve>>& host, const PinnedPoints<Curve>* pinned,
-                              const Fr* device_scalars, std::size_t n, const PinnedPoints<Curve>* next = nullptr,
-                              std::size_t next_n = 0) {
+                              const Fr* device_scalars, std::size_t n) {
     DeviceMsm& msm = work->msm;
     if (n == 0) return ec::Jacobian<Curve>::identity();
     if (key_bases.streamed && resident.data() == nullptr) {
       StreamedMsm<Curve>& sum = streamed<Curve>();
-      const ec::Jacobian<Curve> out = pinned != nullptr
-                                          ? sum.sum(msm, *pinned, device_scalars, n, stream, 0, next, next_n)
-                                          : sum.sum(msm, host.span(), device_scalars, n, stream);
+      const ec::Jacobian<Curve> out = pinned != nullptr ? sum.sum(msm, *pinned, device_scalars, n, stream)
+                                                        : sum.sum(msm, host.span(), device_scalars, n, stream);
       streamed_totals.bytes += sum.last_sent_bytes();
       streamed_totals.zero_terms += sum.last_zero_terms();
       ++streamed_totals.sums;
@@ -745,11 +742,6 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
   }
 
   Working& work = *s.work;
-  // A streamed H's first points cross the link under the h step's NTTs, and each
-  // streamed sum below copies the next one's first points under its last chunk.
-  const PinnedKeyPoints* pinned = bases.pinned.get();
-  const auto pinned_h = pinned ? pinned_query(pinned->h) : nullptr;
-  if (pinned_h != nullptr) s.streamed<ec::G1Curve>().prefetch(work.msm, *pinned_h, key.h.size());
   ntt.h_scalars(work.a.data(), work.b.data(), work.c.data(), key.h_query == groth16::HQuery::kMonomial, s.stream);
   if (deferred) {
     assignment->expand_aux(vectors.aux, s.stream);
@@ -788,38 +780,32 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
     if (host_aux) z.aux = z.compact_aux.expand();
   });
 
+  groth16::G1MsmSums sums;
+  const PinnedKeyPoints* pinned = bases.pinned.get();
+  sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? pinned_query(pinned->h) : nullptr, work.a.data(), key.h.size());
+  pending->timings.push_back({"msm_h", clock.lap()});
+
+  sums.l = s.msm_sum(bases, bases.l, key.l, pinned ? pinned_query(pinned->l) : nullptr, vectors.aux, aux_count);
+  pending->timings.push_back({"msm_l", clock.lap()});
+
+  const std::size_t a_count = s.query_scalars(z.inputs, z.a_aux_density, vectors.aux, aux_count, vectors.scalars);
+  sums.a = s.msm_sum(bases, bases.a, key.a, pinned ? pinned_query(pinned->a) : nullptr, vectors.scalars, a_count);
+  pending->timings.push_back({"msm_a", clock.lap()});
+
   std::vector<Fr> b_inputs;
   for (std::size_t i = 0; i < z.inputs.size(); ++i) {
     if (z.b_input_density.test(i)) b_inputs.push_back(z.inputs[i]);
   }
-  const std::size_t a_count = z.inputs.size() + count_selected(z.a_aux_density, aux_count);
-  const std::size_t b_count = b_inputs.size() + count_selected(z.b_aux_density, aux_count);
-  const auto pinned_l = pinned ? pinned_query(pinned->l) : nullptr;
-  const auto pinned_a = pinned ? pinned_query(pinned->a) : nullptr;
-  const auto pinned_b_g1 = pinned ? pinned_query(pinned->b_g1) : nullptr;
-  const auto pinned_b_g2 = pinned ? pinned_query(pinned->b_g2) : nullptr;
-
-  groth16::G1MsmSums sums;
-  sums.h = s.msm_sum(bases, bases.h, key.h, pinned_h, work.a.data(), key.h.size(), pinned_l, aux_count);
-  pending->timings.push_back({"msm_h", clock.lap()});
-
-  sums.l = s.msm_sum(bases, bases.l, key.l, pinned_l, vectors.aux, aux_count, pinned_a, a_count);
-  pending->timings.push_back({"msm_l", clock.lap()});
-
-  s.query_scalars(z.inputs, z.a_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.a = s.msm_sum(bases, bases.a, key.a, pinned_a, vectors.scalars, a_count, pinned_b_g1, b_count);
-  pending->timings.push_back({"msm_a", clock.lap()});
-
-  const bool g2 = s.options.g2_msm_on_device;
-  // The G2 sum's first points cross while the G1 one runs (another StreamedMsm's buffers).
-  if (g2 && pinned_b_g2 != nullptr) s.streamed<ec::G2Curve>().prefetch(work.msm, *pinned_b_g2, b_count);
-  s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
-  sums.b_g1 = s.msm_sum(bases, bases.b_g1, key.b_g1, pinned_b_g1, vectors.scalars, b_count);
+  const std::size_t b_count = s.query_scalars(b_inputs, z.b_aux_density, vectors.aux, aux_count, vectors.scalars);
+  sums.b_g1 =
+      s.msm_sum(bases, bases.b_g1, key.b_g1, pinned ? pinned_query(pinned->b_g1) : nullptr, vectors.scalars, b_count);
   pending->timings.push_back({"msm_b_g1", clock.lap()});
 
-  if (g2) {
+  if (s.options.g2_msm_on_device) {
     // The B query's G1 and G2 MSMs share their scalars, still on the device.
-    pending->b_g2_sum = s.msm_sum(bases, bases.b_g2, key.b_g2, pinned_b_g2, vectors.scalars, b_count);
+    pending->b_g2_sum =
+        s.msm_sum(bases, bases.b_g2, key.b_g2, pinned ? pinned_query(pinned->b_g2) : nullptr, vectors.scalars,
+                  b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
   }
 

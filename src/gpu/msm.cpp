@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <numeric>
 #include <vector>
 
 #include "gpu/cuda_error.hpp"
@@ -111,59 +110,21 @@ template unsigned DeviceMsm::default_window_bits<ec::G1Curve>(std::size_t);
 template unsigned DeviceMsm::default_window_bits<ec::G2Curve>(std::size_t);
 
 template <class Curve>
-DeviceMsm::ScratchSizes DeviceMsm::scratch_needs(std::size_t n, std::size_t sorted_terms) {
-  // The sort and the buckets hold one slice of the general terms; the indices, all n.
-  const std::size_t sorted = std::min(n, sorted_terms);
-  const msm_shape::ScratchCounts k = msm_shape::scratch_counts(sorted, default_window_bits<Curve>(sorted));
+std::size_t DeviceMsm::scratch_bytes(std::size_t n) {
+  const msm_shape::ScratchCounts k = msm_shape::scratch_counts(n, default_window_bits<Curve>(n));
   const std::size_t xyzz = 4 * sizeof(typename Curve::Field);
-  const std::size_t entries = k.entries * sizeof(std::uint32_t);
-  const std::size_t buckets = std::size_t{k.buckets} * sizeof(std::uint32_t);
-  const std::size_t indices = (n + 1) * sizeof(std::uint32_t);
+  const std::size_t sort = k.entries * 4 * sizeof(std::uint32_t)  // keys and values, twice: the sort's two buffers
+                           + (std::size_t{1} << 20);              // its histograms
+  const std::size_t per_bucket = 8 * sizeof(std::uint32_t) + xyzz;  // bounds, order by size, chunk counts, sums
   // Chunks of split buckets: each such bucket exceeds the chunk length, at least 4×
   // the mean, so they number at most 2·entries/chunk_len ≤ buckets / 2.
   const std::size_t partials = (std::size_t{k.buckets} / 2 + 1) * xyzz;
-  return {entries, entries, entries, entries,  // keys and values, twice: the sort's two buffers
-          std::size_t{1} << 20,                // the sort's histograms
-          buckets, buckets, buckets, buckets, buckets, buckets, buckets, buckets,  // bounds, orders, chunk counts
-          std::size_t{k.buckets} * xyzz, partials, k.reduce_points() * xyzz,      // sums
-          2 * indices,                                                            // the general terms' and the ones'
-          std::size_t{msm_shape::kOnesThreads} * xyzz};
+  return sort + std::size_t{k.buckets} * per_bucket + partials + k.reduce_points() * xyzz +
+         2 * (n + 1) * sizeof(std::uint32_t)  // the general terms' and the ones' indices
+         + std::size_t{msm_shape::kOnesThreads} * xyzz;
 }
 
-DeviceMsm::ScratchSizes DeviceMsm::held_scratch() const {
-  constexpr std::size_t u = sizeof(std::uint32_t);
-  return {keys_.capacity() * u,         values_.capacity() * u,      sorted_keys_.capacity() * u,
-          sorted_values_.capacity() * u, sort_temp_.capacity(),       bucket_start_.capacity() * u,
-          bucket_end_.capacity() * u,    bucket_order_.capacity() * u, bucket_sizes_.capacity() * u,
-          sorted_order_.capacity() * u,  sorted_sizes_.capacity() * u, chunk_counts_.capacity() * u,
-          chunk_end_.capacity() * u,     buckets_.capacity(),          partials_.capacity(),
-          segments_.capacity(),          std::min(terms_.capacity(), ones_.capacity()) * 2 * u,
-          ones_partial_.capacity()};
-}
-
-template <class Curve>
-std::size_t DeviceMsm::scratch_bytes(std::size_t n, std::size_t sorted_terms) {
-  const ScratchSizes need = scratch_needs<Curve>(n, sorted_terms);
-  return std::accumulate(need.begin(), need.end(), std::size_t{0});
-}
-
-template <class Curve>
-std::size_t DeviceMsm::scratch_growth(std::size_t n, std::size_t sorted_terms) const {
-  const ScratchSizes need = scratch_needs<Curve>(n, sorted_terms);
-  const ScratchSizes held = held_scratch();
-  std::size_t growth = 0;
-  for (std::size_t i = 0; i < need.size(); ++i) growth += need[i] > held[i] ? need[i] - held[i] : 0;
-  return growth;
-}
-
-std::size_t DeviceMsm::scratch_held_bytes() const {
-  const ScratchSizes held = held_scratch();
-  return std::accumulate(held.begin(), held.end(), std::size_t{0});
-}
-
-template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t, std::size_t);
-template std::size_t DeviceMsm::scratch_bytes<ec::G2Curve>(std::size_t, std::size_t);
-template std::size_t DeviceMsm::scratch_growth<ec::G1Curve>(std::size_t, std::size_t) const;
-template std::size_t DeviceMsm::scratch_growth<ec::G2Curve>(std::size_t, std::size_t) const;
+template std::size_t DeviceMsm::scratch_bytes<ec::G1Curve>(std::size_t);
+template std::size_t DeviceMsm::scratch_bytes<ec::G2Curve>(std::size_t);
 
 }  // namespace zkpipe::gpu

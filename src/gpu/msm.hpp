@@ -23,7 +23,6 @@
 
 #include <cuda_runtime.h>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -43,7 +42,6 @@
 namespace zkpipe::gpu {
 
 struct MsmSchedule;  // msm_schedule.cuh
-struct MsmTerms;     // msm_schedule.cuh
 
 // The device layout of an affine point: x, y in Montgomery form; (0, 0) is the
 // point at infinity.
@@ -109,8 +107,6 @@ extern template class DeviceBases<ec::G1Curve>;
 extern template class DeviceBases<ec::G2Curve>;
 
 // Milliseconds per phase of the last sum (CUDA events), when phase timing is on.
-// For a sum of several slices (max_sorted_terms), the phases of its last slice, its
-// digits phase counting every slice before it.
 struct MsmPhaseTimes {
   float digits = 0;
   float sort = 0;
@@ -131,41 +127,22 @@ class DeviceMsm {
   explicit DeviceMsm(memory::BufferLedger& ledger) : ledger_(&ledger) {}
 
   // Σ scalars[i]·bases[i] for i < n; scalars is a device pointer to n Montgomery
-  // Fr values, n ≤ bases.size(). window_bits 0 picks a width from the general terms'
-  // count (scalars other than 0 and 1). With max_sorted_terms set, at most that many
-  // general terms go through one sort, which bounds the scratch
-  // (scratch_bytes(n, max_sorted_terms)): more are summed in slices of that many,
-  // each a Pippenger sum of its own. Synchronizes with stream before returning.
+  // Fr values, n ≤ bases.size(). window_bits 0 picks a width from n. Synchronizes
+  // with stream before returning.
   ec::Jacobian<ec::G1Curve> sum(DeviceBasesView<ec::G1Curve> bases, const ff::Fr* scalars, std::size_t n,
-                                cudaStream_t stream, unsigned window_bits = 0, std::size_t max_sorted_terms = 0);
+                                cudaStream_t stream, unsigned window_bits = 0);
   ec::Jacobian<ec::G2Curve> sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
-                                cudaStream_t stream, unsigned window_bits = 0, std::size_t max_sorted_terms = 0);
-
-  // How many of n scalars (a device pointer) are other than 0 and 1: the terms a sum
-  // sorts into buckets. Synchronizes with stream.
-  std::size_t count_general_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
+                                cudaStream_t stream, unsigned window_bits = 0);
 
   // The window width sum() uses for n terms over Curve when given none.
   template <class Curve>
   static unsigned default_window_bits(std::size_t n);
 
   // Device scratch, in bytes, that a sum of n terms over Curve at the default window
-  // reserves at most (the sort's own temporary storage estimated), when at most
-  // sorted_terms of them go through one sort (max_sorted_terms): for placement
-  // decisions, which keep a margin.
+  // reserves at most (the sort's own temporary storage estimated): for placement decisions,
+  // which keep a margin.
   template <class Curve>
-  static std::size_t scratch_bytes(std::size_t n, std::size_t sorted_terms);
-  template <class Curve>
-  static std::size_t scratch_bytes(std::size_t n) {
-    return scratch_bytes<Curve>(n, n);
-  }
-  // What such a sum would add to the scratch this DeviceMsm holds: each buffer grows
-  // only where the sum needs more than it holds, so scratch held for another shape of
-  // sum (a wide sort, long index lists) serves this one without counting twice.
-  template <class Curve>
-  std::size_t scratch_growth(std::size_t n, std::size_t sorted_terms) const;
-  // Device memory the scratch holds now.
-  std::size_t scratch_held_bytes() const;
+  static std::size_t scratch_bytes(std::size_t n);
 
   // Records events between the phases of every later sum (a little overhead).
   void set_phase_timing(bool on);
@@ -179,27 +156,17 @@ class DeviceMsm {
   static constexpr unsigned kWidestDefaultWindow = std::is_same_v<Curve, ec::G2Curve> ? 19 : 20;
 
  private:
-  // Step 0: the general terms' and the ones' indices into terms_ and ones_. Synchronizes.
-  MsmTerms select_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
-  // Steps 1–2 and the chunks of the buckets for the general terms [first_term,
-  // first_term + terms) of select_terms, queued on stream; window_bits 0 picks a
-  // width from their count, at most widest_window. Synchronizes.
-  MsmSchedule schedule(const ff::Fr* scalars, std::uint32_t first_term, std::uint32_t terms, unsigned window_bits,
-                       unsigned widest_window, cudaStream_t stream);
+  // Steps 0–2 and the chunks of the buckets, queued on stream; window_bits 0 picks a
+  // width from the general terms' count, at most widest_window. Synchronizes.
+  MsmSchedule schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned widest_window,
+                       cudaStream_t stream);
   static unsigned window_bits_for(std::size_t n, unsigned widest_window);
-  // Bytes per scratch buffer, in the order of held_scratch(): what a sum of n terms,
-  // sorted_terms at a time, at the default window needs (CUB's storage estimated),
-  // and what the buffers hold now.
-  using ScratchSizes = std::array<std::size_t, 18>;
-  template <class Curve>
-  static ScratchSizes scratch_needs(std::size_t n, std::size_t sorted_terms);
-  ScratchSizes held_scratch() const;
   // Records phase event i on stream when phase timing is on.
   void mark_phase(int i, cudaStream_t stream);
 
   template <class Curve>
   ec::Jacobian<Curve> sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
-                               cudaStream_t stream, unsigned window_bits, std::size_t max_sorted_terms);
+                               cudaStream_t stream, unsigned window_bits);
 
   memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
   DeviceBuffer<std::uint32_t> keys_{*ledger_};
@@ -224,7 +191,6 @@ class DeviceMsm {
   DeviceBuffer<std::uint32_t> chunk_end_{*ledger_};
   DeviceBuffer<std::uint32_t> chunk_totals_{*ledger_};
   DeviceBuffer<std::byte> partials_{*ledger_};  // sums of the chunks of split buckets
-  DeviceBuffer<std::uint32_t> count_{*ledger_};  // count_general_terms's result
   static constexpr int kPhaseEvents = 7;
   std::deque<CudaEvent> phase_events_;  // empty unless phase timing is on
   MsmPhaseTimes phases_;

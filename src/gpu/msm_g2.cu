@@ -5,12 +5,11 @@
 namespace zkpipe::gpu {
 
 ec::Jacobian<ec::G2Curve> DeviceMsm::sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
-                                         cudaStream_t stream, unsigned window_bits,
-                                         std::size_t max_sorted_terms) {
-  return sum_impl(bases, scalars, n, stream, window_bits, max_sorted_terms);
+                                         cudaStream_t stream, unsigned window_bits) {
+  return sum_impl(bases, scalars, n, stream, window_bits);
 }
 
 template ec::Jacobian<ec::G2Curve> DeviceMsm::sum_impl(DeviceBasesView<ec::G2Curve>, const ff::Fr*, std::size_t,
-                                                       cudaStream_t, unsigned, std::size_t);
+                                                       cudaStream_t, unsigned);
 
 }  // namespace zkpipe::gpu

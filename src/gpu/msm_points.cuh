@@ -179,36 +179,13 @@ ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
   return p.to_jacobian();
 }
 
-// One slice's window sums, read back: after the trees each window's sums are the
-// first of its group — Σ_s weighted_s, Σ_s plain_s and Σ_s (s + 1)·plain_s.
-template <class Curve>
-struct WindowSums {
-  msm_shape::ScratchCounts counts;
-  std::vector<typename Curve::Field> weighted;
-  std::vector<typename Curve::Field> plain;
-  std::vector<typename Curve::Field> outer;
-
-  // Σ_w 2^offset(w)·(Σ_d d·bucket_(w,d)), by doubling from the top window (Horner).
-  ec::Jacobian<Curve> combine() const {
-    ec::Jacobian<Curve> acc = ec::Jacobian<Curve>::identity();
-    for (u32 w = counts.shape.windows; w-- > 0;) {
-      for (u32 i = 0; i < counts.shape.bits(w); ++i) acc = acc.dbl();
-      // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
-      ec::Jacobian<Curve> rest = to_host<Curve>(&outer[std::size_t{4} * w]) - to_host<Curve>(&plain[std::size_t{4} * w]);
-      for (u32 len = counts.segment_len; len > 1; len /= 2) rest = rest.dbl();
-      acc = acc + to_host<Curve>(&weighted[std::size_t{4} * w]) + rest;
-    }
-    return acc;
-  }
-};
-
 }  // namespace zkpipe::gpu::msm_points
 
 namespace zkpipe::gpu {
 
 template <class Curve>
 ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
-                                        cudaStream_t stream, unsigned window_bits, std::size_t max_sorted_terms) {
+                                        cudaStream_t stream, unsigned window_bits) {
   using namespace msm_points;
   using Xyzz = typename DevicePoint<Curve>::Xyzz;
   using Affine = typename Xyzz::Affine;
@@ -219,25 +196,21 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   if (n == 0) return HostJacobian::identity();
   if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms");
   const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
-  const MsmTerms terms = select_terms(scalars, n, stream);
-  const u32 slice = max_sorted_terms == 0 ? terms.general
-                                          : static_cast<u32>(std::min<std::size_t>(terms.general, max_sorted_terms));
+  const MsmSchedule plan = schedule(scalars, n, window_bits, kWidestDefaultWindow<Curve>, stream);
+  const u32 m = plan.general_terms;
+  const msm_shape::ScratchCounts& counts = plan.counts;
+  const u32 windows = counts.shape.windows;
 
-  // Each slice's sums are copied out before the next slice's schedule, which
-  // synchronizes, reuses the scratch.
-  std::vector<WindowSums<Curve>> slices;
-  for (u32 first = 0; first < terms.general; first += slice) {
-    const MsmSchedule plan =
-        schedule(scalars, first, std::min(slice, terms.general - first), window_bits, kWidestDefaultWindow<Curve>,
-                 stream);
-    const msm_shape::ScratchCounts& counts = plan.counts;
-    const u32 windows = counts.shape.windows;
-    segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
+  segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
+  ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
+  auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
+  Xyzz* dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
+  Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
+  auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
+
+  if (m > 0) {
     buckets_.reserve(sizeof(Xyzz) * counts.buckets);
     partials_.reserve(sizeof(Xyzz) * plan.plan.split_chunks);
-    auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
-    Xyzz* dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
-    Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
     auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
     auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
     launch_chunks(plan.sorted_values, bucket_start_.data(), bucket_end_.data(), plan.plan, plan.chunks,
@@ -255,31 +228,17 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
     tree_reduce(dev_outer, windows, counts.outer_segments, stream);
     mark_phase(5, stream);
-    WindowSums<Curve>& sums = slices.emplace_back();
-    sums.counts = counts;
-    const auto copy_firsts = [&](const Xyzz* group_sums, u32 group_len, std::vector<HostField>& out) {
-      out.resize(std::size_t{4} * windows);
-      check(cudaMemcpy2DAsync(out.data(), sizeof(Xyzz), group_sums, sizeof(Xyzz) * group_len, sizeof(Xyzz), windows,
-                              cudaMemcpyDeviceToHost, stream),
-            "copy window sums");
-    };
-    copy_firsts(dev_weighted, counts.segments, sums.weighted);
-    copy_firsts(dev_plain, counts.segments, sums.plain);
-    copy_firsts(dev_outer, counts.outer_segments, sums.outer);
-  }
-  if (terms.general == 0) {
-    for (int i = 1; i <= 5; ++i) mark_phase(i, stream);
+  } else {
+    for (int i = 4; i <= 5; ++i) mark_phase(i, stream);
   }
 
   // The ones are one more bucket, cut into at most kOnesThreads chunks whose sums all
   // go to the partials (zeros, read as the identity, where there are fewer), then a tree.
-  ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
-  auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
   check(cudaMemsetAsync(dev_ones_partial, 0, sizeof(Xyzz) * kOnesThreads, stream), "clear the ones' partials");
-  if (terms.ones > 0) {
-    const u32 chunk_len = (terms.ones + kOnesThreads - 1) / kOnesThreads;
-    const u32 chunks = (terms.ones + chunk_len - 1) / chunk_len;
-    const u32 bucket[4] = {0, terms.ones, 0, chunks};  // start, end, order, chunk_end
+  if (plan.ones > 0) {
+    const u32 chunk_len = (plan.ones + kOnesThreads - 1) / kOnesThreads;
+    const u32 chunks = (plan.ones + chunk_len - 1) / chunk_len;
+    const u32 bucket[4] = {0, plan.ones, 0, chunks};  // start, end, order, chunk_end
     ones_bucket_.reserve(4);
     check(cudaMemcpyAsync(ones_bucket_.data(), bucket, sizeof bucket, cudaMemcpyHostToDevice, stream),
           "upload the ones' bucket");
@@ -289,6 +248,21 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
   }
   tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
   mark_phase(6, stream);
+
+  // After the trees each window's sums are the first of its group: Σ_s weighted_s,
+  // Σ_s plain_s and Σ_s (s + 1)·plain_s.
+  auto copy_firsts = [&](const Xyzz* group_sums, u32 group_len, std::vector<HostField>& out) {
+    out.resize(std::size_t{4} * windows);
+    check(cudaMemcpy2DAsync(out.data(), sizeof(Xyzz), group_sums, sizeof(Xyzz) * group_len, sizeof(Xyzz), windows,
+                            cudaMemcpyDeviceToHost, stream),
+          "copy window sums");
+  };
+  std::vector<HostField> weighted_sums, plain_sums, outer_sums;
+  if (m > 0) {
+    copy_firsts(dev_weighted, counts.segments, weighted_sums);
+    copy_firsts(dev_plain, counts.segments, plain_sums);
+    copy_firsts(dev_outer, counts.outer_segments, outer_sums);
+  }
   std::vector<HostField> ones_sum(4);
   check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
                         stream),
@@ -302,9 +276,16 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     phases_ = {ms[0], ms[1], ms[2], ms[3], ms[4], ms[5]};
   }
 
-  HostJacobian acc = to_host<Curve>(ones_sum.data());
-  for (const WindowSums<Curve>& sums : slices) acc = acc + sums.combine();
-  return acc;
+  HostJacobian acc = HostJacobian::identity();
+  for (u32 w = m > 0 ? windows : 0; w-- > 0;) {
+    for (u32 i = 0; i < counts.shape.bits(w); ++i) acc = acc.dbl();
+    // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
+    HostJacobian outer =
+        to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
+    for (u32 len = counts.segment_len; len > 1; len /= 2) outer = outer.dbl();
+    acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
+  }
+  return acc + to_host<Curve>(ones_sum.data());
 }
 
 }  // namespace zkpipe::gpu

@@ -2,11 +2,9 @@
 // buckets are summed (msm.hpp, steps 0–2). Scalars only: no point arithmetic here,
 // and every CUB algorithm of the MSM is instantiated in this file alone.
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <bit>
@@ -50,12 +48,6 @@ struct IsGeneralTerm {
     const Fr s = scalars[i];
     return !s.is_zero() && !(s == Fr::one());
   }
-};
-
-// 1 for a general term, for the count that sizes a streamed sum's chunks.
-struct GeneralTermCount {
-  const Fr* scalars;
-  __device__ u32 operator()(u32 i) const { return IsGeneralTerm{scalars}(i) ? 1 : 0; }
 };
 
 struct IsOneTerm {
@@ -143,7 +135,8 @@ void DeviceMsm::mark_phase(int i, cudaStream_t stream) {
   if (!phase_events_.empty()) check(cudaEventRecord(phase_events_[i].get(), stream), "event");
 }
 
-MsmTerms DeviceMsm::select_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream) {
+MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned widest_window,
+                                cudaStream_t stream) {
   const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
   mark_phase(0, stream);
   // Zero terms drop out and ones are added directly (Filecoin witnesses are mostly
@@ -163,35 +156,16 @@ MsmTerms DeviceMsm::select_terms(const ff::Fr* scalars, std::size_t n, cudaStrea
   check(cub::DeviceSelect::If(sort_temp_.data(), select_bytes, indices, ones_.data() + 1, ones_.data(),
                               static_cast<int>(n), IsOneTerm{dev_scalars}, stream),
         "select ones");
-  MsmTerms out;
-  check(cudaMemcpyAsync(&out.general, terms_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy term count");
+  MsmSchedule out;
+  u32& m = out.general_terms;
+  check(cudaMemcpyAsync(&m, terms_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy term count");
   check(cudaMemcpyAsync(&out.ones, ones_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy ones count");
   check(cudaStreamSynchronize(stream), "select terms");
-  return out;
-}
+  if (m == 0) {
+    for (int i = 1; i <= 3; ++i) mark_phase(i, stream);
+    return out;
+  }
 
-std::size_t DeviceMsm::count_general_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream) {
-  if (n == 0) return 0;
-  if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms to count");
-  const auto general = thrust::make_transform_iterator(thrust::counting_iterator<u32>(0),
-                                                       GeneralTermCount{reinterpret_cast<const Fr*>(scalars)});
-  count_.reserve(1);
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceReduce::Sum(nullptr, temp_bytes, general, count_.data(), static_cast<int>(n), stream),
-        "count size");
-  sort_temp_.reserve(temp_bytes);
-  check(cub::DeviceReduce::Sum(sort_temp_.data(), temp_bytes, general, count_.data(), static_cast<int>(n), stream),
-        "count general terms");
-  u32 count = 0;
-  check(cudaMemcpyAsync(&count, count_.data(), sizeof(u32), cudaMemcpyDeviceToHost, stream), "copy the count");
-  check(cudaStreamSynchronize(stream), "count general terms");
-  return count;
-}
-
-MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::uint32_t first_term, std::uint32_t m,
-                                unsigned window_bits, unsigned widest_window, cudaStream_t stream) {
-  const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
-  MsmSchedule out;
   const u32 c = window_bits ? window_bits : window_bits_for(m, widest_window);
   if (c < 2 || c > kMaxWindowBits) throw std::invalid_argument("DeviceMsm: window_bits out of range");
   out.counts = msm_shape::scratch_counts(m, c);
@@ -205,8 +179,8 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::uint32_t first_term,
   sorted_values_.reserve(entries);
   bucket_start_.reserve(buckets);
   bucket_end_.reserve(buckets);
-  digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(dev_scalars, terms_.data() + 1 + first_term, m,
-                                                        out.counts.shape, keys_.data(), values_.data());
+  digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(dev_scalars, terms_.data() + 1, m, out.counts.shape,
+                                                        keys_.data(), values_.data());
   check_launch("digits_kernel");
   mark_phase(1, stream);
   const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
@@ -239,7 +213,7 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::uint32_t first_term,
   bucket_sizes_kernel<<<blocks_for(buckets), kThreads, 0, stream>>>(bucket_start_.data(), bucket_end_.data(), buckets,
                                                                    bucket_sizes_.data(), bucket_order_.data());
   check_launch("bucket_sizes_kernel");
-  const int size_bits = std::bit_width(m);  // a bucket holds at most one entry per term
+  const int size_bits = std::bit_width(n);
   std::size_t order_temp_bytes = 0;
   check(cub::DeviceRadixSort::SortPairsDescending(nullptr, order_temp_bytes, bucket_sizes_.data(),
                                                   sorted_sizes_.data(), bucket_order_.data(), sorted_order_.data(),

@@ -18,15 +18,11 @@ struct ChunkPlan {
   std::uint32_t split_chunks;  // chunks of the buckets cut into more than one
 };
 
-// What select_terms leaves: the indices of the terms through the buckets (scalars
-// other than 0 and 1) and of the terms of scalar 1, in DeviceMsm's scratch.
-struct MsmTerms {
-  std::uint32_t general = 0;
-  std::uint32_t ones = 0;
-};
-
-// One slice of the general terms, scheduled.
 struct MsmSchedule {
+  // Terms through the buckets (scalars other than 0 and 1); the rest of the fields
+  // hold only when there are some.
+  std::uint32_t general_terms = 0;
+  std::uint32_t ones = 0;  // terms of scalar 1
   msm_shape::ScratchCounts counts{};
   // The entries' values (point index and sign) in bucket order, in one of the sort's
   // two buffers.

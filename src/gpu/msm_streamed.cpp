@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <future>
 #include <stdexcept>
-#include <utility>
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_memory.hpp"
@@ -34,36 +33,23 @@ StreamedMsm<Curve>::StreamedMsm(memory::BufferLedger& ledger, std::size_t chunk_
 
 template <class Curve>
 StreamedMsm<Curve>::~StreamedMsm() {
-  // A prefetch may still be copying into a buffer freed below.
-  cudaStreamSynchronize(copy_stream_);
   cudaStreamDestroy(copy_stream_);
 }
 
 template <class Curve>
-typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(const DeviceMsm& msm, std::size_t n,
-                                                                        std::size_t general, bool sparse) const {
-  if (n == 0) return {};
-  if (chunk_points_ != 0) return {std::min(chunk_points_, n), 0};
-  // A chunk of m points holds about m·general/n general terms; a quarter more and
-  // 2^16 allow for an uneven spread.
-  const auto sorted_terms = [&](std::size_t m) {
-    if (general >= n) return m;
-    const auto share = static_cast<std::size_t>(static_cast<double>(m) * static_cast<double>(general) / n * 1.25);
-    return std::min(m, share + (std::size_t{1} << 16));
-  };
+std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
+  if (n == 0) return 0;
+  if (chunk_points_ != 0) return std::min(chunk_points_, n);
   const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
+  // The chunk buffers already held are reused, so they count as available.
+  const std::size_t available = free_bytes + device_bytes();
   const std::size_t margin = device_memory_margin(free_bytes);
-  const std::size_t budget = free_bytes > margin ? free_bytes - margin : 0;
-  const auto growth = [](std::size_t need, std::size_t held) { return need > held ? need - held : 0; };
-  // Two buffers of points (and indices), the gathered scalars and the sum's scratch.
+  const std::size_t budget = available > margin ? available - margin : 0;
+  // Two buffers of points and indices, the gathered scalars and the sum's scratch.
   const auto fits = [&](std::size_t m) {
-    std::size_t grown = msm.scratch_growth<Curve>(m, sorted_terms(m));
-    for (int slot = 0; slot < 2; ++slot) {
-      grown += growth(m * sizeof(AffineWords<Curve>), chunks_[slot].capacity() * sizeof(AffineWords<Curve>));
-      if (sparse) grown += growth(m * sizeof(std::uint32_t), indices_[slot].capacity() * sizeof(std::uint32_t));
-    }
-    if (sparse) grown += growth(m * sizeof(ff::Fr), gathered_.capacity() * sizeof(ff::Fr));
-    return grown <= budget;
+    return 2 * m * (sizeof(AffineWords<Curve>) + sizeof(std::uint32_t)) + m * sizeof(ff::Fr) +
+               DeviceMsm::scratch_bytes<Curve>(m) <=
+           budget;
   };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
@@ -77,8 +63,7 @@ typename StreamedMsm<Curve>::ChunkShape StreamedMsm<Curve>::chunk_shape(const De
       hi = mid - 1;
     }
   }
-  const std::size_t points = std::max(lo, std::min(n, kMinChunkPoints));
-  return {points, general >= n ? 0 : sorted_terms(points)};
+  return std::max(lo, std::min(n, kMinChunkPoints));
 }
 
 template <class Curve>
@@ -132,7 +117,6 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
   last_sent_bytes_ = 0;
   last_zero_terms_ = 0;
-  take_prefetch(nullptr, 0);  // its buffer is refilled below
   if (n == 0) return Jacobian::identity();
   if (n >= (std::size_t{1} << 32)) throw std::invalid_argument("StreamedMsm: too many terms");
   const SetBits nonzero = nonzero_terms(scalars, n, stream);
@@ -141,8 +125,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
   if (sent == 0) return Jacobian::identity();
   // No zeros: consecutive runs, no indices to send or scalars to gather.
   const bool sparse = sent < n;
-  const ChunkShape shape = chunk_shape(msm, sent, msm.count_general_terms(scalars, n, stream), sparse);
-  const std::size_t chunk = shape.points;
+  const std::size_t chunk = chunk_points(sent);
   const std::size_t chunks = (sent + chunk - 1) / chunk;
   const auto count_of = [&](std::size_t k) { return std::min(chunk, sent - k * chunk); };
   reserve(chunk, chunks > 1 ? 2 : 1, sparse);
@@ -171,91 +154,43 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
       chunk_scalars = gathered_.data();
     }
     acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), chunk_scalars, count_of(k), stream,
-                        window_bits, shape.sorted_terms);
+                        window_bits);
     if (next.valid()) next.get();
   }
   return acc;
 }
 
 template <class Curve>
-void StreamedMsm<Curve>::copy_chunk(const AffineWords<Curve>* source, std::size_t first, std::size_t count, int slot) {
-  chunks_[slot].reserve(count);
-  check(cudaMemcpyAsync(chunks_[slot].data(), source + first, count * sizeof(AffineWords<Curve>),
-                        cudaMemcpyHostToDevice, copy_stream_),
-        "copy a pinned chunk");
-  check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
-}
-
-template <class Curve>
-void StreamedMsm<Curve>::prefetch_into(int slot, const AffineWords<Curve>* source, std::size_t n) {
-  const std::size_t points = std::min(n, chunks_[slot].capacity());
-  if (points == 0) return;
-  copy_chunk(source, 0, points, slot);
-  prefetched_ = Prefetched{source, points, slot};
-}
-
-template <class Curve>
-void StreamedMsm<Curve>::prefetch(const DeviceMsm& msm, const PinnedPoints<Curve>& bases, std::size_t n) {
-  if (n > bases.size()) throw std::invalid_argument("StreamedMsm: prefetch of more points than the bases hold");
-  take_prefetch(nullptr, 0);
-  // No sum is in flight: the larger buffer takes the most, but no more than a chunk
-  // of general terms (a sum uses no more of it).
-  const std::size_t points = std::min(n, chunk_shape(msm, n, n, false).points);
-  prefetch_into(chunks_[1].capacity() > chunks_[0].capacity() ? 1 : 0, bases.span().data(), points);
-}
-
-template <class Curve>
-std::optional<typename StreamedMsm<Curve>::Prefetched> StreamedMsm<Curve>::take_prefetch(
-    const AffineWords<Curve>* source, std::size_t n) {
-  std::optional<Prefetched> taken = std::exchange(prefetched_, std::nullopt);
-  if (taken && source != nullptr && taken->source == source && n > 0) {
-    taken->points = std::min(taken->points, n);
-    return taken;
-  }
-  if (taken) check(cudaStreamSynchronize(copy_stream_), "drop a prefetched chunk");
-  return std::nullopt;
-}
-
-template <class Curve>
 ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars,
-                                            std::size_t n, cudaStream_t stream, unsigned window_bits,
-                                            const PinnedPoints<Curve>* next, std::size_t next_n) {
+                                            std::size_t n, cudaStream_t stream, unsigned window_bits) {
   using Jacobian = ec::Jacobian<Curve>;
   if (n > bases.size()) throw std::invalid_argument("StreamedMsm: more scalars than bases");
-  if (next != nullptr && next_n > next->size()) {
-    throw std::invalid_argument("StreamedMsm: a next sum of more points than its bases hold");
-  }
   last_sent_bytes_ = 0;
   last_zero_terms_ = 0;
-  const AffineWords<Curve>* host = bases.span().data();
-  const std::optional<Prefetched> ready = take_prefetch(host, n);
   if (n == 0) return Jacobian::identity();
-  const ChunkShape shape = chunk_shape(msm, n, msm.count_general_terms(scalars, n, stream), false);
+  const std::size_t chunk = chunk_points(n);
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  const auto count_of = [&](std::size_t k) { return std::min(chunk, n - k * chunk); };
+  reserve(chunk, chunks > 1 ? 2 : 1, false);
   last_sent_bytes_ = n * sizeof(AffineWords<Curve>);
-  // The first chunk may be the prefetched one, of its own length but never longer
-  // than the shape's (its sum's scratch is sized for those); the rest are of the
-  // shape's.
-  std::size_t first = 0;
-  std::size_t count = ready ? std::min(ready->points, shape.points) : std::min(shape.points, n);
-  int slot = ready ? ready->slot : 0;
-  if (!ready) copy_chunk(host, 0, count, slot);
+  const AffineWords<Curve>* host = bases.span().data();
+  const auto upload = [&](std::size_t k) {
+    const int slot = static_cast<int>(k % 2);
+    check(cudaMemcpyAsync(chunks_[slot].data(), host + k * chunk, count_of(k) * sizeof(AffineWords<Curve>),
+                          cudaMemcpyHostToDevice, copy_stream_),
+          "copy a pinned chunk");
+    check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
+  };
+  upload(0);
   Jacobian acc = Jacobian::identity();
-  while (count > 0) {
-    // The other buffer's last reader (the sum of the chunk before) has returned: it
-    // takes this sum's next chunk or, after the last, the next sum's first points.
-    const std::size_t following = first + count;
-    const std::size_t following_count = std::min(shape.points, n - following);
-    if (following_count > 0) {
-      copy_chunk(host, following, following_count, 1 - slot);
-    } else if (next != nullptr) {
-      prefetch_into(1 - slot, next->span().data(), next_n);
-    }
+  for (std::size_t k = 0; k < chunks; ++k) {
+    const int slot = static_cast<int>(k % 2);
+    // Chunk k + 1 goes into the other buffer, whose last reader (the sum of chunk
+    // k − 1) has returned.
+    if (k + 1 < chunks) upload(k + 1);
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
-    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count), scalars + first, count, stream,
-                        window_bits, shape.sorted_terms);
-    first = following;
-    count = following_count;
-    slot = 1 - slot;
+    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
+                        stream, window_bits);
   }
   return acc;
 }

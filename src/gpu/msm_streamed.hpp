@@ -22,7 +22,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -71,43 +70,11 @@ class StreamedMsm {
                           std::size_t n, cudaStream_t stream, unsigned window_bits = 0);
 
   // The same sum from bases in page-locked memory, copied chunk by chunk as they are.
-  // With `next` set, the first chunk of the sum to follow, over next's first next_n
-  // points, is copied into the free buffer while this sum's last chunk computes (as
-  // prefetch() does), and that sum starts without waiting for the link.
   ec::Jacobian<Curve> sum(DeviceMsm& msm, const PinnedPoints<Curve>& bases, const ff::Fr* scalars, std::size_t n,
-                          cudaStream_t stream, unsigned window_bits = 0, const PinnedPoints<Curve>* next = nullptr,
-                          std::size_t next_n = 0);
+                          cudaStream_t stream, unsigned window_bits = 0);
 
-  // Starts copying the first points of a later sum over the first n of `bases` (in
-  // `msm`) into a chunk buffer, on the copy stream, so that they cross the link under the kernels
-  // queued before that sum (the h step's NTTs, another group's MSM). Only the next
-  // page-locked sum over the same bases uses them; any other sum drops them. Fills
-  // only buffers already allocated (a chunk's worth, from earlier sums): it never
-  // takes device memory, so it cannot fail for want of it. Call between sums, with
-  // the construction's device current.
-  void prefetch(const DeviceMsm& msm, const PinnedPoints<Curve>& bases, std::size_t n);
-  // Points of the prefetch waiting for its sum (0: none).
-  std::size_t prefetched_points() const { return prefetched_ ? prefetched_->points : 0; }
-
-  // A sum's chunks: points per chunk, and the most general terms (scalars other than
-  // 0 and 1) one chunk's sum sorts at once (DeviceMsm's max_sorted_terms; 0: no bound).
-  struct ChunkShape {
-    std::size_t points = 0;
-    std::size_t sorted_terms = 0;
-  };
-  // For a sum of n terms of which `general` are general, their points (and indices,
-  // when sparse) sent, its chunks summed in `msm`: the largest chunk for which what
-  // the chunk buffers and msm's scratch must grow fits in the free device memory
-  // (less a margin). Buffers are kept at their largest, so those held for a sum of
-  // another shape count as far as they serve. The scratch is sized for the chunk's
-  // share of the general terms with room for an uneven spread — a witness's chunks
-  // (1–2 % general) are then bounded by their points alone, not by a sort they do
-  // not need; a chunk that holds more general terms than that sorts them in slices.
-  // With chunk_points set: that.
-  ChunkShape chunk_shape(const DeviceMsm& msm, std::size_t n, std::size_t general, bool sparse) const;
-  // Points per chunk for a sum of n terms (at most n), all of them general, with no
-  // scratch held yet.
-  std::size_t chunk_points(std::size_t n) const { return chunk_shape(DeviceMsm(*ledger_), n, n, true).points; }
+  // Points per chunk for a sum of n terms (at most n).
+  std::size_t chunk_points(std::size_t n) const;
 
   // Device memory held by the chunk buffers, their indices, the gathered scalars and
   // the bitmap, in bytes.
@@ -126,20 +93,6 @@ class StreamedMsm {
   // The first `buffers` chunk buffers hold at least `points` points each (one
   // suffices when the sum is a single chunk), with room for their indices when sparse.
   void reserve(std::size_t points, int buffers, bool sparse);
-  // Points [first, first + count) of a page-locked source into buffer `slot` (grown to
-  // hold them) on the copy stream, then records uploaded_[slot].
-  void copy_chunk(const AffineWords<Curve>* source, std::size_t first, std::size_t count, int slot);
-  // Into buffer `slot`, as many of the first n points of `source` as it holds already.
-  void prefetch_into(int slot, const AffineWords<Curve>* source, std::size_t n);
-  // The prefetched points when they are the first of `source`, at most n of them;
-  // otherwise none, and a prefetch of other points is waited for and dropped (its
-  // buffer may then be regrown).
-  struct Prefetched {
-    const AffineWords<Curve>* source = nullptr;
-    std::size_t points = 0;
-    int slot = 0;
-  };
-  std::optional<Prefetched> take_prefetch(const AffineWords<Curve>* source, std::size_t n);
   // The non-zero scalars among the first n: their count, and their ascending
   // indices unless none is zero.
   SetBits nonzero_terms(const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
@@ -160,7 +113,6 @@ class StreamedMsm {
   DeviceBuffer<std::uint32_t> bitmap_;      // non-zero scalars
   PinnedBuffer<std::uint32_t> host_bitmap_;
   CudaEvent uploaded_[2];
-  std::optional<Prefetched> prefetched_;
   std::size_t last_sent_bytes_ = 0;
   std::size_t last_zero_terms_ = 0;
 };

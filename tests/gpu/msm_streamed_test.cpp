@@ -20,7 +20,6 @@
 #include "ec/msm/msm.hpp"
 #include "ec/msm/testing.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/device_memory.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/nonzero_terms.hpp"
@@ -186,57 +185,6 @@ TYPED_TEST(GpuStreamedMsm, FromAPageLockedCopyEqualsTheHostSum) {
   EXPECT_THROW(streamed.sum(*this->msm_, pinned, d.data(), n + 1, nullptr), std::invalid_argument);
 }
 
-// The first points of the next sum, copied ahead (under the last chunk of the sum
-// before, or by prefetch()), serve only a sum over the same page-locked bases: any
-// other sum drops them, and every sum stays equal to the host's.
-TYPED_TEST(GpuStreamedMsm, PrefetchedPointsServeOnlyTheirOwnBases) {
-  using Affine = ec::Affine<TypeParam>;
-  const std::size_t n = 2000;
-  const auto first_points = ec::msm_testing::random_points<TypeParam>(n, 83);
-  const auto second_points = ec::msm_testing::random_points<TypeParam>(n, 84);
-  const PinnedPoints<TypeParam> first(first_points, false, memory::BufferLedger::process());
-  const PinnedPoints<TypeParam> second(second_points, false, memory::BufferLedger::process());
-  const auto scalars = ec::msm_testing::witness_like_scalars(n, 30, 30, 85);
-  const DeviceBuffer<Fr> d = this->upload(scalars);
-  const auto expected = [&](const std::vector<Affine>& points, std::size_t m) {
-    return ec::msm<TypeParam>(std::span<const Affine>(points).first(m), std::span<const Fr>(scalars).first(m));
-  };
-  StreamedMsm<TypeParam> streamed(700);
-  DeviceMsm& msm = *this->msm_;
-  // A new StreamedMsm has no buffer to fill: nothing is prefetched, nothing allocated.
-  streamed.prefetch(msm, second, n);
-  EXPECT_EQ(streamed.prefetched_points(), 0u);
-  EXPECT_EQ(streamed.device_bytes(), 0u);
-
-  // Chained: the second sum's first 700 points cross under the first sum's last chunk.
-  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr, 0, &second, n), expected(first_points, n));
-  EXPECT_EQ(streamed.prefetched_points(), 700u);
-  EXPECT_EQ(streamed.sum(msm, second, d.data(), n, nullptr), expected(second_points, n));
-  EXPECT_EQ(streamed.prefetched_points(), 0u);
-
-  // Prefetched for the second bases, then a sum over the first: dropped, both right.
-  streamed.prefetch(msm, second, n);
-  EXPECT_EQ(streamed.prefetched_points(), 700u);
-  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
-  EXPECT_EQ(streamed.prefetched_points(), 0u);
-  EXPECT_EQ(streamed.sum(msm, second, d.data(), n, nullptr), expected(second_points, n));
-
-  // A sum over fewer points than were prefetched uses only its own; a chained next of
-  // fewer points than a chunk prefetches only those.
-  streamed.prefetch(msm, first, n);
-  EXPECT_EQ(streamed.sum(msm, first, d.data(), 300, nullptr, 0, &second, 5), expected(first_points, 300));
-  EXPECT_EQ(streamed.prefetched_points(), 5u);
-  EXPECT_EQ(streamed.sum(msm, second, d.data(), 5, nullptr), expected(second_points, 5));
-
-  // A staged sum (from the host points) after a prefetch drops it and refills the buffers.
-  streamed.prefetch(msm, first, n);
-  EXPECT_EQ(this->streamed_sum(streamed, second_points, scalars), expected(second_points, n));
-  EXPECT_EQ(streamed.prefetched_points(), 0u);
-  EXPECT_EQ(streamed.sum(msm, first, d.data(), n, nullptr), expected(first_points, n));
-  EXPECT_THROW(streamed.prefetch(msm, first, n + 1), std::invalid_argument);
-  EXPECT_THROW(streamed.sum(msm, first, d.data(), n, nullptr, 0, &second, n + 1), std::invalid_argument);
-}
-
 // The copy holds the device's layout of the points (infinity as (0, 0)); a
 // file-mapped source's pages leave the resident set once copied and still read back.
 TYPED_TEST(GpuStreamedMsm, PageLockedCopyIsTheDeviceLayoutAndReleasesAMappedSource) {
@@ -311,59 +259,6 @@ TYPED_TEST(GpuStreamedMsm, ScratchEstimateCoversDeviceMsm) {
   const std::size_t estimate = DeviceMsm::scratch_bytes<TypeParam>(n);
   EXPECT_LE(used, estimate + slack) << "estimate " << estimate;
   EXPECT_LE(estimate, 2 * used + slack) << "used " << used;
-}
-
-// A sum whose general terms are sorted in slices (the bound a streamed chunk's
-// scratch is sized by) is the same point as one sort's: slices of one term, of a
-// few, of nearly all, and more than there are; random scalars, a witness's mix and
-// the edge cases.
-TYPED_TEST(GpuStreamedMsm, GeneralTermsSortedInSlicesEqualOneSort) {
-  const std::size_t n = 1000;
-  auto points = ec::msm_testing::random_points<TypeParam>(n, 66);
-  std::vector<Fr> edge = ec::msm_testing::random_scalars(n, 67);
-  ec::msm_testing::mix_in_edge_cases(points, edge);
-  for (const std::vector<Fr>& scalars :
-       {ec::msm_testing::random_scalars(n, 68), ec::msm_testing::witness_like_scalars(n, 40, 40, 69), edge}) {
-    const DeviceBuffer<Fr> d = this->upload(scalars);
-    PinnedStaging staging;
-    const DeviceBases<TypeParam> bases(points, staging, nullptr);
-    const auto expected = ec::msm<TypeParam>(points, scalars);
-    for (std::size_t slice : {1, 7, 100, 999, 5000}) {
-      EXPECT_EQ(this->msm_->sum(bases, d.data(), n, nullptr, 0, slice), expected) << "slices of " << slice;
-    }
-    EXPECT_EQ(this->msm_->sum(bases, d.data(), n, nullptr, 9, 64), expected) << "a fixed window";
-  }
-}
-
-TYPED_TEST(GpuStreamedMsm, CountsTheGeneralTerms) {
-  std::vector<Fr> scalars = ec::msm_testing::witness_like_scalars(5000, 30, 50, 70);
-  scalars[0] = -Fr::one();
-  scalars[1] = Fr::one() + Fr::one();
-  const auto general = static_cast<std::size_t>(std::count_if(
-      scalars.begin(), scalars.end(), [](const Fr& s) { return !s.is_zero() && s != Fr::one(); }));
-  ASSERT_GT(general, 0u);
-  ASSERT_LT(general, scalars.size());
-  const DeviceBuffer<Fr> d = this->upload(scalars);
-  EXPECT_EQ(this->msm_->count_general_terms(d.data(), scalars.size(), nullptr), general);
-  EXPECT_EQ(this->msm_->count_general_terms(d.data(), 2, nullptr), 2u);
-  EXPECT_EQ(this->msm_->count_general_terms(d.data(), 0, nullptr), 0u);
-}
-
-// A sum of a witness's scalars (few general terms) gets chunks bounded by their
-// points, larger than a sum of general terms gets in the same memory, and a bound on
-// its sorts below the chunk; sizes far beyond the device, so that memory decides.
-TYPED_TEST(GpuStreamedMsm, AWitnessSumGetsLargerChunksThanAGeneralOne) {
-  const StreamedMsm<TypeParam> streamed;
-  const std::size_t n = std::size_t{1} << 34;
-  const DeviceMsm msm;
-  const auto all_general = streamed.chunk_shape(msm, n, n, false);
-  const auto witness = streamed.chunk_shape(msm, n, n / 64, false);
-  EXPECT_EQ(all_general.sorted_terms, 0u) << "every term general: no bound on the sort";
-  EXPECT_GT(witness.points, all_general.points);
-  EXPECT_GT(witness.sorted_terms, 0u);
-  EXPECT_LT(witness.sorted_terms, witness.points);
-  EXPECT_LE(witness.points * sizeof(AffineWords<TypeParam>) * 2, available_device_bytes(
-                                                                     memory::BufferLedger::process(), 0));
 }
 
 // The host's scan of the non-zero bitmap against a bit-by-bit one (no GPU needed):
