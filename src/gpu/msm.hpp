@@ -169,10 +169,12 @@ class DeviceMsm {
                                cudaStream_t stream, unsigned window_bits);
 
   memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
+  // The sort's two pairs of buffers: the digits go into the first, the sort alternates
+  // between them, and the sorted entries end in either (MsmSchedule::sorted_values).
   DeviceBuffer<std::uint32_t> keys_{*ledger_};
   DeviceBuffer<std::uint32_t> values_{*ledger_};
-  DeviceBuffer<std::uint32_t> sorted_keys_{*ledger_};
-  DeviceBuffer<std::uint32_t> sorted_values_{*ledger_};
+  DeviceBuffer<std::uint32_t> spare_keys_{*ledger_};
+  DeviceBuffer<std::uint32_t> spare_values_{*ledger_};
   DeviceBuffer<std::byte> sort_temp_{*ledger_};
   DeviceBuffer<std::uint32_t> bucket_start_{*ledger_};
   DeviceBuffer<std::uint32_t> bucket_end_{*ledger_};

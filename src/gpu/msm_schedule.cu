@@ -175,8 +175,8 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned w
 
   keys_.reserve(entries);
   values_.reserve(entries);
-  sorted_keys_.reserve(entries);
-  sorted_values_.reserve(entries);
+  spare_keys_.reserve(entries);
+  spare_values_.reserve(entries);
   bucket_start_.reserve(buckets);
   bucket_end_.reserve(buckets);
   digits_kernel<<<blocks_for(m), kThreads, 0, stream>>>(dev_scalars, terms_.data() + 1, m, out.counts.shape,
@@ -186,8 +186,8 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned w
   const int end_bit = std::bit_width(buckets);  // the sentinel, buckets, needs this many bits
   // Sorted between the two pairs of buffers, so CUB needs no alternate copies of its
   // own: 16 bytes an entry, not 24. The sorted entries end in either pair.
-  cub::DoubleBuffer<u32> sort_keys(keys_.data(), sorted_keys_.data());
-  cub::DoubleBuffer<u32> sort_values(values_.data(), sorted_values_.data());
+  cub::DoubleBuffer<u32> sort_keys(keys_.data(), spare_keys_.data());
+  cub::DoubleBuffer<u32> sort_values(values_.data(), spare_values_.data());
   std::size_t temp_bytes = 0;
   check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, sort_keys, sort_values, static_cast<int>(entries), 0,
                                         end_bit, stream),
