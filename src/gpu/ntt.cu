@@ -379,6 +379,13 @@ DeviceNtt::StageTwiddles::StageTwiddles(const ff::Fr& omega, unsigned log_size, 
   if (stages < log_size) top.emplace(omega, ff::Fr::one(), log_size - 1, ledger);
 }
 
+std::size_t DeviceNtt::pass_count(unsigned log_size, unsigned tile_log, bool reversing) {
+  if (log_size == 0) return 0;
+  const std::vector<Pass> passes =
+      plan_passes(log_size, std::clamp(tile_log, kMinColumnsLog + 2, kMaxTileLog), reversing);
+  return static_cast<std::size_t>(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.k > 0; }));
+}
+
 std::size_t DeviceNtt::table_bytes(unsigned log_size, unsigned table_stages) {
   const unsigned stages = std::min(log_size, table_stages);
   std::size_t per_direction = stage_table_entries(stages);

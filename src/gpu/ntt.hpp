@@ -71,7 +71,13 @@ class DeviceNtt {
   // scratch not included).
   static std::size_t table_bytes(unsigned log_size, unsigned table_stages = kDefaultTableStages);
 
+  // Passes over memory of one transform of 2^log_size with tiles of 2^tile_log (as
+  // clamped by the constructor): a DIF or DIT, or with `reversing` a DIF whose last
+  // pass also stores in bit-reversed order (natural-order output).
+  static std::size_t pass_count(unsigned log_size, unsigned tile_log, bool reversing);
+
   unsigned log_size() const { return log_size_; }
+  unsigned tile_log() const { return tile_log_; }
   std::size_t size() const { return std::size_t{1} << log_size_; }
 
   // `values` is a device pointer to size() elements.
