@@ -287,6 +287,8 @@ void register_bench(CLI::App& app) {
       ->capture_default_str()
       ->check(worker_count());
   p->callback([pileup] { run_bench_pileup(*pileup); });
+
+  register_bench_limit(*bench);
 }
 
 }  // namespace zkpipe::cli

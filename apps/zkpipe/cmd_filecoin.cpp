@@ -49,6 +49,9 @@
 
 namespace zkpipe::cli {
 
+// Its own namespace: its option structs and runners share names with the setup and
+// verify commands' (built into one translation unit with them, ZKPIPE_UNITY).
+namespace filecoin_commands {
 namespace {
 
 namespace fs = std::filesystem;
@@ -409,15 +412,16 @@ void register_verify_command(CLI::App& filecoin) {
 }
 
 }  // namespace
+}  // namespace filecoin_commands
 
 void register_filecoin(CLI::App& app) {
   CLI::App* filecoin =
       app.add_subcommand("filecoin", "Filecoin: PoRep setup, seal (C1), c2, verify; vanilla PoSt / SnapDeals proofs");
   filecoin->require_subcommand(1);
-  register_setup_command(*filecoin);
-  register_seal_command(*filecoin);
-  register_c2_command(*filecoin);
-  register_verify_command(*filecoin);
+  filecoin_commands::register_setup_command(*filecoin);
+  filecoin_commands::register_seal_command(*filecoin);
+  filecoin_commands::register_c2_command(*filecoin);
+  filecoin_commands::register_verify_command(*filecoin);
   register_filecoin_vanilla(*filecoin);
 }
 

@@ -11,7 +11,7 @@ void register_prove(CLI::App& app);    // zkpipe prove
 void register_verify(CLI::App& app);   // zkpipe verify
 void register_circuit(CLI::App& app);  // zkpipe circuit info
 void register_devices(CLI::App& app);  // zkpipe devices
-void register_bench(CLI::App& app);    // zkpipe bench batch | sweep | pileup
+void register_bench(CLI::App& app);    // zkpipe bench batch | sweep | pileup | limit
 void register_groth16(CLI::App& app);  // zkpipe groth16 prove|verify (snarkjs files)
 void register_zkey(CLI::App& app);
 void register_vk(CLI::App& app);       // zkpipe vk export     // zkpipe zkey import|export-vk

@@ -1,6 +1,6 @@
 // GPU benchmarks: G1 and G2 MSM, NTTs and the CUDA prover's start(), timed with CUDA
 // events after a warm-up, median of several runs. Prints one table; usage:
-//   bench_gpu [arith|msm|msm_g2|msm_streamed|msm_chunks|limit|ntt|tiles|start|prove|all] [max_log]
+//   bench_gpu [arith|msm|msm_g2|msm_streamed|msm_chunks|ntt|tiles|start|prove|all] [max_log]
 //   bench_gpu hold FREE_GIB SECONDS   holds all but FREE_GIB of the device's free
 //                                     memory for SECONDS: another process's share of
 //                                     a card, to run zkpipe beside (a smaller card)
@@ -26,7 +26,6 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/cuda_prover.hpp"
 #include "gpu/device_buffer.hpp"
-#include "gpu/kernel_bounds.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/msm_streamed.hpp"
 #include "gpu/pinned_points.hpp"
@@ -291,62 +290,6 @@ void bench_msm_chunks(unsigned max_log) {
   bench_msm_chunks_of<ec::G2Curve>(max_log, "G2");
 }
 
-// Each heavy kernel of a partition beside what it must do at this device's measured
-// rates (kernel_bounds.hpp): the h step at 2^lg and a G1 MSM of random scalars at
-// 2^min(lg, 26) (the prover sums a 2^27 H query as two such passes), its bucket
-// accumulation against one mixed addition per term and window.
-void bench_limit(unsigned lg) {
-  const gpu::DeviceRates rates = gpu::measure_device_rates();
-  std::printf("\n== Kernels against the device's limits ==\n");
-  std::printf("measured: device memory %.0f GB/s (a copy's reads and writes), Fr products %.2f G/s, "
-              "G1 mixed additions %.3f G/s\n",
-              rates.bytes_per_second * 1e-9, rates.products_per_second * 1e-9, rates.additions_per_second * 1e-9);
-  std::printf("%-34s %10s %14s %14s %10s\n", "kernel", "ms", "memory bound", "compute bound", "x bound");
-  const auto row = [&](const char* kernel, double ms, const gpu::KernelWork& work) {
-    const gpu::KernelBound b = gpu::bound(work, rates);
-    std::printf("%-34s %10.2f %14.2f %14.2f %10.2f\n", kernel, ms, b.memory_seconds * 1e3, b.compute_seconds * 1e3,
-                ms / (b.seconds() * 1e3));
-    std::fflush(stdout);
-  };
-  EventTimer timer;
-  {
-    const std::size_t n = std::size_t{1} << lg;
-    const gpu::DeviceNtt ntt{poly::EvaluationDomain(n)};
-    const std::vector<Fr> seed_values = random_fr(std::size_t{1} << 20, 7);
-    gpu::DeviceBuffer<Fr> a(n), b(n), c(n);
-    for (std::size_t off = 0; off < n; off += seed_values.size()) {
-      const std::size_t len = std::min(seed_values.size(), n - off);
-      for (Fr* v : {a.data(), b.data(), c.data()}) {
-        gpu::check(cudaMemcpy(v + off, seed_values.data(), len * sizeof(Fr), cudaMemcpyHostToDevice), "fill");
-      }
-    }
-    const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) {
-      ntt.h_scalars(a.data(), b.data(), c.data(), true, s);
-    });
-    char label[64];
-    std::snprintf(label, sizeof label, "h step, 2^%u (7 NTTs, quotient)", lg);
-    row(label, ms, gpu::h_step_work(lg, ntt.tile_log()));
-  }
-  {
-    const unsigned msm_log = std::min(lg, 26u);
-    const std::size_t n = std::size_t{1} << msm_log;
-    gpu::PinnedStaging staging;
-    const gpu::DeviceG1Bases bases(bench_points(n), staging, nullptr);
-    const gpu::DeviceBuffer<Fr> d_scalars = on_device(random_fr(n, msm_log), staging);
-    gpu::DeviceMsm msm;
-    const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s); });
-    msm.set_phase_timing(true);
-    msm.sum(bases, d_scalars.data(), n, nullptr);
-    const gpu::MsmPhaseTimes& t = msm.last_phases();
-    const unsigned c = gpu::DeviceMsm::default_window_bits<ec::G1Curve>(n);
-    char label[64];
-    std::snprintf(label, sizeof label, "G1 MSM 2^%u, accumulate (c=%u)", msm_log, c);
-    row(label, t.accumulate, gpu::msm_accumulate_work(n, c));
-    std::snprintf(label, sizeof label, "G1 MSM 2^%u, whole sum", msm_log);
-    row(label, ms, gpu::msm_accumulate_work(n, c));
-  }
-}
-
 void bench_ntt(unsigned max_log) {
   std::printf("\n== NTT over Fr (data on the device) ==\n");
   // The last column: the h step with tables for every stage's twiddles (2·32·N bytes),
@@ -606,7 +549,6 @@ int main(int argc, char** argv) {
   if (what == "msm" || what == "all") bench_msm(max_log);
   if (what == "msm_streamed") bench_msm_streamed(max_log);
   if (what == "msm_chunks") bench_msm_chunks(max_log);
-  if (what == "limit") bench_limit(max_log);
   if (what == "msm_g2" || what == "all") bench_msm_g2(max_log);
   if (what == "ntt" || what == "all") bench_ntt(std::min(max_log + 3, 27u));
   if (what == "tiles") bench_ntt_tiles(max_log);

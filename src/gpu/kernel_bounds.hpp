@@ -2,7 +2,7 @@
 // device's measured rates: the bytes they move through device memory, the Fr products
 // and the G1 mixed additions they compute. A kernel takes at least the larger of its
 // memory and compute bounds; its measured time over that bound is what a faster
-// kernel could still win (`bench_gpu limit` prints both).
+// kernel could still win (`zkpipe bench limit` prints both).
 #pragma once
 
 #include <cstddef>

@@ -2,8 +2,9 @@
 # --devices on the command line: several engine devices through the cpu backend (one
 # CPU backend per entry, a device listed twice counting twice) prove and bench with
 # every device reported; bad lists are usage errors (exit 2) naming the problem; and
-# --backend cuda --devices without a GPU fails with a CUDA error (skipped, 77, where a
-# GPU is present: there the GPU test covers two engine devices on GPU 0).
+# --backend cuda --devices and bench limit without a GPU fail with a CUDA error (skipped,
+# 77, where a GPU is present: there the GPU tests cover two engine devices on GPU 0 and
+# the rates bench limit measures).
 set -euo pipefail
 zkpipe=$1
 dir=$(mktemp -d)
@@ -53,6 +54,13 @@ refused --devices 0,,1 "in the device list is not a device ordinal"
 refused --devices "$(seq -s, 0 64)" "more than 64 devices"
 refused --device 0 --devices 0,1 "excludes"
 
+# bench limit: a size out of its range is a usage error before any device is touched.
+rc=0
+"$zkpipe" bench limit --log-size 40 2> "$dir/err.txt" || rc=$?
+if [ "$rc" -ne 2 ] || ! grep -q -- "--log-size: Value 40 not in range 10 to 27" "$dir/err.txt"; then
+  echo "FAIL: bench limit --log-size 40: exit $rc" >&2; cat "$dir/err.txt" >&2; exit 1
+fi
+
 if command -v nvidia-smi > /dev/null && nvidia-smi -L 2> /dev/null | grep -q "^GPU "; then
   echo "a GPU is present: the no-GPU error path is not testable here"
   exit 77
@@ -61,5 +69,10 @@ rc=0
 "${prove[@]}" --backend cuda --devices 0,1 2> "$dir/err.txt" || rc=$?
 if [ "$rc" -ne 2 ] || ! grep -q "CUDA" "$dir/err.txt"; then
   echo "FAIL: --backend cuda --devices 0,1 without a GPU: exit $rc" >&2; cat "$dir/err.txt" >&2; exit 1
+fi
+rc=0
+"$zkpipe" bench limit --log-size 12 > /dev/null 2> "$dir/err.txt" || rc=$?
+if [ "$rc" -ne 2 ] || ! grep -q "CUDA" "$dir/err.txt"; then
+  echo "FAIL: bench limit without a GPU: exit $rc" >&2; cat "$dir/err.txt" >&2; exit 1
 fi
 echo "cli devices: OK"

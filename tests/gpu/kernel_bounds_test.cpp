@@ -1,11 +1,15 @@
 // The work kernel_bounds.hpp assigns to the prover's kernels, and the NTT pass count
-// it reads from DeviceNtt's plan: host arithmetic, run without a GPU.
+// it reads from DeviceNtt's plan (host arithmetic, run without a GPU); the rates it
+// divides by, measured on a GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 
+#include "gpu/device_rates.hpp"
 #include "gpu/kernel_bounds.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu_test_env.hpp"
 
 namespace zkpipe::gpu {
 namespace {
@@ -69,6 +73,19 @@ TEST(KernelBounds, TheBoundIsTheSlowerOfMemoryAndCompute) {
   EXPECT_DOUBLE_EQ(compute_bound.seconds(), 2.0);
   // A rate not measured bounds nothing.
   EXPECT_DOUBLE_EQ(bound({1e12, 1e12, 1e12}, DeviceRates{}).seconds(), 0.0);
+}
+
+// Every rate comes from kernels that ran: positive and finite (their values are the
+// device's, not asserted).
+TEST(DeviceRates, AreMeasuredOnTheDevice) {
+  ZKPIPE_REQUIRE_GPU();
+  const DeviceRates rates = measure_device_rates(0);
+  for (const double rate : {rates.bytes_per_second, rates.products_per_second, rates.additions_per_second}) {
+    EXPECT_GT(rate, 0);
+    EXPECT_TRUE(std::isfinite(rate));
+  }
+  // A G1 mixed addition is several Fp products, each dearer than an Fr one.
+  EXPECT_LT(rates.additions_per_second, rates.products_per_second);
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+#include "gpu/device_rates.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/cuda_error.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/field.cuh"
+#include "gpu/g1.cuh"
+#include "gpu/staging.hpp"
+
+namespace zkpipe::gpu {
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kSteps = 256;
+constexpr unsigned kSeeds = 1024;
+
+// Each thread runs a dependent chain of kSteps operations from its own start values;
+// the result is stored so the chain cannot be optimised away.
+__global__ void product_chain_kernel(const Fr* seeds, Fr* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  Fr x = seeds[t % kSeeds];
+  const Fr y = seeds[(t + 1) % kSeeds];
+  for (unsigned i = 0; i < kSteps; ++i) x = x * y;
+  out[t] = x;
+}
+
+__global__ void addition_chain_kernel(const Fp* seeds, Fp* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  G1Xyzz acc = G1Xyzz::from_affine({seeds[t % kSeeds], seeds[(t + 1) % kSeeds]});
+  const G1Affine q{seeds[(t + 2) % kSeeds], seeds[(t + 3) % kSeeds]};
+  for (unsigned i = 0; i < kSteps; ++i) acc = acc.add_affine(q);
+  out[t] = acc.X + acc.Y + acc.ZZ + acc.ZZZ;
+}
+
+// Pseudo-random words with the top one cut below both moduli: Montgomery form does
+// not matter for timing, and the points need not be on the curve for a formula's cost.
+template <class Field>
+DeviceBuffer<Field> seeds_on_device() {
+  std::vector<Field> host(kSeeds);
+  std::uint64_t state = 0x9e3779b97f4a7c15;
+  for (Field& f : host) {
+    for (u32& w : f.v) {
+      state = state * 6364136223846793005 + 1442695040888963407;
+      w = static_cast<u32>(state >> 32);
+    }
+    f.v[Field::N - 1] &= 0x0fffffff;
+  }
+  DeviceBuffer<Field> seeds(kSeeds);
+  check(cudaMemcpy(seeds.data(), host.data(), sizeof(Field) * kSeeds, cudaMemcpyHostToDevice), "rate seeds");
+  return seeds;
+}
+
+// Seconds of one call of launch (work on the default stream), after a warm-up call.
+template <class Launch>
+double seconds_of(Launch&& launch) {
+  const CudaEvent start(cudaEventDefault);
+  const CudaEvent stop(cudaEventDefault);
+  launch();
+  check(cudaEventRecord(start.get()), "record");
+  launch();
+  check(cudaEventRecord(stop.get()), "record");
+  check(cudaEventSynchronize(stop.get()), "rate");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "elapsed");
+  return ms * 1e-3;
+}
+
+}  // namespace
+
+DeviceRates measure_device_rates(int device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+  DeviceRates rates;
+  {
+    constexpr std::size_t kCopyBytes = std::size_t{1} << 30;
+    DeviceBuffer<std::byte> from(kCopyBytes);
+    DeviceBuffer<std::byte> to(kCopyBytes);
+    check(cudaMemset(from.data(), 1, kCopyBytes), "fill");
+    const double s = seconds_of([&] {
+      check(cudaMemcpyAsync(to.data(), from.data(), kCopyBytes, cudaMemcpyDeviceToDevice), "copy");
+    });
+    rates.bytes_per_second = 2.0 * kCopyBytes / s;
+  }
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
+  // Four waves of full multiprocessors.
+  const unsigned threads = static_cast<unsigned>(sms) * 2048 * 4;
+  const double operations = double(threads) * kSteps;
+  {
+    const DeviceBuffer<Fr> seeds = seeds_on_device<Fr>();
+    DeviceBuffer<Fr> out(threads);
+    rates.products_per_second = operations / seconds_of([&] {
+      product_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
+      check_launch("product_chain_kernel");
+    });
+  }
+  const DeviceBuffer<Fp> seeds = seeds_on_device<Fp>();
+  DeviceBuffer<Fp> out(threads);
+  rates.additions_per_second = operations / seconds_of([&] {
+    addition_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
+    check_launch("addition_chain_kernel");
+  });
+  return rates;
+}
+
+}  // namespace zkpipe::gpu
