@@ -6,6 +6,7 @@
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_rates.hpp"
 #include "gpu/field.cuh"
+#include "gpu/rate_seeds.cuh"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -57,20 +58,8 @@ void bench_arith() {
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   const unsigned threads = static_cast<unsigned>(sms) * 2048 * 4;
   constexpr unsigned kSeeds = 1024;
-  // Seeds are arbitrary words below p: Montgomery form does not matter for timing,
-  // and the random G1 coordinates need not be on the curve for the formula's cost.
-  std::vector<Fp> host(kSeeds);
-  std::uint64_t state = 0x9e3779b97f4a7c15;
-  for (Fp& f : host) {
-    for (u32& w : f.v) {
-      state = state * 6364136223846793005 + 1442695040888963407;
-      w = static_cast<u32>(state >> 32);
-    }
-    f.v[Fp::N - 1] &= 0x0fffffff;
-  }
-  DeviceBuffer<Fp> seeds(kSeeds);
+  const DeviceBuffer<Fp> seeds = rate_seeds<Fp>(kSeeds);
   DeviceBuffer<Fp> out(threads);
-  check(cudaMemcpy(seeds.data(), host.data(), sizeof(Fp) * kSeeds, cudaMemcpyHostToDevice), "seeds");
   const double mul = ops_per_second<Op::mul>(seeds.data(), kSeeds, out.data(), threads);
   const double sqr = ops_per_second<Op::square>(seeds.data(), kSeeds, out.data(), threads);
   const double sop = ops_per_second<Op::sum_of_products>(seeds.data(), kSeeds, out.data(), threads);

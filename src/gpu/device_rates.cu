@@ -1,13 +1,12 @@
 #include "gpu/device_rates.hpp"
 
 #include <cstddef>
-#include <cstdint>
-#include <vector>
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/field.cuh"
 #include "gpu/g1.cuh"
+#include "gpu/rate_seeds.cuh"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -34,24 +33,6 @@ __global__ void addition_chain_kernel(const Fp* seeds, Fp* out) {
   const G1Affine q{seeds[(t + 2) % kSeeds], seeds[(t + 3) % kSeeds]};
   for (unsigned i = 0; i < kSteps; ++i) acc = acc.add_affine(q);
   out[t] = acc.X + acc.Y + acc.ZZ + acc.ZZZ;
-}
-
-// Pseudo-random words with the top one cut below both moduli: Montgomery form does
-// not matter for timing, and the points need not be on the curve for a formula's cost.
-template <class Field>
-DeviceBuffer<Field> seeds_on_device() {
-  std::vector<Field> host(kSeeds);
-  std::uint64_t state = 0x9e3779b97f4a7c15;
-  for (Field& f : host) {
-    for (u32& w : f.v) {
-      state = state * 6364136223846793005 + 1442695040888963407;
-      w = static_cast<u32>(state >> 32);
-    }
-    f.v[Field::N - 1] &= 0x0fffffff;
-  }
-  DeviceBuffer<Field> seeds(kSeeds);
-  check(cudaMemcpy(seeds.data(), host.data(), sizeof(Field) * kSeeds, cudaMemcpyHostToDevice), "rate seeds");
-  return seeds;
 }
 
 // Seconds of one call of launch (work on the default stream), after a warm-up call.
@@ -90,14 +71,14 @@ DeviceRates measure_device_rates(int device) {
   const unsigned threads = static_cast<unsigned>(sms) * 2048 * 4;
   const double operations = double(threads) * kSteps;
   {
-    const DeviceBuffer<Fr> seeds = seeds_on_device<Fr>();
+    const DeviceBuffer<Fr> seeds = rate_seeds<Fr>(kSeeds);
     DeviceBuffer<Fr> out(threads);
     rates.products_per_second = operations / seconds_of([&] {
       product_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
       check_launch("product_chain_kernel");
     });
   }
-  const DeviceBuffer<Fp> seeds = seeds_on_device<Fp>();
+  const DeviceBuffer<Fp> seeds = rate_seeds<Fp>(kSeeds);
   DeviceBuffer<Fp> out(threads);
   rates.additions_per_second = operations / seconds_of([&] {
     addition_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
