@@ -55,8 +55,10 @@ double ops_per_second(const Fp* seeds, unsigned seed_count, Fp* out, unsigned th
 void bench_arith() {
   std::printf("\n== Device arithmetic throughput (dependent chains, G operations/s) ==\n");
   int sms = 0;
+  int per_sm = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-  const unsigned threads = static_cast<unsigned>(sms) * 2048 * 4;
+  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0), "threads per SM");
+  const unsigned threads = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm) * 4 / kThreads * kThreads;
   constexpr unsigned kSeeds = 1024;
   const DeviceBuffer<Fp> seeds = rate_seeds<Fp>(kSeeds);
   DeviceBuffer<Fp> out(threads);

@@ -4,10 +4,10 @@
 
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/event_timing.hpp"
 #include "gpu/field.cuh"
 #include "gpu/g1.cuh"
 #include "gpu/rate_seeds.cuh"
-#include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
 
@@ -35,21 +35,6 @@ __global__ void addition_chain_kernel(const Fp* seeds, Fp* out) {
   out[t] = acc.X + acc.Y + acc.ZZ + acc.ZZZ;
 }
 
-// Seconds of one call of launch (work on the default stream), after a warm-up call.
-template <class Launch>
-double seconds_of(Launch&& launch) {
-  const CudaEvent start(cudaEventDefault);
-  const CudaEvent stop(cudaEventDefault);
-  launch();
-  check(cudaEventRecord(start.get()), "record");
-  launch();
-  check(cudaEventRecord(stop.get()), "record");
-  check(cudaEventSynchronize(stop.get()), "rate");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "elapsed");
-  return ms * 1e-3;
-}
-
 }  // namespace
 
 DeviceRates measure_device_rates(int device) {
@@ -60,30 +45,33 @@ DeviceRates measure_device_rates(int device) {
     DeviceBuffer<std::byte> from(kCopyBytes);
     DeviceBuffer<std::byte> to(kCopyBytes);
     check(cudaMemset(from.data(), 1, kCopyBytes), "fill");
-    const double s = seconds_of([&] {
+    const double s = median_event_seconds([&] {
       check(cudaMemcpyAsync(to.data(), from.data(), kCopyBytes, cudaMemcpyDeviceToDevice), "copy");
-    });
+    }, 1);
     rates.bytes_per_second = 2.0 * kCopyBytes / s;
   }
   int sms = 0;
+  int per_sm = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
-  // Four waves of full multiprocessors.
-  const unsigned threads = static_cast<unsigned>(sms) * 2048 * 4;
+  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device), "threads per SM");
+  // Four waves of full multiprocessors (2,048 threads each on Hopper, 1,536 on consumer
+  // Ampere and Ada), in whole blocks.
+  const unsigned threads = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm) * 4 / kThreads * kThreads;
   const double operations = double(threads) * kSteps;
   {
     const DeviceBuffer<Fr> seeds = rate_seeds<Fr>(kSeeds);
     DeviceBuffer<Fr> out(threads);
-    rates.products_per_second = operations / seconds_of([&] {
+    rates.products_per_second = operations / median_event_seconds([&] {
       product_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
       check_launch("product_chain_kernel");
-    });
+    }, 1);
   }
   const DeviceBuffer<Fp> seeds = rate_seeds<Fp>(kSeeds);
   DeviceBuffer<Fp> out(threads);
-  rates.additions_per_second = operations / seconds_of([&] {
+  rates.additions_per_second = operations / median_event_seconds([&] {
     addition_chain_kernel<<<threads / kThreads, kThreads>>>(seeds.data(), out.data());
     check_launch("addition_chain_kernel");
-  });
+  }, 1);
   return rates;
 }
 
