@@ -41,4 +41,13 @@ KernelWork msm_accumulate_work(std::size_t terms, unsigned window_bits) {
   return work;
 }
 
+KernelWork msm_witness_work(std::size_t terms, std::size_t ones, std::size_t general, unsigned window_bits) {
+  KernelWork work = msm_accumulate_work(general, window_bits);
+  const double one_terms = static_cast<double>(ones);
+  work.additions += one_terms;
+  work.bytes += one_terms * (sizeof(G1AffineWords) + sizeof(std::uint32_t)) +
+                static_cast<double>(terms) * sizeof(ff::Fr);
+  return work;
+}
+
 }  // namespace zkpipe::gpu

@@ -43,4 +43,9 @@ KernelWork h_step_work(unsigned log_size, unsigned tile_log);
 // and its sorted entry (4 bytes).
 KernelWork msm_accumulate_work(std::size_t terms, unsigned window_bits);
 
+// A whole sum over witness-like scalars (mostly 0 and 1): every scalar read once, each
+// scalar-1 term one addition of its point, and each of the `general` other non-zero
+// terms one per window at width c (msm_accumulate_work); zeros cost only their read.
+KernelWork msm_witness_work(std::size_t terms, std::size_t ones, std::size_t general, unsigned window_bits);
+
 }  // namespace zkpipe::gpu

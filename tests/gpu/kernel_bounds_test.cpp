@@ -61,6 +61,18 @@ TEST(KernelBounds, MsmAccumulationIsOneAdditionPerTermAndWindow) {
   EXPECT_DOUBLE_EQ(w.products, 0);
 }
 
+TEST(KernelBounds, WitnessSumAddsOnesOnceAndTheRestPerWindow) {
+  // 1,000 terms: 500 zeros, 450 ones, 50 others at c = 16 (16 windows).
+  const KernelWork w = msm_witness_work(1000, 450, 50, 16);
+  EXPECT_DOUBLE_EQ(w.additions, 450 + 50 * 16);
+  EXPECT_DOUBLE_EQ(w.bytes, 1000 * 32 + (450 + 50 * 16) * 100);
+  EXPECT_DOUBLE_EQ(w.products, 0);
+  // No ones and every term general: the accumulation's work and a read of the scalars.
+  const KernelWork all = msm_witness_work(1 << 20, 0, 1 << 20, 20);
+  EXPECT_DOUBLE_EQ(all.additions, msm_accumulate_work(1 << 20, 20).additions);
+  EXPECT_DOUBLE_EQ(all.bytes, msm_accumulate_work(1 << 20, 20).bytes + 32.0 * (1 << 20));
+}
+
 TEST(KernelBounds, TheBoundIsTheSlowerOfMemoryAndCompute) {
   const DeviceRates rates{1e12, 5e10, 2.5e9};
   const KernelBound memory_bound = bound({1e12, 5e9, 0}, rates);
