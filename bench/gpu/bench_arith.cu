@@ -6,9 +6,9 @@
 #include "gpu/cuda_error.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_rates.hpp"
+#include "gpu/event_timing.hpp"
 #include "gpu/field.cuh"
 #include "gpu/rate_seeds.cuh"
-#include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
 
@@ -37,18 +37,11 @@ __global__ void chain_kernel(const Fp* seeds, unsigned seed_count, Fp* out) {
 
 template <Op op>
 double ops_per_second(const Fp* seeds, unsigned seed_count, Fp* out, unsigned threads) {
-  const CudaEvent start(cudaEventDefault);
-  const CudaEvent stop(cudaEventDefault);
-  chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);  // warm-up
-  check_launch("chain_kernel");
-  check(cudaEventRecord(start.get()), "record");
-  chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);
-  check_launch("chain_kernel");
-  check(cudaEventRecord(stop.get()), "record");
-  check(cudaEventSynchronize(stop.get()), "sync");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "elapsed");
-  return double(threads) * kSteps / (ms * 1e-3);
+  const double seconds = median_event_seconds([&] {
+    chain_kernel<op><<<threads / kThreads, kThreads>>>(seeds, seed_count, out);
+    check_launch("chain_kernel");
+  }, 1);
+  return double(threads) * kSteps / seconds;
 }
 
 // Which units a field product could use: dependent chains of single instructions,
@@ -100,19 +93,11 @@ template <Pipe pipe>
 double per_clock_per_sm(unsigned threads, int sms, double clock_hz) {
   DeviceBuffer<std::uint32_t> words(threads);
   DeviceBuffer<double> reals(threads);
-  const CudaEvent start(cudaEventDefault);
-  const CudaEvent stop(cudaEventDefault);
-  pipe_kernel<pipe><<<threads / kThreads, kThreads>>>(12345, words.data(), reals.data());  // warm-up
-  check_launch("pipe_kernel");
-  check(cudaEventRecord(start.get()), "record");
-  pipe_kernel<pipe><<<threads / kThreads, kThreads>>>(12345, words.data(), reals.data());
-  check_launch("pipe_kernel");
-  check(cudaEventRecord(stop.get()), "record");
-  check(cudaEventSynchronize(stop.get()), "sync");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "elapsed");
-  const double instructions = double(threads) * kSteps * kChains;
-  return instructions / (ms * 1e-3) / clock_hz / sms;
+  const double seconds = median_event_seconds([&] {
+    pipe_kernel<pipe><<<threads / kThreads, kThreads>>>(12345, words.data(), reals.data());
+    check_launch("pipe_kernel");
+  }, 1);
+  return double(threads) * kSteps * kChains / seconds / clock_hz / sms;
 }
 
 }  // namespace
@@ -120,10 +105,8 @@ double per_clock_per_sm(unsigned threads, int sms, double clock_hz) {
 void bench_arith() {
   std::printf("\n== Device arithmetic throughput (dependent chains, G operations/s) ==\n");
   int sms = 0;
-  int per_sm = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0), "threads per SM");
-  const unsigned threads = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm) * 4 / kThreads * kThreads;
+  const unsigned threads = probe_threads(0, kThreads);
   constexpr unsigned kSeeds = 1024;
   const DeviceBuffer<Fp> seeds = rate_seeds<Fp>(kSeeds);
   DeviceBuffer<Fp> out(threads);
@@ -146,7 +129,7 @@ void bench_arith() {
   const double both = per_clock_per_sm<Pipe::imad_lo_and_dfma>(threads, sms, hz);
   std::printf("per clock per multiprocessor at %.0f MHz: mad.lo.u32 %.1f, mad.hi.u32 %.1f, fma.rn.f64 %.1f; "
               "mad.lo and fma interleaved %.1f of each (%.2f of the time the two take apart)\n",
-              clock_khz * 1e-3, lo, hi, fma, both, (1 / lo + 1 / fma) > 0 ? (1 / both) / (1 / lo + 1 / fma) : 0.0);
+              clock_khz * 1e-3, lo, hi, fma, both, (1 / both) / (1 / lo + 1 / fma));
 }
 
 }  // namespace zkpipe::gpu

@@ -37,6 +37,14 @@ __global__ void addition_chain_kernel(const Fp* seeds, Fp* out) {
 
 }  // namespace
 
+unsigned probe_threads(int device, unsigned block) {
+  int sms = 0;
+  int per_sm = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
+  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device), "threads per SM");
+  return static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm) * 4 / block * block;
+}
+
 DeviceRates measure_device_rates(int device) {
   check(cudaSetDevice(device), "cudaSetDevice");
   DeviceRates rates;
@@ -50,13 +58,7 @@ DeviceRates measure_device_rates(int device) {
     }, 1);
     rates.bytes_per_second = 2.0 * kCopyBytes / s;
   }
-  int sms = 0;
-  int per_sm = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
-  check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device), "threads per SM");
-  // Four waves of full multiprocessors (2,048 threads each on Hopper, 1,536 on consumer
-  // Ampere and Ada), in whole blocks.
-  const unsigned threads = static_cast<unsigned>(sms) * static_cast<unsigned>(per_sm) * 4 / kThreads * kThreads;
+  const unsigned threads = probe_threads(device, kThreads);
   const double operations = double(threads) * kSteps;
   {
     const DeviceBuffer<Fr> seeds = rate_seeds<Fr>(kSeeds);

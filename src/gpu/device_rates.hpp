@@ -8,6 +8,11 @@
 
 namespace zkpipe::gpu {
 
+// Threads for the probes' chains: four waves of every multiprocessor of `device` full
+// (its threads per multiprocessor, which differ between architectures), in whole
+// blocks of `block`.
+unsigned probe_threads(int device, unsigned block);
+
 // About a second of device work; takes 2 GiB of device memory for the copy. Call
 // with no other work on the device, as a benchmark.
 DeviceRates measure_device_rates(int device);
