@@ -584,14 +584,13 @@ struct CudaProver::State {
       ++streamed_totals.sums;
       return out;
     }
-    // Passes of at most msm_pass_terms (see the option).
-    if (n <= msm_pass_terms) return msm.sum(resident, device_scalars, n, stream);
-    ec::Jacobian<Curve> total = ec::Jacobian<Curve>::identity();
+    // Passes of at most msm_pass_terms (see the option), one sum in parts.
+    msm.begin_parts<Curve>();
     for (std::size_t first = 0; first < n; first += msm_pass_terms) {
       const std::size_t len = std::min(msm_pass_terms, n - first);
-      total += msm.sum(DeviceBasesView<Curve>(resident.data() + first, len), device_scalars + first, len, stream);
+      msm.add_part(DeviceBasesView<Curve>(resident.data() + first, len), device_scalars + first, len, stream);
     }
-    return total;
+    return msm.end_parts<Curve>(stream);
   }
 
   template <class Curve>

@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/cuda_error.hpp"
@@ -90,6 +93,28 @@ std::vector<ec::Affine<Curve>> DeviceBases<Curve>::download(cudaStream_t stream)
 
 template class DeviceBases<ec::G1Curve>;
 template class DeviceBases<ec::G2Curve>;
+
+template <class Curve>
+void DeviceMsm::begin_parts(unsigned window_bits) {
+  parts_ = Parts{};
+  parts_.open = true;
+  parts_.g2 = std::is_same_v<Curve, ec::G2Curve>;
+  parts_.window_bits = window_bits;
+}
+
+template void DeviceMsm::begin_parts<ec::G1Curve>(unsigned);
+template void DeviceMsm::begin_parts<ec::G2Curve>(unsigned);
+
+template <class Curve>
+void DeviceMsm::check_parts_open(const char* what) const {
+  if (!parts_.open) throw std::logic_error(std::string("DeviceMsm::") + what + " without begin_parts");
+  if (parts_.g2 != std::is_same_v<Curve, ec::G2Curve>) {
+    throw std::logic_error(std::string("DeviceMsm::") + what + " on the other group than begin_parts'");
+  }
+}
+
+template void DeviceMsm::check_parts_open<ec::G1Curve>(const char*) const;
+template void DeviceMsm::check_parts_open<ec::G2Curve>(const char*) const;
 
 unsigned DeviceMsm::window_bits_for(std::size_t n, unsigned widest_window) {
   // Fitted to H200 timings of random scalars at 2^16 … 2^26, by ⌈log2 n⌉ (an H

@@ -18,6 +18,9 @@
 //   5. the points of scalar 1 are one more bucket, summed in chunks by step 3's
 //      kernel (its one instantiation), then a tree.
 //   6. the host combines the window sums by doubling (Horner) and adds the 1s.
+// A sum in parts (begin_parts, add_part, end_parts) runs steps 0–3 and the ones'
+// additions per part, into buckets and partials kept between parts, and steps 4–6
+// once.
 // Scratch memory stays allocated in the DeviceMsm and is reused by later calls.
 #pragma once
 
@@ -37,6 +40,7 @@
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/msm_shape.hpp"
 #include "gpu/staging.hpp"
 
 namespace zkpipe::gpu {
@@ -106,14 +110,15 @@ using DeviceG2Bases = DeviceBases<ec::G2Curve>;
 extern template class DeviceBases<ec::G1Curve>;
 extern template class DeviceBases<ec::G2Curve>;
 
-// Milliseconds per phase of the last sum (CUDA events), when phase timing is on.
+// Milliseconds per phase of the last sum (CUDA events), when phase timing is on;
+// for a sum in parts, digits to accumulate are its last part's.
 struct MsmPhaseTimes {
   float digits = 0;
   float sort = 0;
   float order = 0;  // bucket bounds and the largest-first bucket order
   float accumulate = 0;
   float reduce = 0;
-  float ones = 0;
+  float ones = 0;  // the scalar-1 points' additions (the last part's) and their tree
 };
 
 // The kernels are split by what they depend on, so each is compiled once: the
@@ -133,6 +138,23 @@ class DeviceMsm {
                                 cudaStream_t stream, unsigned window_bits = 0);
   ec::Jacobian<ec::G2Curve> sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
                                 cudaStream_t stream, unsigned window_bits = 0);
+
+  // A sum in parts, for bases that reach the device a chunk at a time (StreamedMsm):
+  // begin_parts, add_part for each chunk of terms, then end_parts for the sum of
+  // all. The buckets and the ones' partial sums stay on the device from part to
+  // part, so the bucket reduction, the ones' tree and the host's combination run
+  // once, at the end: a part costs its sort and its additions, and many small parts
+  // cost little more than one large one. The window is window_bits, or with 0 the
+  // width sum() would pick for the first part with terms through the buckets; it
+  // holds for every later part. One sum in parts at a time per DeviceMsm, and no
+  // sum() between its begin_parts and end_parts. add_part synchronizes with stream
+  // before returning, like sum(); end_parts does too.
+  template <class Curve>
+  void begin_parts(unsigned window_bits = 0);
+  template <class Curve>
+  void add_part(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream);
+  template <class Curve>
+  ec::Jacobian<Curve> end_parts(cudaStream_t stream);
 
   // The window width sum() uses for n terms over Curve when given none.
   template <class Curve>
@@ -164,9 +186,18 @@ class DeviceMsm {
   // Records phase event i on stream when phase timing is on.
   void mark_phase(int i, cudaStream_t stream);
 
+  // The sum in parts under way: its curve, window, and whether any part has filled
+  // the buckets (the first that does writes every bucket; later ones add to them).
+  struct Parts {
+    bool open = false;
+    bool g2 = false;
+    unsigned window_bits = 0;
+    bool buckets_filled = false;
+    bool ones_added = false;
+    msm_shape::ScratchCounts counts{};
+  };
   template <class Curve>
-  ec::Jacobian<Curve> sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
-                               cudaStream_t stream, unsigned window_bits);
+  void check_parts_open(const char* what) const;
 
   memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
   // The sort's two pairs of buffers: the digits go into the first, the sort alternates
@@ -193,9 +224,10 @@ class DeviceMsm {
   DeviceBuffer<std::uint32_t> chunk_end_{*ledger_};
   DeviceBuffer<std::uint32_t> chunk_totals_{*ledger_};
   DeviceBuffer<std::byte> partials_{*ledger_};  // sums of the chunks of split buckets
-  static constexpr int kPhaseEvents = 7;
+  static constexpr int kPhaseEvents = 8;
   std::deque<CudaEvent> phase_events_;  // empty unless phase timing is on
   MsmPhaseTimes phases_;
+  Parts parts_;
 };
 
 }  // namespace zkpipe::gpu

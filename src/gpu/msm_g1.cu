@@ -6,10 +6,12 @@ namespace zkpipe::gpu {
 
 ec::Jacobian<ec::G1Curve> DeviceMsm::sum(DeviceBasesView<ec::G1Curve> bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
-  return sum_impl(bases, scalars, n, stream, window_bits);
+  begin_parts<ec::G1Curve>(window_bits);
+  add_part(bases, scalars, n, stream);
+  return end_parts<ec::G1Curve>(stream);
 }
 
-template ec::Jacobian<ec::G1Curve> DeviceMsm::sum_impl(DeviceBasesView<ec::G1Curve>, const ff::Fr*, std::size_t,
-                                                       cudaStream_t, unsigned);
+template void DeviceMsm::add_part(DeviceBasesView<ec::G1Curve>, const ff::Fr*, std::size_t, cudaStream_t);
+template ec::Jacobian<ec::G1Curve> DeviceMsm::end_parts(cudaStream_t);
 
 }  // namespace zkpipe::gpu

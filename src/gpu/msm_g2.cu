@@ -6,10 +6,12 @@ namespace zkpipe::gpu {
 
 ec::Jacobian<ec::G2Curve> DeviceMsm::sum(DeviceBasesView<ec::G2Curve> bases, const ff::Fr* scalars, std::size_t n,
                                          cudaStream_t stream, unsigned window_bits) {
-  return sum_impl(bases, scalars, n, stream, window_bits);
+  begin_parts<ec::G2Curve>(window_bits);
+  add_part(bases, scalars, n, stream);
+  return end_parts<ec::G2Curve>(stream);
 }
 
-template ec::Jacobian<ec::G2Curve> DeviceMsm::sum_impl(DeviceBasesView<ec::G2Curve>, const ff::Fr*, std::size_t,
-                                                       cudaStream_t, unsigned);
+template void DeviceMsm::add_part(DeviceBasesView<ec::G2Curve>, const ff::Fr*, std::size_t, cudaStream_t);
+template ec::Jacobian<ec::G2Curve> DeviceMsm::end_parts(cudaStream_t);
 
 }  // namespace zkpipe::gpu

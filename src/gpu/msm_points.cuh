@@ -22,10 +22,15 @@ constexpr unsigned kThreads = launch::kElementwiseThreads;
 
 inline unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
+// Where a chunk's chain of additions starts: from the identity, from what its
+// bucket holds (a bucket's first chunk, in a later part of a sum in parts), or from
+// its own partial (the ones' chunks, whose partials persist from part to part).
+enum class ChainFrom : u32 { identity, bucket, partial };
+
 template <class P, unsigned Threads, unsigned MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     chunk_accumulate_kernel(const u32* values, const u32* start, const u32* end, ChunkPlan plan, u32 chunks,
-                            const typename P::Affine* bases, P* partials, P* out) {
+                            const typename P::Affine* bases, P* partials, P* out, ChainFrom from) {
   const u32 j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= chunks) return;
   u32 lo = 0;  // the first position whose chunk_end exceeds j
@@ -43,6 +48,11 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   const u32 first = start[b] + (j - first_chunk) * plan.chunk_len;
   const u32 last = min(end[b], first + plan.chunk_len);
   P acc = P::identity();
+  if (from == ChainFrom::partial) {
+    acc = partials[j];
+  } else if (from == ChainFrom::bucket && j == first_chunk) {
+    acc = out[b];
+  }
   for (u32 e = first; e < last; ++e) {
     const u32 v = values[e];
     const typename P::Affine p = bases[v & ~kNegative];
@@ -55,15 +65,17 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   }
 }
 
-// The buckets of no entries (identity) and those cut into several chunks (the sum of
-// their partials); a bucket of one chunk was written by its chunk.
+// The buckets cut into several chunks (the sum of their partials, the first of
+// which started from the bucket when `kept`) and, unless the buckets are `kept`
+// from an earlier part, those of no entries (identity); a bucket of one chunk was
+// written by its chunk.
 template <class P>
-__global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) {
+__global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out, bool kept) {
   const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= plan.buckets) return;
   const u32 first = t == 0 ? 0 : plan.chunk_end[t - 1];
   const u32 last = plan.chunk_end[t];
-  if (last - first == 1) return;
+  if (last - first == 1 || (kept && last == first)) return;
   P acc = P::identity();
   for (u32 j = first; j < last; ++j) acc = outlined_add(acc, partials[j]);
   out[plan.order[t]] = acc;
@@ -73,13 +85,13 @@ __global__ void chunk_combine_kernel(ChunkPlan plan, const P* partials, P* out) 
 // P's curve: one instantiation per file, which the buckets and the ones share.
 template <class P>
 void launch_chunks(const u32* values, const u32* start, const u32* end, const ChunkPlan& plan, u32 chunks,
-                   const typename P::Affine* bases, P* partials, P* out, cudaStream_t stream) {
+                   const typename P::Affine* bases, P* partials, P* out, ChainFrom from, cudaStream_t stream) {
   if (chunks == 0) return;
   constexpr bool g2 = std::is_same_v<P, G2Xyzz>;
   constexpr unsigned threads = g2 ? launch::kG2AccumulateThreads : launch::kG1AccumulateThreads;
   constexpr unsigned min_blocks = g2 ? launch::kG2AccumulateMinBlocks : launch::kG1AccumulateMinBlocks;
   chunk_accumulate_kernel<P, threads, min_blocks><<<(chunks + threads - 1) / threads, threads, 0, stream>>>(
-      values, start, end, plan, chunks, bases, partials, out);
+      values, start, end, plan, chunks, bases, partials, out, from);
   check_launch("chunk_accumulate_kernel");
 }
 
@@ -184,58 +196,48 @@ ec::Jacobian<Curve> to_host(const typename Curve::Field* words) {
 namespace zkpipe::gpu {
 
 template <class Curve>
-ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n,
-                                        cudaStream_t stream, unsigned window_bits) {
+void DeviceMsm::add_part(DeviceBasesView<Curve> bases, const ff::Fr* scalars, std::size_t n, cudaStream_t stream) {
   using namespace msm_points;
   using Xyzz = typename DevicePoint<Curve>::Xyzz;
   using Affine = typename Xyzz::Affine;
-  using HostField = typename Curve::Field;
-  using HostJacobian = ec::Jacobian<Curve>;
-  static_assert(sizeof(Xyzz) == 4 * sizeof(HostField) && sizeof(Affine) == sizeof(AffineWords<Curve>));
+  static_assert(sizeof(Affine) == sizeof(AffineWords<Curve>));
+  check_parts_open<Curve>("add_part");
   if (n > bases.size()) throw std::invalid_argument("DeviceMsm: more scalars than bases");
-  if (n == 0) return HostJacobian::identity();
   if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms");
+  if (n == 0) return;
   const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
-  const MsmSchedule plan = schedule(scalars, n, window_bits, kWidestDefaultWindow<Curve>, stream);
-  const u32 m = plan.general_terms;
-  const msm_shape::ScratchCounts& counts = plan.counts;
-  const u32 windows = counts.shape.windows;
+  const MsmSchedule plan = schedule(scalars, n, parts_.window_bits, kWidestDefaultWindow<Curve>, stream);
 
-  segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
-  ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
-  auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
-  Xyzz* dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
-  Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
-  auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
-
-  if (m > 0) {
+  if (plan.general_terms > 0) {
+    const msm_shape::ScratchCounts& counts = plan.counts;
+    const bool kept = parts_.buckets_filled;
+    if (!kept) {  // the window of every later part: the widest window's width gives the same shape
+      parts_.window_bits = counts.shape.max_bits();
+      parts_.counts = counts;
+    }
     buckets_.reserve(sizeof(Xyzz) * counts.buckets);
     partials_.reserve(sizeof(Xyzz) * plan.plan.split_chunks);
     auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
     auto* dev_partials = reinterpret_cast<Xyzz*>(partials_.data());
     launch_chunks(plan.sorted_values, bucket_start_.data(), bucket_end_.data(), plan.plan, plan.chunks,
-                  dev_bases, dev_partials, dev_buckets, stream);
+                  dev_bases, dev_partials, dev_buckets, kept ? ChainFrom::bucket : ChainFrom::identity, stream);
     chunk_combine_kernel<Xyzz><<<blocks_for(plan.plan.buckets), kThreads, 0, stream>>>(plan.plan, dev_partials,
-                                                                                       dev_buckets);
+                                                                                       dev_buckets, kept);
     check_launch("chunk_combine_kernel");
-    mark_phase(4, stream);
-    segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
-        dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
-    check_launch("segment_sums_kernel");
-    segment_reduce_kernel<<<blocks_for(std::size_t{windows} * counts.outer_segments), kThreads, 0, stream>>>(
-        dev_plain, windows, counts.segments, counts.outer_segment_len, dev_outer);
-    check_launch("segment_reduce_kernel");
-    tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
-    tree_reduce(dev_outer, windows, counts.outer_segments, stream);
-    mark_phase(5, stream);
-  } else {
-    for (int i = 4; i <= 5; ++i) mark_phase(i, stream);
+    parts_.buckets_filled = true;
   }
+  mark_phase(4, stream);
 
-  // The ones are one more bucket, cut into at most kOnesThreads chunks whose sums all
-  // go to the partials (zeros, read as the identity, where there are fewer), then a tree.
-  check(cudaMemsetAsync(dev_ones_partial, 0, sizeof(Xyzz) * kOnesThreads, stream), "clear the ones' partials");
+  // The ones are one more bucket, cut into at most kOnesThreads chunks, each adding
+  // to its own partial (cleared by the first part with ones; zeros read as the
+  // identity); end_parts sums the partials by a tree.
   if (plan.ones > 0) {
+    ones_partial_.reserve(sizeof(Xyzz) * kOnesThreads);
+    auto* dev_ones_partial = reinterpret_cast<Xyzz*>(ones_partial_.data());
+    if (!parts_.ones_added) {
+      check(cudaMemsetAsync(dev_ones_partial, 0, sizeof(Xyzz) * kOnesThreads, stream), "clear the ones' partials");
+    }
+    parts_.ones_added = true;
     const u32 chunk_len = (plan.ones + kOnesThreads - 1) / kOnesThreads;
     const u32 chunks = (plan.ones + chunk_len - 1) / chunk_len;
     const u32 bucket[4] = {0, plan.ones, 0, chunks};  // start, end, order, chunk_end
@@ -244,10 +246,49 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
           "upload the ones' bucket");
     const u32* d = ones_bucket_.data();
     launch_chunks(ones_.data() + 1, d, d + 1, ChunkPlan{d + 2, d + 3, 1, chunk_len, chunks}, chunks, dev_bases,
-                  dev_ones_partial, dev_ones_partial, stream);
+                  dev_ones_partial, dev_ones_partial, ChainFrom::partial, stream);
   }
-  tree_reduce(dev_ones_partial, 1, kOnesThreads, stream);
+  mark_phase(5, stream);
+  // The next part's schedule reuses the sort's buffers and the ones' indices.
+  check(cudaStreamSynchronize(stream), "msm part");
+}
+
+template <class Curve>
+ec::Jacobian<Curve> DeviceMsm::end_parts(cudaStream_t stream) {
+  using namespace msm_points;
+  using Xyzz = typename DevicePoint<Curve>::Xyzz;
+  using HostField = typename Curve::Field;
+  using HostJacobian = ec::Jacobian<Curve>;
+  static_assert(sizeof(Xyzz) == 4 * sizeof(HostField));
+  check_parts_open<Curve>("end_parts");
+  parts_.open = false;
+  const bool filled = parts_.buckets_filled;
+  const bool ones = parts_.ones_added;
+  if (!filled && !ones) return HostJacobian::identity();
+  const msm_shape::ScratchCounts& counts = parts_.counts;
+  const u32 windows = filled ? counts.shape.windows : 0;
+
+  Xyzz* dev_weighted = nullptr;
+  Xyzz* dev_outer = nullptr;
+  Xyzz* dev_plain = nullptr;
+  if (filled) {
+    segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
+    dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
+    dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
+    dev_outer = dev_plain + std::size_t{windows} * counts.segments;
+    const auto* dev_buckets = reinterpret_cast<const Xyzz*>(buckets_.data());
+    segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
+        dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
+    check_launch("segment_sums_kernel");
+    segment_reduce_kernel<<<blocks_for(std::size_t{windows} * counts.outer_segments), kThreads, 0, stream>>>(
+        dev_plain, windows, counts.segments, counts.outer_segment_len, dev_outer);
+    check_launch("segment_reduce_kernel");
+    tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
+    tree_reduce(dev_outer, windows, counts.outer_segments, stream);
+  }
   mark_phase(6, stream);
+  if (ones) tree_reduce(reinterpret_cast<Xyzz*>(ones_partial_.data()), 1, kOnesThreads, stream);
+  mark_phase(7, stream);
 
   // After the trees each window's sums are the first of its group: Σ_s weighted_s,
   // Σ_s plain_s and Σ_s (s + 1)·plain_s.
@@ -258,26 +299,28 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
           "copy window sums");
   };
   std::vector<HostField> weighted_sums, plain_sums, outer_sums;
-  if (m > 0) {
+  if (filled) {
     copy_firsts(dev_weighted, counts.segments, weighted_sums);
     copy_firsts(dev_plain, counts.segments, plain_sums);
     copy_firsts(dev_outer, counts.outer_segments, outer_sums);
   }
   std::vector<HostField> ones_sum(4);
-  check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
-                        stream),
-        "copy ones sum");
+  if (ones) {
+    check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
+                          stream),
+          "copy ones sum");
+  }
   check(cudaStreamSynchronize(stream), "msm");
   if (!phase_events_.empty()) {
     float ms[kPhaseEvents - 1];
     for (int i = 0; i + 1 < kPhaseEvents; ++i) {
       check(cudaEventElapsedTime(&ms[i], phase_events_[i].get(), phase_events_[i + 1].get()), "elapsed");
     }
-    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[4], ms[5]};
+    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[5], ms[4] + ms[6]};
   }
 
   HostJacobian acc = HostJacobian::identity();
-  for (u32 w = m > 0 ? windows : 0; w-- > 0;) {
+  for (u32 w = windows; w-- > 0;) {
     for (u32 i = 0; i < counts.shape.bits(w); ++i) acc = acc.dbl();
     // Σ_s s·plain_s = Σ_s (s + 1)·plain_s − Σ_s plain_s, times L = 2^k.
     HostJacobian outer =
@@ -285,7 +328,7 @@ ec::Jacobian<Curve> DeviceMsm::sum_impl(DeviceBasesView<Curve> bases, const ff::
     for (u32 len = counts.segment_len; len > 1; len /= 2) outer = outer.dbl();
     acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
   }
-  return acc + to_host<Curve>(ones_sum.data());
+  return ones ? acc + to_host<Curve>(ones_sum.data()) : acc;
 }
 
 }  // namespace zkpipe::gpu

@@ -133,7 +133,7 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
 
   const std::span<const std::uint32_t> term_span(nonzero.indices);
   upload(bases, term_span, 0, count_of(0), 0);
-  Jacobian acc = Jacobian::identity();
+  msm.begin_parts<Curve>(window_bits);
   for (std::size_t k = 0; k < chunks; ++k) {
     const int slot = static_cast<int>(k % 2);
     // Chunk k + 1 goes into the other buffer, whose last reader (the sum of chunk
@@ -153,11 +153,10 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, std::span<const ec::
       gather_scalars(scalars, indices_[slot].data(), count_of(k), gathered_.data(), stream);
       chunk_scalars = gathered_.data();
     }
-    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), chunk_scalars, count_of(k), stream,
-                        window_bits);
+    msm.add_part(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), chunk_scalars, count_of(k), stream);
     if (next.valid()) next.get();
   }
-  return acc;
+  return msm.end_parts<Curve>(stream);
 }
 
 template <class Curve>
@@ -182,17 +181,16 @@ ec::Jacobian<Curve> StreamedMsm<Curve>::sum(DeviceMsm& msm, const PinnedPoints<C
     check(cudaEventRecord(uploaded_[slot].get(), copy_stream_), "record chunk upload");
   };
   upload(0);
-  Jacobian acc = Jacobian::identity();
+  msm.begin_parts<Curve>(window_bits);
   for (std::size_t k = 0; k < chunks; ++k) {
     const int slot = static_cast<int>(k % 2);
-    // Chunk k + 1 goes into the other buffer, whose last reader (the sum of chunk
+    // Chunk k + 1 goes into the other buffer, whose last reader (the part of chunk
     // k − 1) has returned.
     if (k + 1 < chunks) upload(k + 1);
     check(cudaStreamWaitEvent(stream, uploaded_[slot].get()), "wait for chunk upload");
-    acc = acc + msm.sum(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k),
-                        stream, window_bits);
+    msm.add_part(DeviceBasesView<Curve>(chunks_[slot].data(), count_of(k)), scalars + k * chunk, count_of(k), stream);
   }
-  return acc;
+  return msm.end_parts<Curve>(stream);
 }
 
 template class StreamedMsm<ec::G1Curve>;

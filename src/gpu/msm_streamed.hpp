@@ -1,5 +1,6 @@
 // MSM over bases kept in host memory, for parameter sets larger than the device:
-// Σ scalars[i]·bases[i] is the sum, over chunks of points, of DeviceMsm sums. Only
+// Σ scalars[i]·bases[i] is one DeviceMsm sum in parts, a part per chunk of points
+// (the buckets stay on the device between chunks; they are reduced once). Only
 // the terms whose scalars are not zero are sent (a bitmap of them comes back from
 // the device first; a Filecoin witness is about half zeros): a chunk is a run of
 // those terms, its bases gathered on the host and its indices sent beside them, and
