@@ -128,7 +128,7 @@ void bench_msm(unsigned max_log) {
       std::printf("%-6u check against ec::msm: %s\n", lg, same ? "equal" : "DIFFERENT");
     }
     const unsigned def = gpu::DeviceMsm::default_window_bits<ec::G1Curve>(n);
-    for (unsigned c = def - 1; c <= def + 1; ++c) {
+    for (unsigned c = def - 1; c <= def + 2; ++c) {
       msm.set_phase_timing(false);
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
       msm.set_phase_timing(true);
@@ -230,7 +230,7 @@ void bench_msm_g2(unsigned max_log) {
                   host_ms, tbb::this_task_arena::max_concurrency());
     }
     const unsigned def = gpu::DeviceMsm::default_window_bits<ec::G2Curve>(n);
-    for (unsigned c = def - 1; c <= def + 1; ++c) {
+    for (unsigned c = def - 1; c <= def + 2; ++c) {
       const double ms = timer.median_ms(nullptr, [&](cudaStream_t s) { msm.sum(bases, d_scalars.data(), n, s, c); });
       std::printf("%-6u %-8u %12.2f%s\n", lg, c, ms, c == def ? "  (default)" : "");
       std::fflush(stdout);
