@@ -20,7 +20,7 @@
 //   6. the host combines the window sums by doubling (Horner) and adds the 1s.
 // A sum in parts (begin_parts, add_part, end_parts) runs steps 0–3 and the ones'
 // additions per part, into buckets and partials kept between parts, and steps 4–6
-// once.
+// once (and once more for each part that needs a wider window than the buckets').
 // Scratch memory stays allocated in the DeviceMsm and is reused by later calls.
 #pragma once
 
@@ -144,11 +144,13 @@ class DeviceMsm {
   // all. The buckets and the ones' partial sums stay on the device from part to
   // part, so the bucket reduction, the ones' tree and the host's combination run
   // once, at the end: a part costs its sort and its additions, and many small parts
-  // cost little more than one large one. The window is window_bits, or with 0 the
-  // width sum() would pick for the first part with terms through the buckets; it
-  // holds for every later part. One sum in parts at a time per DeviceMsm, and no
-  // sum() between its begin_parts and end_parts. add_part synchronizes with stream
-  // before returning, like sum(); end_parts does too.
+  // cost little more than one large one. The window is window_bits for every part;
+  // with 0, each part takes the buckets' window while it has no more windows than
+  // the width sum() would pick for that part alone (so no part sorts more entries
+  // than its own sum would), and a part that needs a wider one first reduces the
+  // buckets into a partial result (at most once per width). One sum in parts at a
+  // time per DeviceMsm, and no sum() between its begin_parts and end_parts.
+  // add_part synchronizes with stream before returning, like sum(); end_parts does too.
   template <class Curve>
   void begin_parts(unsigned window_bits = 0);
   template <class Curve>
@@ -179,15 +181,19 @@ class DeviceMsm {
 
  private:
   // Steps 0–2 and the chunks of the buckets, queued on stream; window_bits 0 picks a
-  // width from the general terms' count, at most widest_window. Synchronizes.
-  MsmSchedule schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned widest_window,
-                       cudaStream_t stream);
+  // width from the general terms' count, at most widest_window; kept_window (the
+  // buckets' of a sum in parts, 0 if none) instead when it has no more windows than
+  // that width. Synchronizes.
+  MsmSchedule schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned kept_window,
+                       unsigned widest_window, cudaStream_t stream);
   static unsigned window_bits_for(std::size_t n, unsigned widest_window);
   // Records phase event i on stream when phase timing is on.
   void mark_phase(int i, cudaStream_t stream);
 
-  // The sum in parts under way: its curve, window, and whether any part has filled
-  // the buckets (the first that does writes every bucket; later ones add to them).
+  // The sum in parts under way: its curve, the window asked for (0: chosen per part),
+  // whether any part has filled the buckets (the first that does writes every bucket;
+  // later ones add to them) and at what shape, and the sums of buckets reduced early
+  // when a part needed a wider window.
   struct Parts {
     bool open = false;
     bool g2 = false;
@@ -195,9 +201,23 @@ class DeviceMsm {
     bool buckets_filled = false;
     bool ones_added = false;
     msm_shape::ScratchCounts counts{};
+    ec::Jacobian<ec::G1Curve> reduced_g1 = ec::Jacobian<ec::G1Curve>::identity();
+    ec::Jacobian<ec::G2Curve> reduced_g2 = ec::Jacobian<ec::G2Curve>::identity();
   };
   template <class Curve>
   void check_parts_open(const char* what) const;
+  template <class Curve>
+  ec::Jacobian<Curve>& reduced_early() {
+    if constexpr (std::is_same_v<Curve, ec::G1Curve>) {
+      return parts_.reduced_g1;
+    } else {
+      return parts_.reduced_g2;
+    }
+  }
+  // The buckets' Σ over windows (steps 4 and 6 without the ones), queued on stream and
+  // combined on the host. Synchronizes.
+  template <class Curve>
+  ec::Jacobian<Curve> reduce_buckets(cudaStream_t stream);
 
   memory::BufferLedger* ledger_ = &memory::BufferLedger::process();
   // The sort's two pairs of buffers: the digits go into the first, the sort alternates

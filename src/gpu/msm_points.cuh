@@ -206,15 +206,21 @@ void DeviceMsm::add_part(DeviceBasesView<Curve> bases, const ff::Fr* scalars, st
   if (n >= (std::size_t{1} << 31)) throw std::invalid_argument("DeviceMsm: too many terms");
   if (n == 0) return;
   const auto* dev_bases = reinterpret_cast<const Affine*>(bases.data());
-  const MsmSchedule plan = schedule(scalars, n, parts_.window_bits, kWidestDefaultWindow<Curve>, stream);
+  // The widest window's width gives the buckets' shape again.
+  const unsigned kept_window = parts_.buckets_filled ? parts_.counts.shape.max_bits() : 0;
+  const MsmSchedule plan =
+      schedule(scalars, n, parts_.window_bits, kept_window, kWidestDefaultWindow<Curve>, stream);
 
   if (plan.general_terms > 0) {
     const msm_shape::ScratchCounts& counts = plan.counts;
-    const bool kept = parts_.buckets_filled;
-    if (!kept) {  // the window of every later part: the widest window's width gives the same shape
-      parts_.window_bits = counts.shape.max_bits();
-      parts_.counts = counts;
+    if (parts_.buckets_filled && counts.shape.max_bits() != kept_window) {
+      // A wider window than the buckets': what they hold is summed now, and this part
+      // fills them again at its shape.
+      reduced_early<Curve>() = reduced_early<Curve>() + reduce_buckets<Curve>(stream);
+      parts_.buckets_filled = false;
     }
+    const bool kept = parts_.buckets_filled;
+    if (!kept) parts_.counts = counts;
     buckets_.reserve(sizeof(Xyzz) * counts.buckets);
     partials_.reserve(sizeof(Xyzz) * plan.plan.split_chunks);
     auto* dev_buckets = reinterpret_cast<Xyzz*>(buckets_.data());
@@ -254,41 +260,27 @@ void DeviceMsm::add_part(DeviceBasesView<Curve> bases, const ff::Fr* scalars, st
 }
 
 template <class Curve>
-ec::Jacobian<Curve> DeviceMsm::end_parts(cudaStream_t stream) {
+ec::Jacobian<Curve> DeviceMsm::reduce_buckets(cudaStream_t stream) {
   using namespace msm_points;
   using Xyzz = typename DevicePoint<Curve>::Xyzz;
   using HostField = typename Curve::Field;
   using HostJacobian = ec::Jacobian<Curve>;
   static_assert(sizeof(Xyzz) == 4 * sizeof(HostField));
-  check_parts_open<Curve>("end_parts");
-  parts_.open = false;
-  const bool filled = parts_.buckets_filled;
-  const bool ones = parts_.ones_added;
-  if (!filled && !ones) return HostJacobian::identity();
   const msm_shape::ScratchCounts& counts = parts_.counts;
-  const u32 windows = filled ? counts.shape.windows : 0;
-
-  Xyzz* dev_weighted = nullptr;
-  Xyzz* dev_outer = nullptr;
-  Xyzz* dev_plain = nullptr;
-  if (filled) {
-    segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
-    dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
-    dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
-    dev_outer = dev_plain + std::size_t{windows} * counts.segments;
-    const auto* dev_buckets = reinterpret_cast<const Xyzz*>(buckets_.data());
-    segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
-        dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
-    check_launch("segment_sums_kernel");
-    segment_reduce_kernel<<<blocks_for(std::size_t{windows} * counts.outer_segments), kThreads, 0, stream>>>(
-        dev_plain, windows, counts.segments, counts.outer_segment_len, dev_outer);
-    check_launch("segment_reduce_kernel");
-    tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
-    tree_reduce(dev_outer, windows, counts.outer_segments, stream);
-  }
-  mark_phase(6, stream);
-  if (ones) tree_reduce(reinterpret_cast<Xyzz*>(ones_partial_.data()), 1, kOnesThreads, stream);
-  mark_phase(7, stream);
+  const u32 windows = counts.shape.windows;
+  segments_.reserve(sizeof(Xyzz) * counts.reduce_points());
+  auto* dev_weighted = reinterpret_cast<Xyzz*>(segments_.data());
+  Xyzz* dev_plain = dev_weighted + std::size_t{windows} * counts.segments;
+  Xyzz* dev_outer = dev_plain + std::size_t{windows} * counts.segments;
+  const auto* dev_buckets = reinterpret_cast<const Xyzz*>(buckets_.data());
+  segment_sums_kernel<<<blocks_for(std::size_t{windows} * counts.segments), kThreads, 0, stream>>>(
+      dev_buckets, windows, counts.half, counts.segment_len, dev_weighted, dev_plain);
+  check_launch("segment_sums_kernel");
+  segment_reduce_kernel<<<blocks_for(std::size_t{windows} * counts.outer_segments), kThreads, 0, stream>>>(
+      dev_plain, windows, counts.segments, counts.outer_segment_len, dev_outer);
+  check_launch("segment_reduce_kernel");
+  tree_reduce(dev_weighted, 2 * windows, counts.segments, stream);  // the weighted sums, then the plain ones
+  tree_reduce(dev_outer, windows, counts.outer_segments, stream);
 
   // After the trees each window's sums are the first of its group: Σ_s weighted_s,
   // Σ_s plain_s and Σ_s (s + 1)·plain_s.
@@ -299,25 +291,10 @@ ec::Jacobian<Curve> DeviceMsm::end_parts(cudaStream_t stream) {
           "copy window sums");
   };
   std::vector<HostField> weighted_sums, plain_sums, outer_sums;
-  if (filled) {
-    copy_firsts(dev_weighted, counts.segments, weighted_sums);
-    copy_firsts(dev_plain, counts.segments, plain_sums);
-    copy_firsts(dev_outer, counts.outer_segments, outer_sums);
-  }
-  std::vector<HostField> ones_sum(4);
-  if (ones) {
-    check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
-                          stream),
-          "copy ones sum");
-  }
-  check(cudaStreamSynchronize(stream), "msm");
-  if (!phase_events_.empty()) {
-    float ms[kPhaseEvents - 1];
-    for (int i = 0; i + 1 < kPhaseEvents; ++i) {
-      check(cudaEventElapsedTime(&ms[i], phase_events_[i].get(), phase_events_[i + 1].get()), "elapsed");
-    }
-    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[5], ms[4] + ms[6]};
-  }
+  copy_firsts(dev_weighted, counts.segments, weighted_sums);
+  copy_firsts(dev_plain, counts.segments, plain_sums);
+  copy_firsts(dev_outer, counts.outer_segments, outer_sums);
+  check(cudaStreamSynchronize(stream), "msm reduction");
 
   HostJacobian acc = HostJacobian::identity();
   for (u32 w = windows; w-- > 0;) {
@@ -327,6 +304,39 @@ ec::Jacobian<Curve> DeviceMsm::end_parts(cudaStream_t stream) {
         to_host<Curve>(&outer_sums[std::size_t{4} * w]) - to_host<Curve>(&plain_sums[std::size_t{4} * w]);
     for (u32 len = counts.segment_len; len > 1; len /= 2) outer = outer.dbl();
     acc = acc + to_host<Curve>(&weighted_sums[std::size_t{4} * w]) + outer;
+  }
+  return acc;
+}
+
+template <class Curve>
+ec::Jacobian<Curve> DeviceMsm::end_parts(cudaStream_t stream) {
+  using namespace msm_points;
+  using Xyzz = typename DevicePoint<Curve>::Xyzz;
+  using HostField = typename Curve::Field;
+  using HostJacobian = ec::Jacobian<Curve>;
+  check_parts_open<Curve>("end_parts");
+  parts_.open = false;
+  const bool filled = parts_.buckets_filled;
+  const bool ones = parts_.ones_added;
+  HostJacobian acc = reduced_early<Curve>();
+  if (!filled && !ones) return acc;
+  if (filled) acc = acc + reduce_buckets<Curve>(stream);
+  mark_phase(6, stream);
+  std::vector<HostField> ones_sum(4);
+  if (ones) {
+    tree_reduce(reinterpret_cast<Xyzz*>(ones_partial_.data()), 1, kOnesThreads, stream);
+    check(cudaMemcpyAsync(ones_sum.data(), ones_partial_.data(), 4 * sizeof(HostField), cudaMemcpyDeviceToHost,
+                          stream),
+          "copy ones sum");
+  }
+  mark_phase(7, stream);
+  check(cudaStreamSynchronize(stream), "msm");
+  if (!phase_events_.empty()) {
+    float ms[kPhaseEvents - 1];
+    for (int i = 0; i + 1 < kPhaseEvents; ++i) {
+      check(cudaEventElapsedTime(&ms[i], phase_events_[i].get(), phase_events_[i + 1].get()), "elapsed");
+    }
+    phases_ = {ms[0], ms[1], ms[2], ms[3], ms[5], ms[4] + ms[6]};
   }
   return ones ? acc + to_host<Curve>(ones_sum.data()) : acc;
 }

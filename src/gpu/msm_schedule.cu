@@ -135,8 +135,8 @@ void DeviceMsm::mark_phase(int i, cudaStream_t stream) {
   if (!phase_events_.empty()) check(cudaEventRecord(phase_events_[i].get(), stream), "event");
 }
 
-MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned widest_window,
-                                cudaStream_t stream) {
+MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned window_bits, unsigned kept_window,
+                                unsigned widest_window, cudaStream_t stream) {
   const auto* dev_scalars = reinterpret_cast<const Fr*>(scalars);
   mark_phase(0, stream);
   // Zero terms drop out and ones are added directly (Filecoin witnesses are mostly
@@ -166,7 +166,12 @@ MsmSchedule DeviceMsm::schedule(const ff::Fr* scalars, std::size_t n, unsigned w
     return out;
   }
 
-  const u32 c = window_bits ? window_bits : window_bits_for(m, widest_window);
+  // A sum in parts keeps its buckets' window while it takes no more windows than this
+  // part's own would (its sort then needs no more than planned); else this part's.
+  const u32 own = window_bits ? window_bits : window_bits_for(m, widest_window);
+  const bool keep =
+      kept_window != 0 && msm_shape::window_shape(kept_window).windows <= msm_shape::window_shape(own).windows;
+  const u32 c = keep ? kept_window : own;
   if (c < 2 || c > kMaxWindowBits) throw std::invalid_argument("DeviceMsm: window_bits out of range");
   out.counts = msm_shape::scratch_counts(m, c);
   const u32 buckets = out.counts.buckets;

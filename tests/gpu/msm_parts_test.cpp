@@ -3,6 +3,8 @@
 // part to part must give the same point as one sum, whatever the parts hold.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -73,9 +75,8 @@ TYPED_TEST(GpuMsmParts, UnevenPartsOfRandomAndWitnessScalars) {
   this->expect_matches(points, ec::msm_testing::random_scalars(n, 63), {3000});
 }
 
-// The window comes from the first part with terms through the buckets: parts
-// before it (only zeros and ones) leave the buckets unfilled, and the parts after
-// it take its window even where their own count would pick another.
+// Parts of only zeros and ones leave the buckets unfilled; the first part with other
+// terms sets their window.
 TYPED_TEST(GpuMsmParts, FirstPartsWithoutGeneralTerms) {
   const std::size_t n = 5000;
   const auto points = ec::msm_testing::random_points<TypeParam>(n, 64);
@@ -85,6 +86,22 @@ TYPED_TEST(GpuMsmParts, FirstPartsWithoutGeneralTerms) {
   this->expect_matches(points, scalars, {1000, 1500, 1510});
   this->expect_matches(points, std::vector<Fr>(n, Fr::zero()), {100, 4000});
   this->expect_matches(points, std::vector<Fr>(n, Fr::one()), {100, 4000});
+}
+
+// A part far denser than the first needs a wider window than the buckets' (its sort
+// would otherwise take more entries than its own sum's): the buckets are summed
+// first, then filled again at the new width; sparser parts after it keep that width.
+TYPED_TEST(GpuMsmParts, DenserLaterPartsWidenTheWindow) {
+  const std::size_t n = 1 << 14;
+  const auto points = ec::msm_testing::random_points<TypeParam>(n, 75);
+  std::vector<Fr> scalars = ec::msm_testing::random_scalars(n, 76);
+  const std::vector<Fr> sparse = ec::msm_testing::witness_like_scalars(n / 4, 60, 39, 77);
+  std::copy(sparse.begin(), sparse.end(), scalars.begin());
+  std::copy(sparse.begin(), sparse.end(), scalars.end() - static_cast<std::ptrdiff_t>(sparse.size()));
+  ASSERT_LT(DeviceMsm::default_window_bits<TypeParam>(n / 4 / 100 + 1),
+            DeviceMsm::default_window_bits<TypeParam>(n / 2));
+  this->expect_matches(points, scalars, {n / 4, 3 * n / 4});
+  this->expect_matches(points, scalars, {n / 8, n / 4, n / 2, 3 * n / 4, 7 * n / 8});
 }
 
 TYPED_TEST(GpuMsmParts, ExplicitWindows) {
@@ -106,8 +123,12 @@ TYPED_TEST(GpuMsmParts, SplitBucketsInLaterParts) {
   this->expect_matches(points, scalars, {n / 4, n / 2});
 }
 
+template <class Curve>
+using OtherGroup = std::conditional_t<std::is_same_v<Curve, ec::G1Curve>, ec::G2Curve, ec::G1Curve>;
+
 // One DeviceMsm: a sum in parts, then a plain sum, then parts of the other group.
 TYPED_TEST(GpuMsmParts, AlternatesWithPlainSums) {
+  using Other = OtherGroup<TypeParam>;
   const std::size_t n = 2000;
   const auto points = ec::msm_testing::random_points<TypeParam>(n, 71);
   const auto scalars = ec::msm_testing::witness_like_scalars(n, 40, 40, 72);
@@ -116,13 +137,13 @@ TYPED_TEST(GpuMsmParts, AlternatesWithPlainSums) {
   DeviceBuffer<Fr> d_scalars(n);
   check(cudaMemcpy(d_scalars.data(), scalars.data(), n * sizeof(Fr), cudaMemcpyHostToDevice), "up");
   EXPECT_EQ(this->msm_.sum(bases, d_scalars.data(), n, nullptr), ec::msm<TypeParam>(points, scalars));
-  const auto g1_points = ec::msm_testing::random_points<ec::G1Curve>(n, 73);
-  const DeviceBases<ec::G1Curve> g1_bases(g1_points, *this->staging_, nullptr);
-  this->msm_.template begin_parts<ec::G1Curve>();
-  this->msm_.add_part(DeviceBasesView<ec::G1Curve>(g1_bases.data(), 800), d_scalars.data(), 800, nullptr);
-  this->msm_.add_part(DeviceBasesView<ec::G1Curve>(g1_bases.data() + 800, n - 800), d_scalars.data() + 800, n - 800,
+  const auto other_points = ec::msm_testing::random_points<Other>(n, 73);
+  const DeviceBases<Other> other_bases(other_points, *this->staging_, nullptr);
+  this->msm_.template begin_parts<Other>();
+  this->msm_.add_part(DeviceBasesView<Other>(other_bases.data(), 800), d_scalars.data(), 800, nullptr);
+  this->msm_.add_part(DeviceBasesView<Other>(other_bases.data() + 800, n - 800), d_scalars.data() + 800, n - 800,
                       nullptr);
-  EXPECT_EQ(this->msm_.template end_parts<ec::G1Curve>(nullptr), ec::msm<ec::G1Curve>(g1_points, scalars));
+  EXPECT_EQ(this->msm_.template end_parts<Other>(nullptr), ec::msm<Other>(other_points, scalars));
   this->expect_matches(points, scalars, {1});
 }
 
@@ -133,8 +154,7 @@ TYPED_TEST(GpuMsmParts, PartsOutOfOrderAreRefused) {
   EXPECT_THROW(this->msm_.add_part(DeviceBasesView<TypeParam>(bases), d_scalars.data(), 10, nullptr),
                std::logic_error);
   EXPECT_THROW(this->msm_.template end_parts<TypeParam>(nullptr), std::logic_error);
-  using Other = std::conditional_t<std::is_same_v<TypeParam, ec::G1Curve>, ec::G2Curve, ec::G1Curve>;
-  this->msm_.template begin_parts<Other>();
+  this->msm_.template begin_parts<OtherGroup<TypeParam>>();
   EXPECT_THROW(this->msm_.add_part(DeviceBasesView<TypeParam>(bases), d_scalars.data(), 10, nullptr),
                std::logic_error);
   this->msm_.template begin_parts<TypeParam>();
