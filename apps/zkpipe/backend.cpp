@@ -142,6 +142,10 @@ void add_backend_options(CLI::App& cmd, BackendOptions& o) {
                "copy engine sends at the link's speed (default, when the host's usable memory holds it); with "
                "--no-pinned-copy, from the key's own memory, staged by host threads at every MSM (less memory "
                "page-locked, slower)");
+  cmd.add_flag("--overlap-sums,!--no-overlap-sums", o.overlap_sums,
+               "When the H query and another are streamed, sum H beside the others, so that H's multiprocessor-"
+               "bound MSM hides their transfers (default, when the GPU's memory holds chunks for both); with "
+               "--no-overlap-sums, one after the other");
 }
 
 void add_device_memory_option(CLI::App& cmd, std::optional<std::size_t>& bytes, const std::string& description) {
@@ -193,8 +197,9 @@ std::shared_ptr<groth16::ProverBackend> make_backend(const BackendOptions& optio
 #ifdef ZKPIPE_WITH_CUDA
   gpu::require_device(ordinal(o));
   if (const auto bytes = o.device_memory.of(ordinal(o))) limit_device_memory(ordinal(o), *bytes, ledger);
-  return std::make_shared<gpu::CudaProver>(
-      ordinal(o), gpu::CudaProverOptions{.pin_streamed_sources = o.pinned_copy, .ledger = &ledger});
+  return std::make_shared<gpu::CudaProver>(ordinal(o), gpu::CudaProverOptions{.pin_streamed_sources = o.pinned_copy,
+                                                                             .overlap_streamed_sums = o.overlap_sums,
+                                                                             .ledger = &ledger});
 #else
   throw std::runtime_error(
       "--backend cuda: this zkpipe was built without the CUDA backend (nvcc not found at configure time)");

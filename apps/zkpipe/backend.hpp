@@ -40,12 +40,15 @@ struct BackendOptions {
   // --no-pinned-copy: what is streamed goes from where it is (staged by host threads)
   // rather than from a page-locked copy (gpu::CudaProverOptions::pin_streamed_sources).
   bool pinned_copy = true;
+  // --no-overlap-sums: a streamed H query's MSM before the others' rather than beside
+  // them (gpu::CudaProverOptions::overlap_streamed_sums).
+  bool overlap_sums = true;
   // Set by resolve_backend when auto chose: for the summary line.
   bool chosen_by_auto = false;
   std::string why_not_cuda;  // auto chose cpu: "no CUDA device: …" or the build's lack of it
 };
 
-// --backend (default auto), --device, --device-memory and --no-pinned-copy.
+// --backend (default auto), --device, --device-memory, --no-pinned-copy and --no-overlap-sums.
 void add_backend_options(CLI::App& cmd, BackendOptions& options);
 
 // A --device-memory value of one size ("16GiB", "24 GiB", "20000MB"): at least 256

@@ -155,13 +155,20 @@ void check_deferred_sizes(const PartitionWitness& w, const ProvingKey& key) {
 // frees all of it at once, and the retry grows only what it needs.
 struct Working {
   explicit Working(memory::BufferLedger& ledger)
-      : msm(ledger), a(ledger), b(ledger), c(ledger), aux(ledger), scalars(ledger), select(ledger) {}
+      : msm(ledger), msm_h(ledger), a(ledger), b(ledger), c(ledger), aux(ledger), scalars(ledger), select(ledger) {}
 
   std::size_t bytes() const {
     std::size_t total = (a.capacity() + b.capacity() + c.capacity() + aux.capacity() + scalars.capacity()) * sizeof(Fr) +
                         select.device_bytes();
+    return total + streamed_bytes();
+  }
+
+  // The streamed sums' chunk buffers.
+  std::size_t streamed_bytes() const {
+    std::size_t total = 0;
     if (streamed_g1) total += streamed_g1->device_bytes();
     if (streamed_g2) total += streamed_g2->device_bytes();
+    if (streamed_h) total += streamed_h->device_bytes();
     return total;
   }
 
@@ -170,6 +177,10 @@ struct Working {
   // scratch.
   std::unique_ptr<StreamedG1Msm> streamed_g1;
   std::unique_ptr<StreamedG2Msm> streamed_g2;
+  // H's streamed sum when it runs beside the others (CudaProverOptions::
+  // overlap_streamed_sums): buffers and scratch of its own.
+  DeviceMsm msm_h;
+  std::unique_ptr<StreamedG1Msm> streamed_h;
   DeviceBuffer<Fr> a;
   DeviceBuffer<Fr> b;
   DeviceBuffer<Fr> c;
@@ -207,6 +218,12 @@ struct CudaProver::State {
   memory::BufferLedger& ledger;
   cudaStream_t stream = nullptr;
   cudaStream_t copy_stream = nullptr;  // aux goes up here while the h step runs
+  // H's streamed sum beside the others: below `stream`'s priority, so that the
+  // others' short kernels, which keep the link busy, are not queued behind H's.
+  cudaStream_t h_stream = nullptr;
+  // The device memory the L, A and B streamed sums may hold while H's runs beside
+  // them (H has the rest); 0: no such division, each sizes its chunks from what is free.
+  std::size_t beside_h_bytes = 0;
   CudaEvent aux_uploaded;
   // Around each start()'s device work, timed; their spans summed under the mutex.
   CudaEvent region_begin{cudaEventDefault};
@@ -234,6 +251,9 @@ struct CudaProver::State {
   std::weak_ptr<const r1cs::CompiledR1cs> evaluator_source;
   // Set when a partition ran out of memory beside a resident evaluator.
   bool stream_evaluators = false;
+  // Set when a partition ran out of memory: H's sum no longer runs beside the others'
+  // (whose memory the division may have misjudged), until release().
+  bool overlap_refused = false;
   // The kernel region: everything above but witness_slots is used under it.
   std::mutex mutex;
 
@@ -244,10 +264,15 @@ struct CudaProver::State {
         kernels(choose_kernel_config(query_profile(ordinal))),
         options(opts),
         ledger(opts.ledger != nullptr ? *opts.ledger : memory::BufferLedger::process()) {
-    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    int least = 0;
+    int greatest = 0;
+    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
     check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaStreamCreateWithPriority(&h_stream, cudaStreamNonBlocking, least), "cudaStreamCreate");
   }
   ~State() {
+    cudaStreamDestroy(h_stream);
     cudaStreamDestroy(copy_stream);
     cudaStreamDestroy(stream);
   }
@@ -355,6 +380,7 @@ struct CudaProver::State {
   // points: they have no other copy.
   void free_caches(const ProvingKey& keep) {
     sync();
+    overlap_refused = true;
     work = std::make_unique<Working>(ledger);
     release_evaluator();
     msm_pass_terms = std::max(kMinMsmPassTerms, msm_pass_terms / 2);
@@ -577,6 +603,12 @@ struct CudaProver::State {
     if (n == 0) return ec::Jacobian<Curve>::identity();
     if (key_bases.streamed && resident.data() == nullptr) {
       StreamedMsm<Curve>& sum = streamed<Curve>();
+      // Beside H's sum: its share, less the other group's chunk buffers, which stay
+      // held (at least 1 byte, so the smallest chunk, rather than no limit).
+      const std::size_t other = std::is_same_v<Curve, ec::G1Curve>
+                                    ? (work->streamed_g2 ? work->streamed_g2->device_bytes() : 0)
+                                    : (work->streamed_g1 ? work->streamed_g1->device_bytes() : 0);
+      sum.limit_device_bytes(beside_h_bytes == 0 ? 0 : std::max(beside_h_bytes, other + 1) - other);
       const ec::Jacobian<Curve> out = pinned != nullptr ? sum.sum(msm, *pinned, device_scalars, n, stream)
                                                         : sum.sum(msm, host.span(), device_scalars, n, stream);
       streamed_totals.bytes += sum.last_sent_bytes();
@@ -591,6 +623,72 @@ struct CudaProver::State {
       msm.add_part(DeviceBasesView<Curve>(resident.data() + first, len), device_scalars + first, len, stream);
     }
     return msm.end_parts<Curve>(stream);
+  }
+
+  // The smallest chunk, in points, that each side of H's sum beside the others must
+  // have room for: below it, one after the other is faster than side by side.
+  static constexpr std::size_t kLeastBesideChunk = std::size_t{1} << 20;
+
+  // H's sum beside the others' (started by sum_h_aside), and what it sent.
+  struct AsideSum {
+    ec::Jacobian<ec::G1Curve> sum;
+    double seconds = 0;
+    std::size_t sent_bytes = 0;
+    std::size_t zero_terms = 0;
+  };
+
+  // Whether H's sum may run beside L, A and B's: it streams, and so does one of them.
+  bool may_sum_h_aside(const KeyBases& key_bases) const {
+    const QueryResidency& r = key_bases.residency;
+    return options.overlap_streamed_sums && !overlap_refused && key_bases.streamed && !r.h &&
+           (!r.l || !r.a || !r.b_g1 || (options.g2_msm_on_device && !r.b_g2));
+  }
+
+  // The device memory the streamed sums may hold between them: what is free (or left
+  // of the budget) and what their chunk buffers and scratch hold already, less a margin.
+  std::size_t streamed_sums_pool() const {
+    const std::size_t held = work->streamed_bytes() + work->msm.device_bytes() + work->msm_h.device_bytes();
+    const std::size_t available = device_free_bytes() + held;
+    const std::size_t margin = device_memory_margin(available);
+    return available > margin ? available - margin : 0;
+  }
+
+  // H's streamed sum started on a host thread and h_stream, to run while L, A and B's
+  // sums run on `stream`, when may_sum_h_aside and the device's memory holds chunks
+  // of kLeastBesideChunk points for both sides: H takes three fifths of the pool (its
+  // window widens with its chunk), the others the rest (beside_h_bytes). Otherwise
+  // nothing is started (the future is not valid) and each sum sizes its chunks alone.
+  // Called with the h step done: the scalars are ready when the thread starts.
+  std::future<AsideSum> sum_h_aside(const KeyBases& key_bases, const ProvingKey& key,
+                                    const PinnedG1Points* pinned, const Fr* scalars) {
+    beside_h_bytes = 0;
+    if (!may_sum_h_aside(key_bases)) return {};
+    if (!work->streamed_h) work->streamed_h = std::make_unique<StreamedG1Msm>(ledger, options.stream_chunk_points);
+    StreamedG1Msm& sum = *work->streamed_h;
+    if (options.stream_chunk_points == 0) {
+      const std::size_t pool = streamed_sums_pool();
+      const std::size_t h_bytes = pool / 5 * 3;
+      const std::size_t least_beside =
+          StreamedG1Msm::device_bytes_for(kLeastBesideChunk) +
+          (options.g2_msm_on_device ? StreamedG2Msm::device_bytes_for(kLeastBesideChunk) : 0);
+      if (h_bytes < StreamedG1Msm::device_bytes_for(kLeastBesideChunk) || pool - h_bytes < least_beside) return {};
+      sum.limit_device_bytes(h_bytes);
+      beside_h_bytes = pool - h_bytes;
+    }
+    DeviceMsm& msm = work->msm_h;
+    const std::span<const ec::Affine<ec::G1Curve>> host = key.h.span();
+    const std::size_t n = key.h.size();
+    return std::async(std::launch::async, [this, &sum, &msm, pinned, host, scalars, n] {
+      check(cudaSetDevice(device), "cudaSetDevice");
+      groth16::Stopwatch clock;
+      AsideSum out;
+      out.sum = pinned != nullptr ? sum.sum(msm, *pinned, scalars, n, h_stream)
+                                  : sum.sum(msm, host, scalars, n, h_stream);
+      out.seconds = clock.lap();
+      out.sent_bytes = sum.last_sent_bytes();
+      out.zero_terms = sum.last_zero_terms();
+      return out;
+    });
   }
 
   template <class Curve>
@@ -781,8 +879,12 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
 
   groth16::G1MsmSums sums;
   const PinnedKeyPoints* pinned = bases.pinned.get();
-  sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? pinned_query(pinned->h) : nullptr, work.a.data(), key.h.size());
-  pending->timings.push_back({"msm_h", clock.lap()});
+  std::future<State::AsideSum> h_aside =
+      s.sum_h_aside(bases, key, pinned ? pinned_query(pinned->h) : nullptr, work.a.data());
+  if (!h_aside.valid()) {
+    sums.h = s.msm_sum(bases, bases.h, key.h, pinned ? pinned_query(pinned->h) : nullptr, work.a.data(), key.h.size());
+    pending->timings.push_back({"msm_h", clock.lap()});
+  }
 
   sums.l = s.msm_sum(bases, bases.l, key.l, pinned ? pinned_query(pinned->l) : nullptr, vectors.aux, aux_count);
   pending->timings.push_back({"msm_l", clock.lap()});
@@ -806,6 +908,15 @@ std::unique_ptr<PendingProof> CudaProver::start_on_device(PartitionWitness& w, c
         s.msm_sum(bases, bases.b_g2, key.b_g2, pinned ? pinned_query(pinned->b_g2) : nullptr, vectors.scalars,
                   b_count);
     pending->timings.push_back({"msm_b_g2", clock.lap()});
+  }
+  if (h_aside.valid()) {
+    const State::AsideSum h = h_aside.get();
+    sums.h = h.sum;
+    s.streamed_totals.bytes += h.sent_bytes;
+    s.streamed_totals.zero_terms += h.zero_terms;
+    ++s.streamed_totals.sums;
+    pending->timings.push_back({"msm_h_beside", h.seconds});
+    pending->timings.push_back({"msm_h_wait", clock.lap()});
   }
 
   check(cudaEventRecord(s.region_end.get(), s.stream), "record the kernel region's end");
@@ -945,6 +1056,7 @@ void CudaProver::release(const ProvingKey& key) {
   s.forget_placement(key_id(key));
   s.release_evaluator();
   s.stream_evaluators = false;
+  s.overlap_refused = false;
 }
 
 }  // namespace zkpipe::gpu

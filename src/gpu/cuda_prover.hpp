@@ -56,6 +56,11 @@ struct CudaProverOptions {
   bool pin_streamed_sources = true;
   // Points per streamed chunk; 0: the largest that fits in free device memory.
   std::size_t stream_chunk_points = 0;
+  // A streamed H query's MSM runs beside the L, A and B MSMs (on a stream and host
+  // thread of its own) when any of those streams too and the device's memory holds
+  // chunks for both: H's sum is bound by the multiprocessors, the others' streamed
+  // sums by the link, so each uses what the other leaves idle. Off: one after the other.
+  bool overlap_streamed_sums = true;
   // The most terms one MSM pass over resident points sums; longer MSMs add up
   // several passes. The sort's scratch grows with the terms (~250 bytes a term), so
   // at 2^27 one pass's would not fit beside a resident key; two passes of 2^26 cost

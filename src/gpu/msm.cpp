@@ -18,6 +18,15 @@
 
 namespace zkpipe::gpu {
 
+std::size_t DeviceMsm::device_bytes() const {
+  const auto bytes = [](const auto&... buffers) {
+    return ((buffers.capacity() * sizeof(*buffers.data())) + ...);
+  };
+  return bytes(keys_, values_, spare_keys_, spare_values_, sort_temp_, bucket_start_, bucket_end_, buckets_, segments_,
+               terms_, ones_, ones_partial_, ones_bucket_, bucket_order_, bucket_sizes_, sorted_order_, sorted_sizes_,
+               chunk_counts_, chunk_end_, chunk_totals_, partials_);
+}
+
 void DeviceMsm::set_phase_timing(bool on) {
   phase_events_.clear();
   if (on) {

@@ -168,6 +168,9 @@ class DeviceMsm {
   template <class Curve>
   static std::size_t scratch_bytes(std::size_t n);
 
+  // Device memory its scratch holds now, in bytes.
+  std::size_t device_bytes() const;
+
   // Records events between the phases of every later sum (a little overhead).
   void set_phase_timing(bool on);
   const MsmPhaseTimes& last_phases() const { return phases_; }

@@ -37,20 +37,24 @@ StreamedMsm<Curve>::~StreamedMsm() {
 }
 
 template <class Curve>
+std::size_t StreamedMsm<Curve>::device_bytes_for(std::size_t points) {
+  return 2 * points * (sizeof(AffineWords<Curve>) + sizeof(std::uint32_t)) + points * sizeof(ff::Fr) +
+         DeviceMsm::scratch_bytes<Curve>(points);
+}
+
+template <class Curve>
 std::size_t StreamedMsm<Curve>::chunk_points(std::size_t n) const {
   if (n == 0) return 0;
   if (chunk_points_ != 0) return std::min(chunk_points_, n);
-  const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
-  // The chunk buffers already held are reused, so they count as available.
-  const std::size_t available = free_bytes + device_bytes();
-  const std::size_t margin = device_memory_margin(free_bytes);
-  const std::size_t budget = available > margin ? available - margin : 0;
-  // Two buffers of points and indices, the gathered scalars and the sum's scratch.
-  const auto fits = [&](std::size_t m) {
-    return 2 * m * (sizeof(AffineWords<Curve>) + sizeof(std::uint32_t)) + m * sizeof(ff::Fr) +
-               DeviceMsm::scratch_bytes<Curve>(m) <=
-           budget;
-  };
+  std::size_t budget = device_limit_;
+  if (budget == 0) {
+    const std::size_t free_bytes = available_device_bytes(*ledger_, device_);
+    // The chunk buffers already held are reused, so they count as available.
+    const std::size_t available = free_bytes + device_bytes();
+    const std::size_t margin = device_memory_margin(free_bytes);
+    budget = available > margin ? available - margin : 0;
+  }
+  const auto fits = [&](std::size_t m) { return device_bytes_for(m) <= budget; };
   // The largest fitting chunk up to n: the need grows with m (near enough for a
   // bisection: the window width steps up slowly with m).
   std::size_t lo = 0;

@@ -77,6 +77,17 @@ class StreamedMsm {
   // Points per chunk for a sum of n terms (at most n).
   std::size_t chunk_points(std::size_t n) const;
 
+  // At most `bytes` of device memory for the chunk buffers and the MSM's scratch of
+  // a chunk (what device_bytes_for counts) in the sums from now on, instead of what
+  // is free less a margin; 0 lifts it. For sums that run beside others on the
+  // device, which divide its memory between them beforehand: each sizing its chunks
+  // from what is free would take what the other is about to allocate.
+  void limit_device_bytes(std::size_t bytes) { device_limit_ = bytes; }
+
+  // The device memory a sum in chunks of `points` points holds: the chunk buffers,
+  // their indices, the gathered scalars and the MSM's scratch (estimated) for a chunk.
+  static std::size_t device_bytes_for(std::size_t points);
+
   // Device memory held by the chunk buffers, their indices, the gathered scalars and
   // the bitmap, in bytes.
   std::size_t device_bytes() const {
@@ -104,6 +115,7 @@ class StreamedMsm {
               std::size_t count, int slot);
 
   std::size_t chunk_points_;
+  std::size_t device_limit_ = 0;  // limit_device_bytes; 0: none
   memory::BufferLedger* ledger_;
   int device_ = 0;
   cudaStream_t copy_stream_ = nullptr;

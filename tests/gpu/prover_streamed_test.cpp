@@ -44,18 +44,26 @@ class CudaProverPlacement : public ::testing::Test {
 // The G2 MSM on the device (streamed too) and on the host.
 class CudaProverStreamed : public CudaProverPlacement, public ::testing::WithParamInterface<bool> {
  protected:
-  void prove_streamed(bool pinned);
+  void prove_streamed(bool pinned, bool overlap);
 };
 
-// From a page-locked copy of the points (the default) and from the key's own.
+// From a page-locked copy of the points (the default) and from the key's own; H's
+// sum beside the others' (the default) and before them.
 TEST_P(CudaProverStreamed, ForcedStreamingEqualsCpuProofsAndVerifies) {
   for (const bool pinned : {true, false}) {
-    SCOPED_TRACE(pinned ? "page-locked copy" : "staged from the key");
-    prove_streamed(pinned);
+    for (const bool overlap : {true, false}) {
+      SCOPED_TRACE(std::string(pinned ? "page-locked copy" : "staged from the key") +
+                   (overlap ? ", H beside the others" : ", H first"));
+      prove_streamed(pinned, overlap);
+    }
   }
 }
 
-void CudaProverStreamed::prove_streamed(bool pinned) {
+bool has_step(const groth16::PendingProof& pending, const std::string& name) {
+  return std::ranges::any_of(pending.timings, [&](const auto& step) { return step.stage == name; });
+}
+
+void CudaProverStreamed::prove_streamed(bool pinned, bool overlap) {
   const groth16::PreparedVerifyingKey pvk(key_->vk);
   groth16::CpuProver cpu;
   // Every query in several chunks, the last one short.
@@ -63,7 +71,8 @@ void CudaProverStreamed::prove_streamed(bool pinned) {
   CudaProver gpu(0, CudaProverOptions{.g2_msm_on_device = GetParam(),
                                       .max_resident_base_bytes = 1,
                                       .pin_streamed_sources = pinned,
-                                      .stream_chunk_points = chunk});
+                                      .stream_chunk_points = chunk,
+                                      .overlap_streamed_sums = overlap});
   EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kNotLoaded);
   for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
     const Blinding blinding = p == 0 ? Blinding::zero() : Blinding::random();
@@ -73,6 +82,8 @@ void CudaProverStreamed::prove_streamed(bool pinned) {
     const Proof expected = groth16::prove(cpu, std::move(w_cpu), *key_, blinding);
     auto pending = gpu.start(std::move(w_gpu), *key_, blinding);
     EXPECT_EQ(gpu.base_placement(*key_), BasePlacement::kStreamed);
+    EXPECT_EQ(has_step(*pending, "msm_h_beside"), overlap);
+    EXPECT_EQ(has_step(*pending, "msm_h"), !overlap);
     const Proof proof = gpu.finish(std::move(pending));
     EXPECT_EQ(proof, expected) << "partition " << p;
     EXPECT_TRUE(groth16::verify(pvk, proof, circuit_->public_inputs(p))) << "partition " << p;
@@ -85,6 +96,23 @@ void CudaProverStreamed::prove_streamed(bool pinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(G2MsmOnDevice, CudaProverStreamed, ::testing::Bool());
+
+// Chunks sized from the device's memory: H's sum beside the others' divides it
+// between them (StreamedMsm::limit_device_bytes), and the proofs still equal the
+// CPU backend's.
+TEST_P(CudaProverStreamed, ChunksSizedByTheDivisionEqualCpuProofs) {
+  groth16::CpuProver cpu;
+  CudaProver gpu(0, CudaProverOptions{.g2_msm_on_device = GetParam(), .max_resident_base_bytes = 1});
+  for (std::size_t p = 0; p < circuit_->partitions(); ++p) {
+    const Blinding blinding = Blinding::random();
+    groth16::PartitionWitness w_cpu = groth16::synthesize_witness(*circuit_, p);
+    groth16::PartitionWitness w_gpu = groth16::synthesize_witness(*circuit_, p);
+    const Proof expected = groth16::prove(cpu, std::move(w_cpu), *key_, blinding);
+    auto pending = gpu.start(std::move(w_gpu), *key_, blinding);
+    EXPECT_TRUE(has_step(*pending, "msm_h_beside")) << "the device's memory holds both sides' chunks";
+    EXPECT_EQ(gpu.finish(std::move(pending)), expected) << "partition " << p;
+  }
+}
 
 TEST_F(CudaProverPlacement, SmallKeyStaysResident) {
   CudaProver by_memory(0);
