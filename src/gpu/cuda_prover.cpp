@@ -625,9 +625,13 @@ struct CudaProver::State {
     return msm.end_parts<Curve>(stream);
   }
 
-  // The smallest chunk, in points, that each side of H's sum beside the others must
-  // have room for: below it, one after the other is faster than side by side.
-  static constexpr std::size_t kLeastBesideChunk = std::size_t{1} << 20;
+  // The smallest chunks, in points, that H's sum beside the others' and theirs must
+  // have room for (theirs: a G1 and a G2 chunk, both held): smaller ones would cost
+  // more in per-chunk work than the overlap saves. The others' can be smaller: their
+  // sums are bound by the link, whose time per chunk covers that work.
+  static constexpr std::size_t kLeastAsideChunk = std::size_t{1} << 20;
+  static constexpr std::size_t kLeastBesideG1Chunk = std::size_t{1} << 19;
+  static constexpr std::size_t kLeastBesideG2Chunk = std::size_t{1} << 18;
 
   // H's sum beside the others' (started by sum_h_aside), and what it sent.
   struct AsideSum {
@@ -654,11 +658,11 @@ struct CudaProver::State {
   }
 
   // H's streamed sum started on a host thread and h_stream, to run while L, A and B's
-  // sums run on `stream`, when may_sum_h_aside and the device's memory holds chunks
-  // of kLeastBesideChunk points for both sides: H takes three fifths of the pool (its
-  // window widens with its chunk), the others the rest (beside_h_bytes). Otherwise
-  // nothing is started (the future is not valid) and each sum sizes its chunks alone.
-  // Called with the h step done: the scalars are ready when the thread starts.
+  // sums run on `stream`, when may_sum_h_aside and the device's memory holds the
+  // least chunks of both sides: the others take two fifths of the pool, or their
+  // least if more (beside_h_bytes), H the rest (its window widens with its chunk).
+  // Otherwise nothing is started (the future is not valid) and each sum sizes its
+  // chunks alone. Called with the h step done: the scalars are ready when the thread starts.
   std::future<AsideSum> sum_h_aside(const KeyBases& key_bases, const ProvingKey& key,
                                     const PinnedG1Points* pinned, const Fr* scalars) {
     beside_h_bytes = 0;
@@ -667,13 +671,13 @@ struct CudaProver::State {
     StreamedG1Msm& sum = *work->streamed_h;
     if (options.stream_chunk_points == 0) {
       const std::size_t pool = streamed_sums_pool();
-      const std::size_t h_bytes = pool / 5 * 3;
       const std::size_t least_beside =
-          StreamedG1Msm::device_bytes_for(kLeastBesideChunk) +
-          (options.g2_msm_on_device ? StreamedG2Msm::device_bytes_for(kLeastBesideChunk) : 0);
-      if (h_bytes < StreamedG1Msm::device_bytes_for(kLeastBesideChunk) || pool - h_bytes < least_beside) return {};
-      sum.limit_device_bytes(h_bytes);
-      beside_h_bytes = pool - h_bytes;
+          StreamedG1Msm::device_bytes_for(kLeastBesideG1Chunk) +
+          (options.g2_msm_on_device ? StreamedG2Msm::device_bytes_for(kLeastBesideG2Chunk) : 0);
+      const std::size_t beside = std::max(pool / 5 * 2, least_beside);
+      if (pool < beside + StreamedG1Msm::device_bytes_for(kLeastAsideChunk)) return {};
+      sum.limit_device_bytes(pool - beside);
+      beside_h_bytes = beside;
     }
     DeviceMsm& msm = work->msm_h;
     const std::span<const ec::Affine<ec::G1Curve>> host = key.h.span();
