@@ -240,11 +240,6 @@ std::size_t Engine::thread_stack_bytes() const {
   return memory::present_bytes(thread_stacks_).value_or(0);
 }
 
-std::chrono::steady_clock::time_point Engine::mapped_refreshed() const {
-  std::lock_guard lock(mapped_charges_mutex_);
-  return mapped_refreshed_;
-}
-
 void Engine::refresh_mapped_charges() {
   std::vector<std::shared_ptr<memory::MappedCharge>> live;
   {
@@ -325,12 +320,33 @@ std::shared_ptr<Engine::Request> Engine::find(std::uint64_t id) const {
   return it == active_.end() ? nullptr : it->second;
 }
 
+void Engine::refresh_mapped_charges_if_due(Hook h) {
+  using Clock = std::chrono::steady_clock;
+  {
+    std::lock_guard lock(mapped_charges_mutex_);
+    const auto interval = std::max<Clock::duration>(kMappedRefreshInterval, 10 * mapped_refresh_took_);
+    if (mapped_refreshing_ || Clock::now() - mapped_refreshed_ < interval) return;
+    if (mapped_refresh_took_ > kCheapMappedRefresh && h != Hook::dealloc_done) return;
+    mapped_refreshing_ = true;
+  }
+  const auto began = Clock::now();
+  refresh_mapped_charges();
+  std::lock_guard lock(mapped_charges_mutex_);
+  mapped_refresh_took_ = Clock::now() - began;
+  mapped_refreshing_ = false;
+}
+
 void Engine::hook(Hook h, Partition& p) {
   const double t = now();
   p.timeline.at[static_cast<std::size_t>(h)] = t;
+  bool listened = false;
+  {
+    std::lock_guard lock(listeners_mutex_);
+    listened = !listeners_.empty();
+  }
+  if (!listened) return;
+  refresh_mapped_charges_if_due(h);
   std::lock_guard lock(listeners_mutex_);
-  if (listeners_.empty()) return;
-  if (std::chrono::steady_clock::now() - mapped_refreshed() >= kMappedRefreshInterval) refresh_mapped_charges();
   const LedgerSnapshot snapshot = ledger_.snapshot();
   const std::size_t runtime = memory::RuntimeMemory::now().total() + thread_stack_bytes();
   const HookEvent event{h, p.request->id, p.index, p.request->spec.partitions, t, memory::resident_bytes(), runtime,

@@ -195,8 +195,8 @@ class Engine {
   // Seconds since the engine started (the time base of hooks and timelines).
   double now() const;
   // Resizes the charges of resident parameters that view mapped files to their pages
-  // present now (a read of /proc/self/pagemap over them). Every hook does it first,
-  // at most once per kMappedRefreshInterval, when the engine has listeners.
+  // present now (a read of /proc/self/pagemap over them). The hooks do it, when the
+  // engine has listeners, as refresh_mapped_charges_if_due says.
   void refresh_mapped_charges();
 
  private:
@@ -226,7 +226,14 @@ class Engine {
   void complete(const std::shared_ptr<Request>& request);
   std::shared_ptr<Request> find(std::uint64_t id) const;
   void hook(Hook h, Partition& p);
-  std::chrono::steady_clock::time_point mapped_refreshed() const;
+  // refresh_mapped_charges from hook `h`, outside the listeners' lock, one thread at a
+  // time (another finding a scan under way goes on without it), at most once per
+  // kMappedRefreshInterval and at most a tenth of the time: the scan reads the
+  // pagemap over every mapped page, about 14 ms per 4 GiB present, so a resident 32 GiB
+  // PoRep key and its evaluator take some 200 ms, during which no pipeline thread
+  // may wait. A scan longer than kCheapMappedRefresh is left to the dealloc worker's
+  // hook, the one thread off the proofs' path.
+  void refresh_mapped_charges_if_due(Hook h);
   // The pages of the engine's threads' stacks present in the process now.
   std::size_t thread_stack_bytes() const;
 
@@ -254,9 +261,13 @@ class Engine {
   bool accepting_ = true;
 
   static constexpr std::chrono::milliseconds kMappedRefreshInterval{50};
+  static constexpr std::chrono::milliseconds kCheapMappedRefresh{5};
   mutable std::mutex mapped_charges_mutex_;
   std::vector<std::weak_ptr<memory::MappedCharge>> mapped_charges_;
   std::chrono::steady_clock::time_point mapped_refreshed_{};
+  // refresh_mapped_charges_if_due's state, under mapped_charges_mutex_.
+  bool mapped_refreshing_ = false;
+  std::chrono::steady_clock::duration mapped_refresh_took_{};
 
   std::mutex listeners_mutex_;
   std::vector<std::shared_ptr<EngineListener>> listeners_;
